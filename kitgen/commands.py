@@ -1,0 +1,103 @@
+"""The kit commands: list, new, validate, build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .cli import cli
+
+
+class CardSizeType(click.ParamType):
+    name = "SIZE"
+
+    def convert(self, value, param, ctx):
+        from .errors import OptionError
+        from .units import card_size
+
+        try:
+            card_size(value)
+        except OptionError as exc:
+            self.fail(str(exc).split(": ", 1)[1], param, ctx)
+        return value
+
+
+class OffsetType(click.ParamType):
+    name = "X,Y"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        parts = str(value).split(",")
+        try:
+            x, y = (float(p) for p in parts)
+        except ValueError:
+            self.fail(f"{value!r} is not two numbers in mm such as 0.5,-1", param, ctx)
+        return (x, y)
+
+
+@cli.command("list")
+def list_games():
+    """Name the built-in games."""
+    from .game import load_game
+    from .resources import builtin_games
+
+    for slug in builtin_games():
+        game = load_game(slug)
+        click.echo(f"{slug:<24} {game.title} ({game.deck_size} cards, "
+                   f"{game.players_min}-{game.players_max} players)")
+
+
+@cli.command()
+@click.argument("game")
+def validate(game):
+    """Check a game's data (GAME: built-in name or folder) without rendering."""
+    from .build import validate_game
+
+    report = validate_game(game)
+    for warning in report.warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    click.echo(f"{report.game.title}: {len(report.game.cards)} kinds of card, "
+               f"{report.game.deck_size} cards, {len(report.game.components)} components: OK")
+
+
+@cli.command()
+@click.argument("path", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--title", default=None, help="Title of the new game (default: from the folder name).")
+def new(path, title):
+    """Write a starter game folder at PATH that builds as it is."""
+    from .starter import write_starter
+
+    written = write_starter(path, title)
+    click.echo(f"Wrote a starter game in {path} ({len(written)} files). Build it with: kitgen build {path}")
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--out", "out", type=click.Path(path_type=Path), default=Path("output"), show_default=True,
+              help="Folder under which <game-slug>/ is written.")
+@click.option("--card-size", type=CardSizeType(), default=None,
+              help="poker (63.5x88.9), poker-eu (63x88), bridge, mini, tarot, square or WxH in mm. "
+                   "Default: the game's own size.")
+@click.option("--paper", type=click.Choice(["letter", "a4"], case_sensitive=False), default="letter",
+              show_default=True)
+@click.option("--bleed", type=float, default=0.0, show_default=True, metavar="MM",
+              help="Extend card art this far past the trim line.")
+@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
+              help="Where backs go: behind fronts for flip on the long or short edge, or after all fronts.")
+@click.option("--back-offset", type=OffsetType(), default="0,0", show_default=True, metavar="X,Y",
+              help="Shift every backs page by X,Y mm to correct a printer's misalignment.")
+@click.option("--crop-marks/--no-crop-marks", default=True, show_default=True)
+def build(game, out, card_size, paper, bleed, duplex, back_offset, crop_marks):
+    """Build the print-and-play kit of GAME (a built-in name or a game folder)."""
+    from .build import BuildOptions, build_kit
+
+    options = BuildOptions(card_size=card_size, paper=paper.lower(), bleed_mm=bleed, duplex=duplex,
+                           back_offset_mm=back_offset, crop_marks=crop_marks)
+    result = build_kit(game, out, options)
+    for warning in result.warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    click.echo(f"Built {result.title} in {result.folder}:")
+    for line in result.summary_lines():
+        click.echo(f"  {line}")

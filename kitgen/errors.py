@@ -1,0 +1,43 @@
+"""User-facing errors.
+
+Everything a user can get wrong (a game folder, an option, a solver question)
+raises a subclass of :class:`KitgenError`.  The CLI turns it into one line,
+``Error: <message>``, and exit status 2; nothing else should ever reach a user
+as a traceback.
+"""
+
+from __future__ import annotations
+
+
+class KitgenError(Exception):
+    """A mistake in what the user gave us; the message says what and where."""
+
+    exit_code = 2
+
+
+class GameDataError(KitgenError):
+    """Bad content in a game folder, located by file and, where known, row and column."""
+
+    def __init__(self, message: str, *, file: str | None = None, row: int | None = None,
+                 column: str | None = None):
+        self.file, self.row, self.column = file, row, column
+        where = []
+        if file:
+            where.append(str(file))
+        if row is not None:
+            where.append(f"row {row}")
+        if column:
+            where.append(f"column '{column}'")
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+
+
+class OptionError(KitgenError):
+    """A bad command-line option or API argument, named in the message."""
+
+    def __init__(self, option: str, message: str):
+        self.option = option
+        super().__init__(f"{option}: {message}")
+
+
+class RenderError(KitgenError):
+    """Data that is valid on its own but cannot be drawn (text too long, glyph missing)."""
