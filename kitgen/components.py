@@ -1,41 +1,289 @@
-"""Table components declared in game.toml (tokens, score pads, reference cards...).
+"""Table components declared in game.toml: tokens, tiles, mats, score pads, reference cards.
 
-Each ``[[components]]`` entry is validated here into a :class:`Component`.
+Each ``[[components]]`` entry is checked here, once, into a typed object; the
+renderers trust what they get.  A kind is one parser in :data:`PARSERS`, so a
+new kind (a board tiled over several pages, say) is one more function here and
+one more renderer in :mod:`kitgen.aids`.
+
+Shaped pieces (``token``, ``tile``, ``mat``) share one schema::
+
+    [[components]]
+    kind = "token"            # token (default shape circle), tile (square), mat (rect)
+    name = "Coin"
+    shape = "circle"          # circle, square, rect or hexagon (flat-topped)
+    size = "25mm"             # circle/square/hexagon: one length; rect: "90x60mm"
+    count = 10
+    text = "Coin"             # printed on the piece (default: the name; "" for none)
+    subtitle = "worth 1"
+    color = "#2a7f62"         # background; text_color for the lettering
+    art = "coin.png"          # drawn on the piece; a placeholder when missing
+    denominations = [ { text = "1", count = 20 }, { text = "5", count = 8, color = "#a0522d" } ]
+
+Sizes are lengths such as ``34``, ``"34mm"``, ``"1.5in"``; a hexagon's size is
+its width from corner to corner.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
 
-from .errors import GameDataError
+from .errors import GameDataError, OptionError
+from .packing import HEX_RATIO, fits, largest_content
+from .units import card_size, length_mm, mm, to_mm
+
+SHAPES = ("circle", "square", "rect", "hexagon")
+_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+_PAIR = re.compile(r"^\s*([^xX×]+?)\s*[xX×]\s*([^xX×]+?)\s*$")
+_UNIT = re.compile(r"(mm|cm|in|pt)\s*$")
+_COMMON = {"kind", "name", "count"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Component:
     kind: str
     name: str
     count: int
-    spec: dict[str, Any] = field(default_factory=dict, compare=False)
+    where: str          # "<game.toml>: component 'Name' (kind)", for messages at render time
 
 
-KINDS = ("token", "score-pad", "reference")
+@dataclass(frozen=True)
+class Face:
+    """One denomination of a piece: what is printed and how many."""
+
+    text: str
+    subtitle: str
+    color: str
+    text_color: str
+    art: str
+    count: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Piece(Component):
+    """A token, tile or mat: a shape cut out along its outline."""
+
+    shape: str
+    width: float        # points; the bounding box of the shape
+    height: float
+    faces: tuple[Face, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(f.count for f in self.faces)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScorePad(Component):
+    """A sheet with one row per round and one column per player (``count`` = sheets)."""
+
+    title: str
+    rounds: int
+    players: int        # player columns, spare ones included
+    track: str          # name of a pre-filled column, "" for none
+    track_start: int
+    track_step: int
+
+    def track_values(self) -> list[int]:
+        return [self.track_start + self.track_step * r for r in range(self.rounds)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reference(Component):
+    """A card-sized player aid listing lines of text (``count`` copies)."""
+
+    title: str
+    lines: tuple[str, ...]
+    size: tuple[float, float] | None    # points; None: the game's card size
+    color: str                          # title band; "" for the game's back colour
+
+
+# --- small checked readers ----------------------------------------------------
+
+class _Entry:
+    """One [[components]] table, with helpers raising errors that name it."""
+
+    def __init__(self, data: dict, kind: str, name: str, game, file: str):
+        self.data, self.kind, self.name, self.game, self.file = data, kind, name, game, file
+        self.label = f"component {name!r} ({kind})"
+        self.where = f"{file}: {self.label}"
+
+    def fail(self, message: str):
+        raise GameDataError(f"{self.label}: {message}", file=self.file)
+
+    def keys(self, allowed: set[str]) -> None:
+        allowed = allowed | _COMMON
+        for key in self.data:
+            if key not in allowed:
+                self.fail(f"unknown key '{key}' (accepted: {', '.join(sorted(allowed))})")
+
+    def text(self, key: str, default: str, data: dict | None = None) -> str:
+        value = (self.data if data is None else data).get(key, default)
+        if not isinstance(value, str):
+            self.fail(f"'{key}' must be text, not {type(value).__name__}")
+        return value.strip()
+
+    def integer(self, key: str, default: int, minimum: int | None = None, data: dict | None = None) -> int:
+        value = (self.data if data is None else data).get(key, default)
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.fail(f"'{key}' must be a whole number, not {value!r}")
+        if minimum is not None and value < minimum:
+            self.fail(f"'{key}' = {value} must be at least {minimum}")
+        return value
+
+    def color(self, key: str, default: str, data: dict | None = None) -> str:
+        value = self.text(key, default, data)
+        if value and not _HEX.match(value):
+            self.fail(f"'{key}' = {value!r} is not a colour like \"#a0522d\"")
+        return value.lower()
+
+    def length(self, spec: Any, key: str) -> float:
+        try:
+            value = length_mm(spec, f"'{key}'")
+        except ValueError as exc:
+            self.fail(str(exc))
+        if value < mm(5):
+            self.fail(f"'{key}' = {spec!r} is too small (at least 5 mm)")
+        return value
+
+    def art(self, key: str, default: str, data: dict | None = None) -> str:
+        name = self.text(key, default, data)
+        if name:
+            self.game.art_path(name, self.where)  # refuses names reaching outside the art folder
+        return name
+
+
+# --- kinds ----------------------------------------------------------------------
+
+_PIECE_KEYS = {"shape", "size", "text", "subtitle", "color", "text_color", "art", "denominations"}
+_FACE_KEYS = {"text", "subtitle", "color", "text_color", "art", "count"}
+_PIECE_DEFAULTS = {"token": ("circle", "25mm", "#555555"),
+                   "tile": ("square", "30mm", "#8d7b68"),
+                   "mat": ("rect", None, "#e9e1cf")}
+
+
+def _piece(e: _Entry, game, count: int) -> Piece:
+    e.keys(_PIECE_KEYS)
+    shape_default, size_default, color_default = _PIECE_DEFAULTS[e.kind]
+    shape = e.text("shape", shape_default).lower()
+    if shape not in SHAPES:
+        e.fail(f"unknown shape {shape!r} (accepted: {', '.join(SHAPES)})")
+    size = e.data.get("size", size_default)
+    if size is None:
+        e.fail("missing 'size' (e.g. size = \"180x120mm\")")
+    pair = _PAIR.match(size) if isinstance(size, str) else None
+    if shape == "rect":
+        if not pair:
+            e.fail(f"'size' = {size!r} must give width and height, e.g. \"90x60mm\"")
+        first, second = pair.group(1), pair.group(2)
+        unit = _UNIT.search(second)
+        if unit and not _UNIT.search(first):  # "90x60mm": the unit after the height applies to both
+            first += unit.group(1)
+        width, height = e.length(first, "size"), e.length(second, "size")
+    else:
+        if pair:
+            e.fail(f"'size' = {size!r}: a {shape} takes one length (its width), e.g. \"30mm\"")
+        width = e.length(size, "size")
+        height = width * HEX_RATIO if shape == "hexagon" else width
+    limit = largest_content()
+    if not fits((width, height), limit):
+        e.fail(f"size {to_mm(width):.0f} x {to_mm(height):.0f} mm is larger than the printable area "
+               f"of a page ({to_mm(limit[0]):.0f} x {to_mm(limit[1]):.0f} mm on letter and A4)")
+
+    base = dict(text=e.text("text", e.name), subtitle=e.text("subtitle", ""),
+                color=e.color("color", color_default), text_color=e.color("text_color", ""),
+                art=e.art("art", ""))
+    denominations = e.data.get("denominations")
+    if denominations is None:
+        faces = (Face(count=count, **base),)
+    else:
+        if "count" in e.data:
+            e.fail("give 'count' in each of the 'denominations', not for the whole component")
+        if not isinstance(denominations, list) or not denominations:
+            e.fail("'denominations' must be a list of tables such as { text = \"5\", count = 10 }")
+        faces = []
+        for i, d in enumerate(denominations, start=1):
+            if not isinstance(d, dict):
+                e.fail(f"denomination {i} must be a table such as {{ text = \"5\", count = 10 }}")
+            for key in d:
+                if key not in _FACE_KEYS:
+                    e.fail(f"denomination {i}: unknown key '{key}' (accepted: {', '.join(sorted(_FACE_KEYS))})")
+            faces.append(Face(text=e.text("text", base["text"], d), subtitle=e.text("subtitle", base["subtitle"], d),
+                              color=e.color("color", base["color"], d),
+                              text_color=e.color("text_color", base["text_color"], d),
+                              art=e.art("art", base["art"], d), count=e.integer("count", 1, 0, d)))
+        faces = tuple(faces)
+        count = sum(f.count for f in faces)
+    return Piece(kind=e.kind, name=e.name, count=count, where=e.where, shape=shape,
+                 width=width, height=height, faces=faces)
+
+
+def _score_pad(e: _Entry, game, count: int) -> ScorePad:
+    e.keys({"title", "rounds", "players", "track", "track_start", "track_step"})
+    rounds = e.integer("rounds", 12, 1)
+    if rounds > 40:
+        e.fail(f"'rounds' = {rounds} does not fit on one sheet (at most 40)")
+    players = e.integer("players", game.players_max + 1, 1)
+    if players > 10:
+        e.fail(f"'players' = {players} columns do not fit across a sheet (at most 10)")
+    return ScorePad(kind=e.kind, name=e.name, count=count, where=e.where,
+                    title=e.text("title", e.name), rounds=rounds, players=players,
+                    track=e.text("track", ""), track_start=e.integer("track_start", 0),
+                    track_step=e.integer("track_step", 1))
+
+
+def _reference(e: _Entry, game, count: int) -> Reference:
+    e.keys({"title", "lines", "size", "color"})
+    lines = e.data.get("lines")
+    if not isinstance(lines, list) or not lines or not all(isinstance(x, str) and x.strip() for x in lines):
+        e.fail("'lines' must be a list of non-empty texts, e.g. lines = [\"1 Draw: ...\", \"2 Play: ...\"]")
+    size = None
+    if "size" in e.data:
+        spec = e.data["size"]
+        try:
+            s = card_size(spec if isinstance(spec, str) else str(spec), "size")
+        except OptionError as exc:
+            e.fail(f"'size' = {spec!r}: {str(exc).split(': ', 1)[1]}")
+        if not fits((s.width, s.height), largest_content()):
+            e.fail(f"size {spec!r} is larger than the printable area of a page")
+        size = (s.width, s.height)
+    return Reference(kind=e.kind, name=e.name, count=count, where=e.where,
+                     title=e.text("title", e.name), lines=tuple(x.strip() for x in lines),
+                     size=size, color=e.color("color", ""))
+
+
+PARSERS: dict[str, Callable[[_Entry, Any, int], Component]] = {
+    "token": _piece,
+    "tile": _piece,
+    "mat": _piece,
+    "score-pad": _score_pad,
+    "reference": _reference,
+}
+KINDS = tuple(PARSERS)
 
 
 def parse_components(entries: Any, game, where: str) -> list[Component]:
+    """Check every ``[[components]]`` table of ``where`` (game.toml) into typed components."""
     if not isinstance(entries, list):
         raise GameDataError("'components' must be a list of [[components]] tables", file=where)
-    parsed = []
+    parsed: list[Component] = []
+    names: set[str] = set()
     for i, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict):
             raise GameDataError(f"component {i} must be a table", file=where)
         kind = entry.get("kind")
-        if kind not in KINDS:
-            raise GameDataError(f"component {i}: unknown kind {kind!r} (accepted: {', '.join(KINDS)})",
-                                file=where)
-        name = entry.get("name", kind)
-        count = entry.get("count", 1)
-        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            raise GameDataError(f"component {name!r}: count must be a whole number >= 1", file=where)
-        parsed.append(Component(kind=kind, name=str(name), count=count, spec=dict(entry)))
+        name = entry.get("name", kind if isinstance(kind, str) else f"#{i}")
+        if not isinstance(name, str) or not name.strip():
+            raise GameDataError(f"component {i}: 'name' must be non-empty text", file=where)
+        name = name.strip()
+        if kind not in PARSERS:
+            raise GameDataError(f"component {name!r}: unknown kind {kind!r} "
+                                f"(accepted: {', '.join(KINDS)})", file=where)
+        e = _Entry(entry, kind, name, game, where)
+        if name.casefold() in names:
+            e.fail("another component has the same name")
+        names.add(name.casefold())
+        count = e.integer("count", 1, 1)
+        parsed.append(PARSERS[kind](e, game, count))
     return parsed
