@@ -1,0 +1,111 @@
+"""Building a whole kit: cards.pdf, rules.pdf, aids.pdf and manifest.json."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .art import ArtLibrary
+from .errors import OptionError
+from .game import Game, load_game
+from .units import card_size, mm, paper_size
+
+DUPLEX_MODES = ("long", "short", "none")
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    card_size: str | None = None          # None: the game's own card size
+    paper: str = "letter"
+    bleed_mm: float = 0.0
+    duplex: str = "long"
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    crop_marks: bool = True
+
+
+@dataclass
+class BuildResult:
+    title: str
+    folder: Path
+    files: list[Path]
+    pages: dict[str, int]
+    cards: int
+    warnings: list[str] = field(default_factory=list)
+
+    def summary_lines(self) -> list[str]:
+        lines = []
+        for path in self.files:
+            pages = self.pages.get(path.name)
+            extra = f"{pages} pages" if pages is not None else f"{self.cards} cards listed"
+            if path.name == "cards.pdf":
+                extra += f", {self.cards} cards"
+            lines.append(f"{path}  ({extra})")
+        return lines
+
+
+@dataclass
+class ValidationReport:
+    game: Game
+    warnings: list[str]
+
+
+def validate_game(game_or_path: str | Path) -> ValidationReport:
+    """Load a game and check what can be checked without rendering: data, art files, text glyphs."""
+    from . import fonts
+
+    game = load_game(game_or_path)
+    art = ArtLibrary.for_game(game)
+    source = _csv_label(game_or_path, game)
+    for card in game.cards:
+        for column, text in (("name", card.name), ("value", card.value), ("text", card.text)):
+            fonts.check_glyphs(text, f"{source}, row {card.row}, column '{column}'")
+        if card.art:
+            art.find(card.art, f"{source}, row {card.row}, column 'art'")
+    if game.back.art:
+        art.find(game.back.art, "game.toml, [back] art")
+    return ValidationReport(game, art.warnings)
+
+
+def _csv_label(game_or_path, game: Game) -> str:
+    return f"{game_or_path}/cards.csv" if game.builtin else str(game.root / "cards.csv")
+
+
+def build_kit(game_or_path: str | Path, out: str | Path = "output",
+              options: BuildOptions = BuildOptions()) -> BuildResult:
+    """Render every part of the kit in memory, then write them all atomically."""
+    from .aids import render_aids
+    from .layout import sheet_layout
+    from .output import write_files
+    from .rulebook import render_rulebook
+    from .sheets import render_card_sheets
+
+    if options.duplex not in DUPLEX_MODES:
+        raise OptionError("--duplex", f"unknown mode {options.duplex!r}; use long, short or none")
+    if options.bleed_mm < 0:
+        raise OptionError("--bleed", f"bleed must be 0 mm or more, not {options.bleed_mm:g}")
+    game = load_game(game_or_path)
+    paper = paper_size(options.paper)
+    size = card_size(options.card_size or game.card_size,
+                     "--card-size" if options.card_size else "game.toml card_size")
+    layout = sheet_layout(paper, size, mm(options.bleed_mm), options.crop_marks, paper_name=options.paper)
+    art = ArtLibrary.for_game(game)
+    offset = (mm(options.back_offset_mm[0]), mm(options.back_offset_mm[1]))
+    sheets = render_card_sheets(game, layout, options.duplex, offset, art,
+                                _csv_label(game_or_path, game), options.paper)
+    rules = render_rulebook(game, paper)
+    aids = render_aids(game, paper, art)
+    manifest = json.dumps(sheets.manifest, indent=1, ensure_ascii=False).encode("utf-8") + b"\n"
+    folder = Path(out) / game.slug
+    files = {"cards.pdf": sheets.pdf, "rules.pdf": rules, "aids.pdf": aids, "manifest.json": manifest}
+    written = write_files(folder, files)
+    return BuildResult(title=game.title, folder=folder, files=written,
+                       pages={"cards.pdf": sheets.pages, "rules.pdf": _page_count(rules),
+                              "aids.pdf": _page_count(aids)},
+                       cards=len(sheets.placements), warnings=list(art.warnings))
+
+
+def _page_count(pdf: bytes) -> int:
+    """Pages of a PDF we wrote ourselves (reportlab writes one /Type /Page object per page)."""
+    return len(re.findall(rb"/Type\s*/Page(?![A-Za-z])", pdf))

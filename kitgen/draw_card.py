@@ -1,0 +1,242 @@
+"""Drawing card faces and backs with reportlab.
+
+Each distinct face and the back are drawn once as a PDF form (an XObject) and
+placed wherever a copy goes, so a deck of 80 cards stores 27 drawings and every
+art image once.  Geometry comes from :mod:`kitgen.card_face`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from xml.sax.saxutils import escape
+
+from reportlab.lib.colors import HexColor, Color
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Paragraph
+
+from . import fonts
+from .card_face import FaceLayout, face_layout, fit_image
+from .errors import RenderError
+from .layout import Rect
+
+PANEL = HexColor("#fbf7ec")
+INK = HexColor("#2b2420")
+PLACEHOLDER = HexColor("#e4ded2")
+
+
+@lru_cache(maxsize=256)
+def image_size(path: str) -> tuple[int, int]:
+    return ImageReader(path).getSize()
+
+
+def _mix(color: str, other: str, t: float) -> Color:
+    a, b = HexColor(color), HexColor(other)
+    return Color(a.red + (b.red - a.red) * t, a.green + (b.green - a.green) * t, a.blue + (b.blue - a.blue) * t)
+
+
+def draw_image_or_placeholder(canvas, path, box: Rect, label: str, cover: bool = False) -> None:
+    """Draw an art file fitted to ``box``, or a placeholder naming the missing file."""
+    if path is not None:
+        w, h = image_size(str(path))
+        r = fit_image(box, w, h, cover=cover)
+        canvas.drawImage(str(path), r.x, r.y, r.w, r.h, mask="auto")
+        return
+    canvas.saveState()
+    canvas.setFillColor(PLACEHOLDER)
+    canvas.setStrokeColor(HexColor("#b9b0a0"))
+    canvas.setLineWidth(0.6)
+    canvas.rect(box.x, box.y, box.w, box.h, fill=1, stroke=1)
+    canvas.line(box.x, box.y, box.x1, box.y1)
+    canvas.line(box.x, box.y1, box.x1, box.y)
+    size = max(5.0, min(8.0, box.h / 6))
+    text = f"art missing: {label}"
+    while stringWidth(text, fonts.REGULAR, size) > box.w - 6 and size > 4:
+        size -= 0.5
+    canvas.setFillColor(INK)
+    canvas.setFont(fonts.REGULAR, size)
+    canvas.drawCentredString(box.x + box.w / 2, box.y + box.h / 2 - size / 3, text)
+    canvas.restoreState()
+
+
+def fit_line(text: str, font: str, size: float, min_size: float, width: float) -> float | None:
+    """The largest size from ``size`` down to ``min_size`` at which one line fits ``width``."""
+    while size >= min_size - 1e-9:
+        if stringWidth(text, font, size) <= width:
+            return size
+        size -= 0.25
+    return None
+
+
+def fit_paragraph(text: str, box: Rect, size: float, min_size: float, font: str = fonts.REGULAR):
+    """A centred paragraph shrunk until it fits ``box``, or None if it cannot."""
+    markup = escape(text).replace("\n", "<br/>")
+    while size >= min_size - 1e-9:
+        style = ParagraphStyle("card", fontName=font, fontSize=size, leading=size * 1.22,
+                               alignment=TA_CENTER, textColor=INK)
+        para = Paragraph(markup, style)
+        _, h = para.wrap(box.w, box.h)
+        if h <= box.h and max(para.getActualLineWidths0() or [0]) <= box.w + 0.01:
+            return para, h
+        size -= 0.25
+    return None
+
+
+class CardPainter:
+    """Draws one game's faces and back at one card size, each as a reusable PDF form."""
+
+    def __init__(self, game, width: float, height: float, bleed: float, art, source: str):
+        fonts.register()
+        self.game, self.w, self.h, self.bleed, self.art, self.source = game, width, height, bleed, art, source
+        self._forms: dict[str, str] = {}
+        self._fits: dict[int, tuple] = {}
+
+    def where(self, card) -> str:
+        return f"{self.source}, row {card.row} (card {card.name!r})"
+
+    def check(self, card) -> None:
+        """Raise for text that cannot print (missing glyphs, too long to fit)."""
+        for column, text in (("name", card.name), ("value", card.value), ("text", card.text)):
+            fonts.check_glyphs(text, f"{self.source}, row {card.row}, column '{column}'")
+        self._fitted(card)
+
+    def _fitted(self, card):
+        if card.row not in self._fits:
+            self._fits[card.row] = self._fit(card)
+        return self._fits[card.row]
+
+    def _fit(self, card):
+        lay = face_layout(self.w, self.h, bool(card.value), bool(card.text))
+        name_size = fit_line(card.name, fonts.BOLD, lay.name_size, max(7.0, lay.name_size * 0.55), lay.name.w)
+        if name_size is None:
+            raise RenderError(f"{self.where(card)}: the name is too long for the card even at "
+                              f"{max(7.0, lay.name_size * 0.55):.1f} pt; shorten it or use a larger card")
+        para = None
+        if card.text:
+            para = fit_paragraph(card.text, lay.text, lay.text_size, lay.text_min)
+            if para is None:
+                raise RenderError(f"{self.where(card)}: the text does not fit its box even at "
+                                  f"{lay.text_min:.1f} pt; shorten it or use a larger card")
+        return lay, name_size, para
+
+    def face(self, canvas, card) -> str:
+        key = f"face{card.row}"
+        if key not in self._forms:
+            self._begin(canvas, key)
+            self._draw_face(canvas, card)
+            canvas.endForm()
+            self._forms[key] = key
+        return key
+
+    def back(self, canvas) -> str:
+        if "back" not in self._forms:
+            self._begin(canvas, "back")
+            self._draw_back(canvas)
+            canvas.endForm()
+            self._forms["back"] = "back"
+        return "back"
+
+    def _begin(self, canvas, name: str) -> None:
+        b = self.bleed
+        canvas.beginForm(name, lowerx=-b, lowery=-b, upperx=self.w + b, uppery=self.h + b)
+
+    def _draw_face(self, canvas, card) -> None:
+        lay, name_size, para = self._fitted(card)
+        colour = self.game.types[card.type].color
+        b = self.bleed
+        canvas.setFillColor(HexColor(colour))
+        canvas.rect(-b, -b, self.w + 2 * b, self.h + 2 * b, fill=1, stroke=0)
+        p = lay.panel
+        radius = 5 * lay.scale
+        canvas.setFillColor(PANEL)
+        canvas.setStrokeColor(_mix(colour, "#000000", 0.35))
+        canvas.setLineWidth(0.8 * lay.scale)
+        canvas.roundRect(p.x, p.y, p.w, p.h, radius, fill=1, stroke=1)
+        self._draw_name(canvas, card, lay, name_size)
+        art = self.art.find(card.art, f"{self.source}, row {card.row}, column 'art'") if card.art else None
+        if card.art:
+            draw_image_or_placeholder(canvas, art, lay.art, card.art)
+        else:
+            self._draw_plain_art(canvas, lay, colour)
+        if para is not None:
+            flow, height = para
+            box = lay.text
+            flow.drawOn(canvas, box.x, box.y + (box.h - height) / 2)
+        elif card.value and lay.text is not None:
+            self._big_value(canvas, card.value, lay, colour)
+        if card.value:
+            self._badge(canvas, lay.corner_top, card.value, colour, lay, upright=True)
+            self._badge(canvas, lay.corner_bottom, card.value, colour, lay, upright=False)
+        self._draw_type_line(canvas, card, lay, colour)
+
+    def _draw_name(self, canvas, card, lay: FaceLayout, size: float) -> None:
+        box = lay.name
+        canvas.setFillColor(INK)
+        canvas.setFont(fonts.BOLD, size)
+        canvas.drawCentredString(box.x + box.w / 2, box.y + (box.h - size * 0.72) / 2, card.name)
+
+    def _draw_plain_art(self, canvas, lay: FaceLayout, colour: str) -> None:
+        box = lay.art
+        canvas.setFillColor(_mix(colour, "#ffffff", 0.82))
+        canvas.roundRect(box.x, box.y, box.w, box.h, 4 * lay.scale, fill=1, stroke=0)
+
+    def _big_value(self, canvas, value: str, lay: FaceLayout, colour: str) -> None:
+        box = lay.text
+        size = fit_line(value, fonts.BOLD, min(box.h * 0.8, 60 * lay.scale), 6, box.w * 0.8) or 6
+        canvas.setFillColor(_mix(colour, "#ffffff", 0.1))
+        canvas.setFont(fonts.BOLD, size)
+        canvas.drawCentredString(box.x + box.w / 2, box.y + (box.h - size * 0.72) / 2, value)
+
+    def _badge(self, canvas, box: Rect, value: str, colour: str, lay: FaceLayout, upright: bool) -> None:
+        canvas.saveState()
+        cx, cy = box.x + box.w / 2, box.y + box.h / 2
+        canvas.translate(cx, cy)
+        if not upright:
+            canvas.rotate(180)
+        canvas.setFillColor(HexColor(colour))
+        canvas.setStrokeColor(PANEL)
+        canvas.setLineWidth(1.2 * lay.scale)
+        canvas.circle(0, 0, box.w / 2, fill=1, stroke=1)
+        size = fit_line(value, fonts.BOLD, lay.value_size, 5, box.w * 0.86) or 5
+        canvas.setFillColor(HexColor("#ffffff"))
+        canvas.setFont(fonts.BOLD, size)
+        canvas.drawCentredString(0, -size * 0.36, value)
+        canvas.restoreState()
+
+    def _draw_type_line(self, canvas, card, lay: FaceLayout, colour: str) -> None:
+        box = lay.type_line
+        label = self.game.types[card.type].label.upper()
+        size = fit_line(label, fonts.BOLD, lay.type_size, 4.5, box.w) or 4.5
+        canvas.setFillColor(_mix(colour, "#000000", 0.15))
+        canvas.setFont(fonts.BOLD, size)
+        canvas.drawCentredString(box.x + box.w / 2, box.y + (box.h - size * 0.72) / 2, label)
+
+    def _draw_back(self, canvas) -> None:
+        back, b, w, h = self.game.back, self.bleed, self.w, self.h
+        canvas.setFillColor(HexColor(back.color))
+        canvas.rect(-b, -b, w + 2 * b, h + 2 * b, fill=1, stroke=0)
+        if back.art:
+            path = self.art.find(back.art, f"game.toml, [back] art")
+            draw_image_or_placeholder(canvas, path, Rect(-b, -b, w + 2 * b, h + 2 * b), back.art, cover=True)
+        s = min(w / 180.0, h / 252.0)
+        band_h = 46 * s if back.subtitle else 34 * s
+        band = Rect(w * 0.1, (h - band_h) / 2, w * 0.8, band_h)
+        canvas.setFillColor(HexColor(back.color))
+        canvas.setStrokeColor(HexColor(back.accent))
+        canvas.setLineWidth(1.4 * s)
+        canvas.roundRect(band.x, band.y, band.w, band.h, 6 * s, fill=1, stroke=1)
+        fonts.check_glyphs(back.title + back.subtitle, "game.toml, [back] title/subtitle")
+        size = fit_line(back.title, fonts.BOLD, 19 * s, 6, band.w - 10 * s)
+        if size is None:
+            raise RenderError("game.toml, [back] title: too long to fit on the card back; shorten it")
+        canvas.setFillColor(HexColor(back.text_color))
+        canvas.setFont(fonts.BOLD, size)
+        title_y = band.y + band.h / 2 - size * 0.36 + (6 * s if back.subtitle else 0)
+        canvas.drawCentredString(w / 2, title_y, back.title)
+        if back.subtitle:
+            sub = fit_line(back.subtitle, fonts.REGULAR, 7.5 * s, 4.5, band.w - 10 * s) or 4.5
+            canvas.setFillColor(HexColor(back.accent))
+            canvas.setFont(fonts.REGULAR, sub)
+            canvas.drawCentredString(w / 2, title_y - sub * 1.9, back.subtitle)
