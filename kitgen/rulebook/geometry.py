@@ -1,0 +1,82 @@
+"""Pure layout maths for rulebook diagrams: where each card of a temple goes.
+
+A temple is drawn as a staggered stack: the first card sits at the bottom and
+every later card is placed a little higher and to the right, so the value in
+the top band of each card stays visible.  Everything here is in points and
+free of drawing code; :mod:`kitgen.rulebook.diagrams` only strokes what these
+functions return.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CARD_W = 50.0      # points: a small card, about 18 mm wide
+CARD_H = 70.0
+STEP_X = 7.0       # shift of each card over the one below it
+STEP_Y = 17.0
+GAP = 22.0         # between two temples
+LABEL_H = 16.0     # room under a temple for its name
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    temple: int     # index of the temple, left to right
+    level: int      # 0 for the bottom card
+    x: float        # lower-left corner, relative to the panel's lower-left
+    y: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class TempleBox:
+    index: int
+    x: float        # left edge of the temple's column
+    width: float
+    label_y: float  # baseline of the label under the temple
+
+
+@dataclass(frozen=True)
+class PanelLayout:
+    width: float
+    height: float
+    cards: tuple[PlacedCard, ...]
+    temples: tuple[TempleBox, ...]
+
+
+def temple_width(levels: int) -> float:
+    return CARD_W + STEP_X * max(levels - 1, 0)
+
+
+def panel_layout(heights: list[int], min_levels: int = 1) -> PanelLayout:
+    """Positions of every card in a row of temples with ``heights[i]`` cards each.
+
+    ``min_levels`` reserves height for the tallest temple of a companion panel
+    so that a "before" and an "after" panel line up.
+    """
+    tallest = max([min_levels, *heights, 1])
+    height = LABEL_H + CARD_H + STEP_Y * (tallest - 1)
+    cards: list[PlacedCard] = []
+    temples: list[TempleBox] = []
+    x = 0.0
+    for t, levels in enumerate(heights):
+        width = temple_width(max(levels, 1))
+        for level in range(levels):
+            cards.append(PlacedCard(t, level, x + STEP_X * level, LABEL_H + STEP_Y * level,
+                                    CARD_W, CARD_H))
+        temples.append(TempleBox(t, x, width, 4.0))
+        x += width + GAP
+    width = max(x - GAP, CARD_W)
+    return PanelLayout(width, height, tuple(cards), tuple(temples))
+
+
+def side_by_side(widths: list[float], arrow: float, available: float) -> list[float]:
+    """Left edges of panels set in one row with an ``arrow`` gap between them, centred."""
+    total = sum(widths) + arrow * (len(widths) - 1)
+    x = max((available - total) / 2, 0.0)
+    lefts = []
+    for w in widths:
+        lefts.append(x)
+        x += w + arrow
+    return lefts
