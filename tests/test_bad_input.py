@@ -1,0 +1,138 @@
+"""Every mistake in a game folder or an option: one clear line, exit status 2, nothing written."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from .conftest import run
+
+
+def write(path: Path, text: str, *, bom: bool = False, crlf: bool = False) -> None:
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+
+
+def set_csv(folder: Path, text: str) -> None:
+    write(folder / "cards.csv", text)
+
+
+def assert_user_error(result, *needles: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    error = [ln for ln in lines if ln.startswith("Error: ")]
+    assert len(error) == 1, result.output
+    for needle in needles:
+        assert needle in error[0], error[0]
+
+
+HEADER = "name,type,count,value,text,art\n"
+
+
+@pytest.mark.parametrize("csv_text, needles", [
+    ("name,type,value\nPlaza,bid,1\n", ["cards.csv", "row 1", "missing required column 'count'"]),
+    (HEADER + "Plaza,bid,2,1,,\nBase,building,1,2,,\n", ["cards.csv", "row 3", "column 'type'", "'building'"]),
+    (HEADER + "Plaza,bid,2,1,,\n,bid,1,2,,\n", ["row 3", "column 'name'", "missing card name"]),
+    (HEADER + "Plaza,bid,2,1,,\nplaza,bid,1,2,,\n", ["row 3", "column 'name'", "duplicate", "row 2"]),
+    (HEADER + "Plaza,bid,two,1,,\n", ["row 2", "column 'count'", "'two'"]),
+    (HEADER + "Plaza,bid,0,1,,\n", ["row 2", "column 'count'", ">= 1"]),
+    (HEADER + "Plaza,bid,1.5,1,,\n", ["row 2", "column 'count'"]),
+    (HEADER + "Plaza,bid,1,1,,../../../etc/passwd.png\n", ["row 2", "column 'art'", "outside the game folder"]),
+    (HEADER + "Plaza,bid,1,1,,/etc/x.png\n", ["row 2", "column 'art'", "relative"]),
+    (HEADER, ["cards.csv", "no cards"]),
+    ("", ["cards.csv", "empty file"]),
+])
+def test_bad_cards_csv(altun_copy, tmp_path, csv_text, needles):
+    set_csv(altun_copy, csv_text)
+    out = tmp_path / "out"
+    assert_user_error(run("build", altun_copy, "--out", out), *needles)
+    assert not out.exists()
+    assert_user_error(run("validate", altun_copy), *needles)
+
+
+def test_csv_not_utf8(altun_copy):
+    (altun_copy / "cards.csv").write_bytes(HEADER.encode() + "Fa\xe7ade,bid,1,5,,\n".encode("cp1252"))
+    assert_user_error(run("validate", altun_copy), "cards.csv", "not UTF-8", "CSV UTF-8")
+
+
+def test_missing_files(altun_copy, tmp_path):
+    (altun_copy / "cards.csv").unlink()
+    assert_user_error(run("build", altun_copy, "--out", tmp_path), "cards.csv", "file not found")
+    (altun_copy / "game.toml").unlink()
+    assert_user_error(run("build", altun_copy, "--out", tmp_path), "game.toml", "file not found")
+    assert_user_error(run("build", tmp_path / "nowhere"), "no game folder or built-in game", "altun-ha")
+
+
+def test_unreadable_file(altun_copy, tmp_path):
+    if os.geteuid() == 0:   # root reads everything: make the path a folder instead
+        (altun_copy / "cards.csv").unlink()
+        (altun_copy / "cards.csv").mkdir()
+        assert_user_error(run("validate", altun_copy), "cards.csv", "folder")
+    else:
+        (altun_copy / "cards.csv").chmod(0)
+        assert_user_error(run("validate", altun_copy), "cards.csv", "cannot read")
+
+
+@pytest.mark.parametrize("edit, needles", [
+    (lambda t: t.replace('title = "Altun Ha"', 'title = "Altun Ha'), ["game.toml", "bad TOML", "line"]),
+    (lambda t: t.replace('title = "Altun Ha"\n', ''), ["game.toml", "missing required key 'title'"]),
+    (lambda t: t.replace('color = "#a0522d"', 'color = "brown"', 1), ["game.toml", "types.bid.color", "brown"]),
+    (lambda t: t + '\ncolour = "#ffffff"\n', ["game.toml", "unknown key 'colour'"]),
+    (lambda t: t.replace('card_size = "poker"', 'card_size = "huge"'), ["card_size", "unknown card size"]),
+    (lambda t: t.replace('card_size = "poker"', 'card_size = "300x400"'), ["card_size", "does not fit"]),
+    (lambda t: t.replace('rulebook = "rules.md.j2"', 'rulebook = "../../secret.j2"'),
+     ["game.toml", "outside the game folder"]),
+])
+def test_bad_game_toml(altun_copy, tmp_path, edit, needles):
+    toml = altun_copy / "game.toml"
+    toml.write_text(edit(toml.read_text(encoding="utf-8")), encoding="utf-8")
+    out = tmp_path / "out"
+    assert_user_error(run("build", altun_copy, "--out", out), *needles)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["--card-size", "200x300"], ["--card-size", "does not fit on letter"]),
+    (["--card-size", "big"], ["--card-size", "unknown card size"]),
+    (["--bleed", "-1"], ["--bleed", "0 mm or more"]),
+    (["--back-offset", "1"], ["--back-offset", "two numbers"]),
+    (["--paper", "a3"], ["--paper"]),
+    (["--duplex", "both"], ["--duplex"]),
+])
+def test_bad_options(tmp_path, args, needles):
+    assert_user_error(run("build", "altun-ha", "--out", tmp_path / "out", *args), *needles)
+    assert not (tmp_path / "out").exists()
+
+
+def test_output_folder_that_cannot_be_written(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert_user_error(run("build", "altun-ha", "--out", blocker), "--out", "cannot")
+
+
+def test_text_too_long_names_the_card(altun_copy, tmp_path):
+    set_csv(altun_copy, HEADER + "Plaza,bid,1,1,," + "\n" +
+            'Stone,trade,1,,"' + "Draw three cards and then do a great many other things. " * 30 + '",\n')
+    assert_user_error(run("build", altun_copy, "--out", tmp_path / "out"),
+                      "row 3", "'Stone'", "does not fit")
+    assert not (tmp_path / "out").exists()
+
+
+def test_glyph_the_font_lacks_is_a_clear_error(altun_copy, tmp_path):
+    set_csv(altun_copy, HEADER + "Plaza,bid,1,1,Roll a die 🎲 now,\n")
+    assert_user_error(run("build", altun_copy, "--out", tmp_path / "out"),
+                      "row 2", "column 'text'", "U+1F3B2")
+
+
+def test_failed_build_keeps_the_previous_kit(altun_copy, tmp_path):
+    out = tmp_path / "out"
+    assert run("build", altun_copy, "--out", out).exit_code == 0
+    kit = out / "altun-ha"
+    before = {p.name: p.read_bytes() for p in kit.iterdir()}
+    set_csv(altun_copy, HEADER + "Plaza,bid,x,1,,\n")
+    assert_user_error(run("build", altun_copy, "--out", out), "column 'count'")
+    assert {p.name: p.read_bytes() for p in kit.iterdir()} == before
