@@ -26,7 +26,9 @@ def new_canvas(pagesize, title: str, subject: str = ""):
 
     fonts.register()
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=tuple(pagesize), invariant=1, pageCompression=1)
+    # the initial font is a registered TrueType face, so no unembedded Helvetica is ever referenced
+    canvas = Canvas(buffer, pagesize=tuple(pagesize), invariant=1, pageCompression=1,
+                    initialFontName=fonts.REGULAR)
     canvas.setTitle(title)
     canvas.setAuthor("kitgen")
     canvas.setCreator("kitgen")
