@@ -298,7 +298,9 @@ class Sketch:
     def _box(self, box: Box) -> list[float]:
         s = self.scale
         x0, y0, x1, y1 = box
-        return [min(x0, x1) * s, min(y0, y1) * s, max(x0, x1) * s, max(y0, y1) * s]
+        # Pillow's boxes include their last pixel; taking one off keeps shapes exactly where
+        # they are asked to be, so mirrored and turned drawings line up to the pixel.
+        return [min(x0, x1) * s, min(y0, y1) * s, max(x0, x1) * s - 1, max(y0, y1) * s - 1]
 
     def _w(self, width: float) -> int:
         return max(0, round(width * self.scale))
