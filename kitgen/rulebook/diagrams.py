@@ -126,24 +126,24 @@ class TempleDiagram(Flowable):
         c.setStrokeColor(_hex(self.accent) if new else _hex(color))
         c.setLineWidth(2.4 if new else 0.9)
         c.roundRect(x, y, w, h, 3.5, stroke=1, fill=1)
+        # the value band runs along the bottom edge: the card laid on top covers the
+        # rest, so each level of a temple shows as one step with its value
         c.setFillColor(_hex(color))
-        c.roundRect(x + 1.5, y + h - band - 1.5, w - 3, band, 2, stroke=0, fill=1)
+        c.roundRect(x + 1.5, y + 1.5, w - 3, band, 2, stroke=0, fill=1)
         c.setFillColor(colors.white)
         c.setFont(fonts.BOLD, 9.5)
-        c.drawString(x + 4.5, y + h - band + 2.5, str(card.value))
+        c.drawString(x + 4.5, y + 5.3, str(card.value))
         name = "God" if card.god else self.names.get(card.value, "")
         c.setFont(fonts.REGULAR, 6.5)
-        c.drawRightString(x + w - 4, y + h - band + 3.5, name[:10])
+        c.drawRightString(x + w - 4, y + 6, name[:10])
         if top:
             c.setFillColor(_mix(color, 0.45))
             c.setFont(fonts.BOLD, 26)
-            c.drawCentredString(x + w / 2, y + (h - band) / 2 - 9, str(card.value))
+            c.drawCentredString(x + w / 2, y + band + (h - band) / 2 - 12, str(card.value))
             if new:
                 c.setFont(fonts.BOLD, 7)
                 c.setFillColor(_hex(self.accent))
-                c.drawCentredString(x + w / 2, y + 4, "NEW")
-        elif new:
-            pass
+                c.drawCentredString(x + w / 2, y + h - 11, "NEW")
         c.restoreState()
 
 

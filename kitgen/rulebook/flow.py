@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, KeepTogether, ListFlowable,
                                 ListItem, PageBreak, PageTemplate, Paragraph, Spacer, Table,
                                 TableStyle)
@@ -148,7 +149,12 @@ class Builder:
 
     def box(self, block: markup.Box) -> Table:
         prefix = BOX_PREFIX[block.kind]
-        title = f"{prefix}: {block.title}" if block.title else prefix
+        if not block.title:
+            title = prefix
+        elif block.title[:1].isdigit():
+            title = f"{prefix} {block.title}"      # "Playtest ruling 3: ..."
+        else:
+            title = f"{prefix}: {block.title}"
         inner = [self.text.para(title, self.st["box_title"])]
         for b in block.blocks:
             if isinstance(b, markup.Paragraph):
@@ -296,7 +302,7 @@ class _Doc(BaseDocTemplate):
         self._page_fresh = True
 
     def afterFlowable(self, flowable):
-        if isinstance(flowable, (Spacer, CondPageBreak, PageBreak)):
+        if isinstance(flowable, (Spacer, CondPageBreak, PageBreak, ActionFlowable)):
             return
         chapter = getattr(flowable, "_kitgen_chapter", None)
         if getattr(self, "_page_fresh", False):

@@ -114,6 +114,8 @@ def _parse_lines(lines, i, inserts, where, inside):
         line = raw.strip()
         i += 1
         if not line:
+            if items and _continues_list(lines, i, ordered):
+                continue                 # a blank line between two items of one list
             flush()
             continue
         m = _MARKER.match(line)
@@ -127,15 +129,16 @@ def _parse_lines(lines, i, inserts, where, inside):
         if _BOX_CLOSE.match(line):
             flush()
             if inside is None:
-                raise GameDataError("':::' closes a box that was never opened", file=where)
+                raise GameDataError(f"':::' closes a box that was never opened (after {_near(lines, i - 2)})",
+                                    file=where)
             return blocks, i
         m = _BOX_OPEN.match(line)
         if m:
             flush()
             kind = m.group(1).lower()
             if inside is not None:
-                raise GameDataError(f"box '::: {kind}' opened inside another box; close the first with ':::'",
-                                    file=where)
+                raise GameDataError(f"box '{line}' opened inside another box; close the first with a "
+                                    "line ':::' of its own", file=where)
             if kind not in BOX_KINDS:
                 raise GameDataError(f"unknown box '::: {kind}' (use one of: {', '.join(BOX_KINDS)})",
                                     file=where)
@@ -167,6 +170,20 @@ def _parse_lines(lines, i, inserts, where, inside):
     if inside is not None:
         raise GameDataError(f"box '::: {inside}' is never closed; end it with a line ':::'", file=where)
     return blocks, i
+
+
+def _continues_list(lines, i, ordered: bool) -> bool:
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i >= len(lines):
+        return False
+    return bool(_NUMBERED.match(lines[i]) if ordered else _BULLET.match(lines[i]))
+
+
+def _near(lines, i) -> str:
+    while i >= 0 and not lines[i].strip():
+        i -= 1
+    return repr(lines[i].strip()[:50]) if i >= 0 else "the start"
 
 
 # --- inline text -> reportlab paragraph markup --------------------------------

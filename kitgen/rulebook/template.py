@@ -120,7 +120,7 @@ def render_text(game, context: dict[str, Any], inserts: list[markup.Insert]) -> 
     main_label = extra[name].label if name in extra else f"{folder_label}/{name}"
     env = ImmutableSandboxedEnvironment(loader=loader, undefined=jinja2.StrictUndefined,
                                         autoescape=False, finalize=_finalize,
-                                        keep_trailing_newline=True, trim_blocks=True,
+                                        keep_trailing_newline=True, trim_blocks=False,
                                         lstrip_blocks=True)
     try:
         template = env.get_template(name)
