@@ -311,3 +311,25 @@ def temples_after(temples: Sequence[int], build: Sequence[Placement]) -> list[in
         else:
             tops[p.temple - 1] = p.value
     return tops
+
+
+def plan_from_kinds(hand: Sequence[str], farm: Sequence[Kind], build: Sequence[tuple[Kind, int, int]],
+                    outcome: str, points: int, deck: Deck | None = None) -> TurnPlan:
+    """Name the cards of a plan given by kinds.
+
+    ``farm`` lists kinds (Bid values, GOD, MAIZE); ``build`` lists
+    ``(kind, value, temple)``.  Cards of a kind are taken from the hand in deck
+    order, Farm first, so identical plans always come out with the same names.
+    """
+    deck = deck or load_deck()
+    pools: dict[Kind, list[str]] = {}
+    for name in sorted(hand, key=deck.sort_key):
+        pools.setdefault(deck.kind_of(name), []).append(name)
+    taken = {kind: iter(names) for kind, names in pools.items()}
+    farm_names = tuple(next(taken[k]) for k in sorted(farm, key=_kind_order))
+    placements = tuple(Placement(next(taken[k]), value, temple) for k, value, temple in build)
+    return TurnPlan(outcome, points, farm_names, placements)
+
+
+def _kind_order(kind: Kind) -> int:
+    return farm_cost(kind)

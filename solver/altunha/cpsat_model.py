@@ -1,0 +1,337 @@
+"""The CP-SAT model of one Altun Ha turn: Farm and Build chosen together.
+
+Layout (one function per group of constraints):
+
+* :func:`build_rows` lists every Build the hand could make (ignoring Farm)
+  as rows of a table; the model picks one row with an AllowedAssignments
+  constraint.  A row gives, for each of the (up to) two Build slots, the value
+  placed, the temple number and whether a God card plays it, then how many
+  cards of each kind the Build uses.
+* :class:`TurnModel` names the variables (``farm_3``, ``farm_god``,
+  ``farm_maize``, ``famine``, ``slot1_value``, ``slot1_temple``, ...),
+  and the ``add_*`` functions add the rules:
+  :func:`add_farm_rules`, :func:`add_build_table`, :func:`add_card_supply`,
+  :func:`add_outcome`, :func:`add_objective`.
+* :func:`solve_model` runs CP-SAT with one worker and a fixed seed, so the
+  same question always gets the same answer.
+
+The objective is the preference key of :mod:`.rules` packed into one
+integer (each field a digit of a mixed-radix number), so a single solve
+returns the best plan under all tie-breaks.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ortools.sat.python import cp_model
+
+from .cards import GOD, MAIZE, Deck, Kind
+from .rules import (BUILT, FAMINE, MAIZE_FARM_COST, OPTIMAL_FIELDS, UNABLE, PlanKey, Rules,
+                    TurnPlan, farm_cost, plan_from_kinds)
+
+SLOTS = 2          # Build slots in the table (Rules.max_build_cards may lower the number used)
+NONE = 0           # temple number of an empty slot
+
+
+# --- the table of Builds -------------------------------------------------------
+
+def build_rows(counts: Counter, temples: Sequence[int], rules: Rules, kinds: Sequence[Kind]):
+    """Every Build from these cards, one row per play.
+
+    Row layout: ``(value1, temple1, god1, value2, temple2, god2, cards, *uses)``
+    where ``uses`` counts the cards of each kind in ``kinds``.  Two placements
+    that do not stack are listed in one order only (the preferred one of
+    :func:`solver.altunha.rules.canonical_build`).
+    """
+    n = len(temples)
+    index = {k: i for i, k in enumerate(kinds)}
+    width = len(kinds)
+    builders = [k for k in (GOD, *range(1, rules.max_stage + 1)) if counts[k]]
+
+    def placements(tops, touched, used):
+        """(value, temple, is_god, kind, tops after) for one more card."""
+        for kind in builders:
+            if used[kind] >= counts[kind]:
+                continue
+            if kind == GOD:
+                targets = [(1, len(tops) + 1)] + [(top + 1, i + 1) for i, top in enumerate(tops)
+                                                  if top < rules.max_stage]
+            elif kind == 1:
+                targets = [(1, len(tops) + 1)]
+            else:
+                targets = [(kind, i + 1) for i, top in enumerate(tops) if top == kind - 1]
+            for value, temple in targets:
+                if not rules.chain and temple in touched:
+                    continue
+                after = list(tops)
+                if temple > len(tops):
+                    after.append(value)
+                else:
+                    after[temple - 1] = value
+                yield value, temple, int(kind == GOD), kind, after
+
+    def uses(*used_kinds):
+        row = [0] * width
+        for k in used_kinds:
+            if k in index:
+                row[index[k]] += 1
+        return row
+
+    rows = [(0, NONE, 0, 0, NONE, 0, 0, *uses())]
+    if rules.max_build_cards < 1:
+        return rows
+    empty = Counter()
+    for v1, t1, g1, k1, tops1 in placements(list(temples), set(), empty):
+        rows.append((v1, t1, g1, 0, NONE, 0, 1, *uses(k1)))
+        if rules.max_build_cards < 2:
+            continue
+        for v2, t2, g2, k2, _ in placements(tops1, {t1}, Counter({k1: 1})):
+            if t1 != t2:  # independent placements: keep the preferred order only
+                if t1 > n and t2 > n:
+                    if g1 > g2:
+                        continue
+                elif t1 > t2:
+                    continue
+            rows.append((v1, t1, g1, v2, t2, g2, 2, *uses(k1, k2)))
+    return rows
+
+
+# --- variables ---------------------------------------------------------------
+
+@dataclass
+class TurnModel:
+    """The model and its named variables for one question."""
+
+    hand: tuple[str, ...]
+    population: int
+    temples: tuple[int, ...]
+    rules: Rules
+    deck: Deck
+    model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
+    counts: Counter = field(default_factory=Counter)
+    farm: dict = field(default_factory=dict)           # kind -> IntVar, cards of that kind farmed
+    maize: object = 0                                   # BoolVar farm_maize, or 0 without Maize
+    famine: object = None
+    built: object = None
+    slot_value: list = field(default_factory=list)
+    slot_temple: list = field(default_factory=list)
+    slot_god: list = field(default_factory=list)
+    build_cards: object = None
+    build_uses: dict = field(default_factory=dict)      # kind -> IntVar (only kinds in short supply)
+    build_rank: object = None                           # the Build's share of the objective
+    objective: object = None
+
+
+def new_model(hand, population, temples, rules: Rules, deck: Deck) -> TurnModel:
+    tm = TurnModel(tuple(hand), population, tuple(temples), rules, deck)
+    m = tm.model
+    tm.counts = Counter(deck.kind_of(n) for n in hand)
+    for kind in sorted((k for k in tm.counts if k == GOD or isinstance(k, int)), key=farm_cost):
+        tm.farm[kind] = m.NewIntVar(0, min(tm.counts[kind], rules.max_farm_cards), f"farm_{kind}")
+    if tm.counts[MAIZE]:
+        tm.maize = m.NewBoolVar("farm_maize")
+    tm.famine = m.NewBoolVar("famine")
+    tm.built = m.NewBoolVar("built")
+    top_temple = len(temples) + SLOTS
+    for s in range(1, SLOTS + 1):
+        tm.slot_value.append(m.NewIntVar(0, rules.max_stage, f"slot{s}_value"))
+        tm.slot_temple.append(m.NewIntVar(0, top_temple, f"slot{s}_temple"))
+        tm.slot_god.append(m.NewBoolVar(f"slot{s}_god"))
+    tm.build_cards = m.NewIntVar(0, SLOTS, "build_cards")
+    return tm
+
+
+# --- constraints -------------------------------------------------------------
+
+def add_farm_rules(tm: TurnModel) -> None:
+    """Farm: Maize alone, or 1..max_farm_cards Bid/God cards worth >= Population; else famine."""
+    m, r = tm.model, tm.rules
+    cards = sum(tm.farm.values())
+    value = sum((r.god_value if k == GOD else k) * v for k, v in tm.farm.items())
+    fed_by_cards = 1 - tm.maize - tm.famine  # 1 when Bid/God cards pay for the Farm
+    m.Add(tm.maize + tm.famine <= 1)
+    m.Add(cards <= r.max_farm_cards * fed_by_cards)
+    m.Add(cards >= fed_by_cards)
+    m.Add(value >= tm.population * fed_by_cards)
+
+
+def add_build_table(tm: TurnModel) -> None:
+    """Build: one row of the table of possible Builds."""
+    short = [k for k in tm.farm if tm.counts[k] < min(tm.counts[k], tm.rules.max_farm_cards) + SLOTS]
+    for kind in short:
+        tm.build_uses[kind] = tm.model.NewIntVar(0, SLOTS, f"build_uses_{kind}")
+    rows = build_rows(tm.counts, tm.temples, tm.rules, short)
+    weights = objective_weights(tm)
+    rows = [row + (build_rank(row, weights, tm),) for row in rows]
+    tm.build_rank = tm.model.NewIntVar(min(r[-1] for r in rows), max(r[-1] for r in rows), "build_rank")
+    columns = [tm.slot_value[0], tm.slot_temple[0], tm.slot_god[0],
+               tm.slot_value[1], tm.slot_temple[1], tm.slot_god[1], tm.build_cards,
+               *tm.build_uses.values(), tm.build_rank]
+    tm.model.AddAllowedAssignments(columns, rows)
+
+
+def add_card_supply(tm: TurnModel) -> None:
+    """A card is farmed or built, not both: per kind, farmed + built <= held."""
+    for kind, used in tm.build_uses.items():
+        tm.model.Add(tm.farm[kind] + used <= tm.counts[kind])
+
+
+def add_outcome(tm: TurnModel) -> None:
+    """Built iff some card is placed; famine builds nothing."""
+    m = tm.model
+    m.Add(tm.build_cards >= tm.built)
+    m.Add(tm.build_cards <= SLOTS * tm.built)
+    m.Add(tm.built + tm.famine <= 1)
+
+
+def points_expr(tm: TurnModel):
+    r = tm.rules
+    unable = 1 - tm.built - tm.famine
+    return (sum(tm.slot_value) - r.no_build_penalty * unable - r.famine_penalty * tm.famine)
+
+
+def objective_weights(tm: TurnModel) -> dict[str, int]:
+    """The weight of each PlanKey field: a mixed-radix packing, first field most significant."""
+    r = tm.rules
+    n_temples = len(tm.temples) + SLOTS + 1
+    max_farm_cost = max(r.max_farm_cards * farm_cost(GOD), MAIZE_FARM_COST)
+    sizes = {  # number of distinct values of each field
+        "famine": 2,
+        "points": SLOTS * r.max_stage + max(r.famine_penalty, r.no_build_penalty) + 1,
+        "farm_cards": r.max_farm_cards + 2,
+        "farm_value": r.max_farm_cards * max_farm_cost + 1,
+        "build_cards": SLOTS + 1,
+        "build_gods": SLOTS + 1,
+        "farm_spread": r.max_farm_cards * max_farm_cost ** 2 + 1,
+        "placement": (n_temples * 2) ** SLOTS,
+    }
+    weights, weight = {}, 1
+    for name in reversed(PlanKey._fields):
+        weights[name] = weight
+        weight *= sizes[name]
+    weights["n_temples"] = n_temples
+    return weights
+
+
+def build_rank(row, w: dict[str, int], tm: TurnModel) -> int:
+    """The Build's share of the objective: its points, cards, Gods and placement key."""
+    v1, t1, g1, v2, t2, g2, cards = row[:7]
+    points = v1 + v2 if cards else -tm.rules.no_build_penalty
+    n = w["n_temples"]
+    placement = ((t1 * 2 + g1) * 2 * n + t2 * 2 + g2) if cards else 0
+    return (w["points"] * (SLOTS * tm.rules.max_stage - points) + w["build_cards"] * cards
+            + w["build_gods"] * (g1 + g2) + w["placement"] * placement)
+
+
+def farm_terms(tm: TurnModel) -> dict[str, object]:
+    """The Farm's key fields as linear expressions."""
+    costs = {k: farm_cost(k) for k in tm.farm}
+    return {
+        "farm_cards": sum(tm.farm.values()) + tm.maize,
+        "farm_value": sum(costs[k] * v for k, v in tm.farm.items()) + MAIZE_FARM_COST * tm.maize,
+        "farm_spread": sum(costs[k] ** 2 * v for k, v in tm.farm.items())
+        + MAIZE_FARM_COST ** 2 * tm.maize,
+    }
+
+
+def add_objective(tm: TurnModel) -> None:
+    """Minimise the preference key packed into one number (see objective_weights)."""
+    r, w = tm.rules, objective_weights(tm)
+    famine_extra = w["famine"] + w["points"] * (r.famine_penalty - r.no_build_penalty)
+    total = tm.build_rank + famine_extra * tm.famine
+    for name, expr in farm_terms(tm).items():
+        total = total + w[name] * expr
+    tm.objective = total
+    tm.model.Minimize(total)
+
+
+def assemble(hand, population, temples, rules: Rules, deck: Deck) -> TurnModel:
+    tm = new_model(hand, population, temples, rules, deck)
+    add_farm_rules(tm)
+    add_build_table(tm)
+    add_card_supply(tm)
+    add_outcome(tm)
+    add_objective(tm)
+    return tm
+
+
+# --- solving -----------------------------------------------------------------
+
+def make_solver(enumerate_all: bool = False) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    p = solver.parameters
+    p.num_workers = 1          # parallel search is not deterministic
+    p.random_seed = 0
+    # The model is tiny: presolve, probing, symmetry detection and the LP
+    # relaxation cost far more time than they save (about 10x on a 12-card hand).
+    p.cp_model_presolve = False
+    p.cp_model_probing_level = 0
+    p.symmetry_level = 0
+    p.linearization_level = 0
+    p.max_time_in_seconds = 10.0
+    if enumerate_all:
+        p.enumerate_all_solutions = True
+    return solver
+
+
+def read_plan(tm: TurnModel, value) -> TurnPlan:
+    """The plan in a solution; ``value`` reads a variable (solver.Value or a callback's)."""
+    if value(tm.famine):
+        return plan_from_kinds(tm.hand, (), (), FAMINE, -tm.rules.famine_penalty, tm.deck)
+    farm = [k for k, var in tm.farm.items() for _ in range(value(var))]
+    if not isinstance(tm.maize, int) and value(tm.maize):
+        farm.append(MAIZE)
+    build = []
+    for v, t, g in zip(tm.slot_value, tm.slot_temple, tm.slot_god):
+        if value(t) != NONE:
+            build.append((GOD if value(g) else value(v), value(v), value(t)))
+    if build:
+        outcome, points = BUILT, sum(v for _, v, _ in build)
+    else:
+        outcome, points = UNABLE, -tm.rules.no_build_penalty
+    return plan_from_kinds(tm.hand, farm, build, outcome, points, tm.deck)
+
+
+def solve_model(tm: TurnModel) -> tuple[TurnPlan, int] | None:
+    """The best plan and its packed objective, or None when no plan is left."""
+    solver = make_solver()
+    status = solver.Solve(tm.model)
+    if status == cp_model.INFEASIBLE:
+        return None
+    if status != cp_model.OPTIMAL:
+        raise RuntimeError(f"CP-SAT stopped without proving optimality ({solver.StatusName(status)})")
+    return read_plan(tm, solver.Value), round(solver.ObjectiveValue())
+
+
+def next_best(tm: TurnModel, objective: int) -> TurnPlan | None:
+    """The best plan strictly worse than ``objective`` (the runner-up), or None."""
+    tm.model.Add(tm.objective >= objective + 1)
+    found = solve_model(tm)
+    return found[0] if found else None
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    def __init__(self, tm: TurnModel):
+        super().__init__()
+        self.tm, self.plans = tm, []
+
+    def on_solution_callback(self):
+        self.plans.append(read_plan(self.tm, self.Value))
+
+
+def enumerate_optimal(tm: TurnModel, best: PlanKey) -> list[TurnPlan]:
+    """Every plan equal to ``best`` on the rulings (the first key fields)."""
+    m = tm.model
+    m.ClearObjective()
+    targets = dict(zip(PlanKey._fields[:OPTIMAL_FIELDS], best[:OPTIMAL_FIELDS]))
+    terms = farm_terms(tm)
+    m.Add(tm.famine == targets["famine"])
+    m.Add(points_expr(tm) == -targets["points"])
+    m.Add(terms["farm_cards"] == targets["farm_cards"])
+    m.Add(terms["farm_value"] == targets["farm_value"])
+    collector = _Collector(tm)
+    make_solver(enumerate_all=True).Solve(m, collector)
+    return collector.plans

@@ -1,0 +1,196 @@
+"""Reading what people type: hands, temple tops, Population, proposed plays, rule switches.
+
+Everything here raises :class:`kitgen.errors.OptionError` naming the option
+(``--hand``, ``--temples``...) with one line that says how to fix it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from typing import Sequence
+
+from kitgen.errors import OptionError
+
+from .cards import Deck, fold, load_deck
+from .rules import SWITCHES, Placement, Rules
+
+GOD_WORD = "god"
+
+
+def _items(text_or_list, option: str) -> list[str]:
+    """Comma-separated text (or a list) into stripped items; empty text is an empty list."""
+    if isinstance(text_or_list, str):
+        if not text_or_list.strip():
+            return []
+        items = text_or_list.split(",")
+    else:
+        items = [str(i) for i in text_or_list]
+    items = [i.strip() for i in items]
+    for n, item in enumerate(items, start=1):
+        if not item:
+            raise OptionError(option, f"item {n} of {len(items)} is empty; separate items with "
+                                      "single commas, e.g. Stage,Stairs,God")
+    return items
+
+
+def parse_card(text: str, deck: Deck, option: str = "--hand") -> str:
+    """One card: a name (any case, accents optional) or a digit 1..8 for that Bid card.
+
+    Returns the exact name; ``God`` is returned as the word itself for :func:`parse_hand`.
+    """
+    if text.isdigit():
+        card = deck.bid_card(int(text))
+        if card is None:
+            raise OptionError(option, f"no Bid card has value {text} (values run 1..{deck.max_value})")
+        return card.name
+    if fold(text) == GOD_WORD:
+        return GOD_WORD
+    card = deck.lookup(text)
+    if card is None:
+        names = {fold(n): n for n in deck.names}
+        close = difflib.get_close_matches(fold(text), list(names) + [GOD_WORD], n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(names.get(c, 'God') for c in close)}?" if close else \
+            "; give a card name from the deck, a digit 1..8 for a Bid card, or God"
+        raise OptionError(option, f"unknown card {text!r}{hint}")
+    return card.name
+
+
+def parse_hand(hand, deck: Deck | None = None, option: str = "--hand") -> tuple[str, ...]:
+    """A hand as exact card names in deck order; checks the deck holds that many copies."""
+    deck = deck or load_deck()
+    names = [parse_card(item, deck, option) for item in _items(hand, option)]
+    gods = [n for n in names if n == GOD_WORD]
+    named = Counter(n for n in names if n != GOD_WORD)
+    for name, n in named.items():
+        if n > deck[name].count:
+            raise OptionError(option, f"the hand holds {n} {name} but the deck has only "
+                                      f"{deck[name].count}")
+    free_gods = [g.name for g in deck.gods if not named[g.name]]
+    if len(gods) > len(free_gods):
+        total = len(deck.gods)
+        raise OptionError(option, f"the hand holds {len(gods) + total - len(free_gods)} God cards "
+                                  f"but the deck has only {total}")
+    names = [n for n in names if n != GOD_WORD] + free_gods[:len(gods)]
+    return tuple(sorted(names, key=deck.sort_key))
+
+
+def parse_temples(temples, max_stage: int = 8, option: str = "--temples") -> tuple[int, ...]:
+    """Temple tops, each 1..max_stage, in table order."""
+    if temples is None:
+        return ()
+    tops = []
+    for n, item in enumerate(_items(temples, option), start=1):
+        if not re.fullmatch(r"[+-]?\d+", item):
+            raise OptionError(option, f"temple {n}: {item!r} is not a whole number; give the top "
+                                      f"value of each temple, e.g. 2,3")
+        top = int(item)
+        if not 1 <= top <= max_stage:
+            raise OptionError(option, f"temple {n}: top {top} is outside 1..{max_stage}")
+        tops.append(top)
+    return tuple(tops)
+
+
+def check_population(population, option: str = "--population") -> int:
+    if isinstance(population, bool) or not isinstance(population, int):
+        raise OptionError(option, f"{population!r} is not a whole number")
+    if population < 1:
+        raise OptionError(option, f"Population must be at least 1, not {population}")
+    return population
+
+
+def parse_rules(options: Sequence[str], base: Rules | None = None, option: str = "--rule") -> Rules:
+    """``name=value`` switches (``chain=off``, ``max_build_cards=1``...) applied to ``base``."""
+    rules = base or Rules.from_game()
+    changes = {}
+    for text in options:
+        name, sep, value = (part.strip() for part in text.partition("="))
+        name = name.replace("-", "_")
+        if not sep or name not in SWITCHES:
+            raise OptionError(option, f"{text!r} is not NAME=VALUE with NAME one of "
+                                      f"{', '.join(SWITCHES)} (e.g. chain=off)")
+        if SWITCHES[name] is bool:
+            flag = value.lower()
+            if flag not in ("on", "off", "true", "false", "yes", "no", "1", "0"):
+                raise OptionError(option, f"{name} takes on or off, not {value!r}")
+            changes[name] = flag in ("on", "true", "yes", "1")
+        else:
+            if not re.fullmatch(r"\d+", value):
+                raise OptionError(option, f"{name} takes a whole number >= 0, not {value!r}")
+            changes[name] = int(value)
+    if changes.get("max_build_cards", 0) > 2:
+        raise OptionError(option, "max_build_cards can be 0, 1 or 2")
+    if "max_farm_cards" in changes and not 1 <= changes["max_farm_cards"] <= 4:
+        raise OptionError(option, "max_farm_cards can be 1 to 4")
+    return rules.with_options(**changes)
+
+
+PLAY_HELP = """\
+A play is 'farm CARDS; build PLACEMENTS'.  CARDS are comma-separated (or
+'none' to declare famine).  Each placement is CARD@TEMPLE, or CARD=VALUE@TEMPLE
+for a God card, in the order played; TEMPLE is a temple number or 'new'.
+Omit the build part (or write 'build none') to build nothing.
+Example: 'farm Sun God; build Stage@1, Stairs@2'."""
+
+
+def parse_play(text: str, hand: Sequence[str], temples: Sequence[int], deck: Deck | None = None,
+               option: str = "--play") -> tuple[tuple[str, ...], tuple[Placement, ...]]:
+    """A proposed play as (farm card names, placements).  See :data:`PLAY_HELP`.
+
+    ``God`` in a play names a God card of the hand.  New temples are numbered
+    after the temples on the table, in the order started.
+    """
+    deck = deck or load_deck()
+    parts = {}
+    for chunk in text.split(";"):
+        chunk = chunk.strip()
+        if not chunk:
+            continue
+        word, _, rest = chunk.partition(" ")
+        word = word.lower().rstrip(":")
+        if word not in ("farm", "build") or word in parts:
+            raise OptionError(option, f"{chunk!r}: expected 'farm ...' then 'build ...' "
+                                      "(e.g. 'farm Sun God; build Stage@1, Stairs@2')")
+        parts[word] = rest.strip()
+    if "farm" not in parts:
+        raise OptionError(option, "missing the farm part, e.g. 'farm Stage, Stairs' or 'farm none'")
+    gods = [n for n in hand if deck[n].type == "god"]
+
+    def card(item: str) -> str:
+        name = parse_card(item, deck, option)
+        if name == GOD_WORD:
+            if not gods:
+                raise OptionError(option, "the play uses a God card but the hand holds none")
+            name = gods.pop(0)
+        elif name in gods:
+            gods.remove(name)
+        return name
+
+    farm_text = parts["farm"]
+    farm = () if fold(farm_text) in ("none", "") else tuple(card(i) for i in _items(farm_text, option))
+    build = []
+    build_text = parts.get("build", "")
+    new_number = len(temples)
+    if fold(build_text) not in ("none", ""):
+        for item in _items(build_text, option):
+            m = re.fullmatch(r"(.+?)\s*(?:=\s*(\d+))?\s*@\s*(\w+)", item)
+            if not m:
+                raise OptionError(option, f"placement {item!r} is not CARD@TEMPLE or CARD=VALUE@TEMPLE")
+            name = card(m.group(1))
+            value = int(m.group(2)) if m.group(2) else deck[name].value
+            if deck[name].type == "god" and not m.group(2):
+                raise OptionError(option, f"say which value {name} builds as, e.g. {name}=4@2")
+            if value is None:
+                value = 0
+            where = m.group(3).lower()
+            if where == "new":
+                new_number += 1
+                temple = new_number
+            elif where.isdigit():
+                temple = int(where)
+                new_number = max(new_number, temple)
+            else:
+                raise OptionError(option, f"placement {item!r}: temple {where!r} is not a number or 'new'")
+            build.append(Placement(name, value, temple))
+    return farm, tuple(build)

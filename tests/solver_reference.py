@@ -1,0 +1,92 @@
+"""Exhaustive pure-Python reference for the Altun Ha turn solver.
+
+It enumerates every legal Farm discard and every legal Build from what is
+left, by kinds of card (identical cards are not told apart), and ranks them
+with :func:`solver.altunha.rules.plan_key`.  It shares no code with the
+CP-SAT model beyond the rules model (names, canonical order, the key).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations_with_replacement
+
+from solver.altunha.cards import GOD, MAIZE, load_deck
+from solver.altunha.rules import (BUILT, FAMINE, OPTIMAL_FIELDS, UNABLE, Rules, canonical_build, farm_cost,
+                                  plan_from_kinds, plan_key)
+
+
+def _farms(counts: Counter, population: int, rules: Rules):
+    """Every legal Farm discard as a tuple of kinds."""
+    if counts[MAIZE]:
+        yield (MAIZE,)
+    kinds = sorted((k for k in counts if k == GOD or isinstance(k, int)), key=farm_cost)
+    for size in range(1, rules.max_farm_cards + 1):
+        for combo in combinations_with_replacement(kinds, size):
+            need = Counter(combo)
+            if any(need[k] > counts[k] for k in need):
+                continue
+            value = sum(rules.god_value if k == GOD else k for k in combo)
+            if value >= population:
+                yield combo
+
+
+def _builds(counts: Counter, tops: list[int], touched: frozenset, rules: Rules, left: int):
+    """Every Build sequence ((kind, value, temple), ...) from these cards, including none."""
+    yield ()
+    if left == 0:
+        return
+    kinds = [k for k in counts if counts[k] and (k == GOD or isinstance(k, int))]
+    for kind in kinds:
+        values = range(1, rules.max_stage + 1) if kind == GOD else (kind,)
+        for value in values:
+            if value == 1:
+                targets = [len(tops) + 1]
+            else:
+                targets = [i + 1 for i, top in enumerate(tops) if top == value - 1
+                           and (rules.chain or i + 1 not in touched)]
+            for temple in targets:
+                new_tops = list(tops)
+                if temple > len(tops):
+                    new_tops.append(value)
+                else:
+                    new_tops[temple - 1] = value
+                rest = counts.copy()
+                rest[kind] -= 1
+                for more in _builds(rest, new_tops, touched | {temple}, rules, left - 1):
+                    yield ((kind, value, temple),) + more
+
+
+def all_plans(hand, population, temples, rules: Rules | None = None):
+    """Every distinct legal plan, best first."""
+    rules, deck = rules or Rules.from_game(), load_deck()
+    counts = Counter(deck.kind_of(n) for n in hand)
+    plans = {}
+    farms = list(_farms(counts, population, rules))
+    if not farms:
+        plan = plan_from_kinds(hand, (), (), FAMINE, -rules.famine_penalty, deck)
+        return [plan]
+    for farm in farms:
+        rest = counts - Counter(farm)
+        for build in _builds(rest, list(temples), frozenset(), rules, rules.max_build_cards):
+            if build:
+                outcome, points = BUILT, sum(v for _, v, _ in build)
+            else:
+                outcome, points = UNABLE, -rules.no_build_penalty
+            plan = plan_from_kinds(hand, farm, build, outcome, points, deck)
+            plan = type(plan)(plan.outcome, plan.points, plan.farm,
+                              canonical_build(plan.build, temples, deck))
+            plans[(plan.farm, plan.build)] = plan
+    return sorted(plans.values(), key=lambda p: plan_key(p, deck))
+
+
+def best_plan(hand, population, temples, rules: Rules | None = None):
+    return all_plans(hand, population, temples, rules)[0]
+
+
+def optimal_plans(hand, population, temples, rules: Rules | None = None):
+    """Every plan equal to the best on the rulings (the first four key fields)."""
+    deck = load_deck()
+    plans = all_plans(hand, population, temples, rules)
+    best = plan_key(plans[0], deck)[:OPTIMAL_FIELDS]
+    return [p for p in plans if plan_key(p, deck)[:OPTIMAL_FIELDS] == best]
