@@ -116,19 +116,22 @@ def fits(size: tuple[float, float], area: tuple[float, float]) -> bool:
 @dataclass
 class _Shelf:
     page: int
-    y: float            # bottom of the shelf
+    y: float                            # bottom of the shelf
     height: float
-    x: float            # next free x
-    members: list[int]  # indexes into the result list
+    x: float                            # next free x
+    columns: list[list[float]]          # [x, width, next free top] of each stack in the shelf
+    members: list[int]                  # indexes of the boxes placed on it
 
 
 def pack_shelves(sizes: Sequence[tuple[float, float]], area: Rect, gap: float = GAP) -> list[Placement]:
     """Pack boxes ``(width, height)`` into copies of ``area``, first fit by decreasing height.
 
-    Boxes keep at least ``gap`` between them; each row is centred across the
-    area.  A box too large as given is turned a quarter turn; a box that fits
-    neither way raises :class:`DoesNotFit`.  Returns one placement per box, in
-    the order given.
+    Boxes go in rows (shelves) as tall as their first box; under a box that is
+    shorter than its row, narrower boxes stack in the same column.  Boxes keep
+    at least ``gap`` between them and each row is centred across the area.  A
+    box too large as given is turned a quarter turn; a box that fits neither
+    way raises :class:`DoesNotFit`.  Returns one placement per box, in the order
+    given.
     """
     oriented: list[tuple[float, float, bool]] = []
     for i, (w, h) in enumerate(sizes):
@@ -145,20 +148,22 @@ def pack_shelves(sizes: Sequence[tuple[float, float]], area: Rect, gap: float = 
     page_floor: list[float] = []  # per page: y of the lowest shelf's bottom
     for i in order:
         w, h, rotated = oriented[i]
-        shelf = next((s for s in shelves
-                      if h <= s.height + EPS and s.x + w <= area.right + EPS), None)
-        if shelf is None:
+        spot = _free_spot(shelves, w, h, area, gap)
+        if spot is None:
             page = len(page_floor) - 1
             top = page_floor[page] - gap if page >= 0 else None
             if top is None or top - h < area.y - EPS:
                 page_floor.append(area.top + gap)
                 page, top = len(page_floor) - 1, area.top
-            shelf = _Shelf(page=page, y=top - h, height=h, x=area.x, members=[])
+            shelf = _Shelf(page=page, y=top - h, height=h, x=area.x, columns=[], members=[])
             page_floor[page] = shelf.y
             shelves.append(shelf)
-        placed[i] = Placement(i, shelf.page, Rect(shelf.x, shelf.y + shelf.height - h, w, h), rotated)
+            spot = _free_spot([shelf], w, h, area, gap)
+        shelf, column = spot
+        x, _, col_top = column
+        placed[i] = Placement(i, shelf.page, Rect(x, col_top - h, w, h), rotated)
+        column[2] = col_top - h - gap
         shelf.members.append(i)
-        shelf.x += w + gap
 
     for shelf in shelves:  # centre each row
         used = shelf.x - gap - area.x
@@ -168,6 +173,20 @@ def pack_shelves(sizes: Sequence[tuple[float, float]], area: Rect, gap: float = 
             placed[i] = Placement(p.index, p.page, Rect(p.rect.x + shift, p.rect.y, p.rect.width,
                                                          p.rect.height), p.rotated)
     return [placed[i] for i in range(len(sizes))]
+
+
+def _free_spot(shelves: list[_Shelf], w: float, h: float, area: Rect, gap: float):
+    """(shelf, column) with room for a ``w`` x ``h`` box, opening a column if need be; or None."""
+    for shelf in shelves:
+        for column in shelf.columns:
+            if w <= column[1] + EPS and column[2] - h >= shelf.y - EPS:
+                return shelf, column
+        if h <= shelf.height + EPS and shelf.x + w <= area.right + EPS:
+            column = [shelf.x, w, shelf.y + shelf.height]
+            shelf.columns.append(column)
+            shelf.x += w + gap
+            return shelf, column
+    return None
 
 
 @dataclass(frozen=True)

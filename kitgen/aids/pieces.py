@@ -84,16 +84,22 @@ class FacePainter:
         c.setLineWidth(0.6)
         c.drawPath(_outline(c, p.shape, box.inset(0.3)), stroke=1, fill=0)
 
+    @staticmethod
+    def _largest(inner: Rect, font: str, k: float) -> float:
+        return min(inner.height * k, 36 if font == fonts.BOLD else 9)
+
     def _content(self, face: Face, inner: Rect) -> None:
         c, p = self.canvas, self.piece
         ink = text_color_on(face.color, face.text_color)
         pad = mm(1.2)
-        lines = [(face.text, fonts.BOLD, 0.16), (face.subtitle, fonts.ITALIC, 0.085)]
+        has_art = bool(face.art)
+        # text alone on a piece (a denomination, say) is large; beside art it is a caption
+        k_text = 0.16 if has_art else (0.22 if face.subtitle else 0.34)
+        lines = [(face.text, fonts.BOLD, k_text), (face.subtitle, fonts.ITALIC, 0.085)]
         lines = [(t, f, k) for t, f, k in lines if t]
         cx = inner.center[0]
         # text block at the bottom, art above it
-        text_h = sum(min(inner.height * k, 14 if f == fonts.BOLD else 8) * 1.2 for t, f, k in lines)
-        has_art = bool(face.art)
+        text_h = sum(self._largest(inner, f, k) * 1.2 for t, f, k in lines)
         if has_art:
             bottom = inner.y + inner.height * (0.16 if p.shape != "rect" else 0.06)
             art_bottom = bottom + text_h + pad
@@ -108,7 +114,7 @@ class FacePainter:
             y = inner.center[1] + text_h / 2
         c.setFillColor(ink)
         for text, font, k in lines:
-            largest = min(inner.height * k, 14 if font == fonts.BOLD else 8)
+            largest = self._largest(inner, font, k)
             y -= largest * 0.95
             fonts.check_glyphs(text, p.where, font)
             width = min(_text_width(p.shape, inner, y, pad), _text_width(p.shape, inner, y + largest * 0.7, pad))
@@ -143,7 +149,8 @@ def render_pieces(canvas, pieces: list[Piece], ctx) -> None:
             if face.count:
                 forms[(id(piece), i)] = painter.form(ctx.form_name("piece"), face)
     kinds = sorted({p.kind for p in pieces}, key=["token", "tile", "mat"].index)
-    what = " and ".join({"token": "tokens", "tile": "tiles", "mat": "mats"}[k] for k in kinds)
+    names = [{"token": "tokens", "tile": "tiles", "mat": "mats"}[k] for k in kinds]
+    what = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     pages = max(pl.page for pl in placements) + 1
     for page in range(pages):
         heading(canvas, ctx.paper, ctx.title, f"{what[0].upper()}{what[1:]}: cut along the solid outlines"

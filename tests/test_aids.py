@@ -1,0 +1,385 @@
+"""aids.pdf read back: tokens, score pad, reference cards, fonts, determinism, bad component data."""
+
+from __future__ import annotations
+
+import io
+import re
+import textwrap
+
+import pdfplumber
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from kitgen.aids import render_aids
+from kitgen.art import ArtLibrary
+from kitgen.errors import GameDataError, RenderError
+from kitgen.game import load_game
+from kitgen.units import mm, paper_size
+
+MM = 72 / 25.4
+FIVE_MM = 5 * MM
+
+
+def render(game, paper="letter"):
+    art = ArtLibrary.for_game(game)
+    return render_aids(game, paper_size(paper), art), art
+
+
+def open_pdf(data: bytes):
+    return pdfplumber.open(io.BytesIO(data))
+
+
+@pytest.fixture(scope="module")
+def builtin():
+    return load_game("altun-ha")
+
+
+@pytest.fixture(scope="module")
+def builtin_pdfs(builtin):
+    return {paper: render(builtin, paper)[0] for paper in ("letter", "a4")}
+
+
+def write_game(folder, components: str, card_size: str = "poker"):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "game.toml").write_text(textwrap.dedent(f"""\
+        title = "Test Game"
+        players = "2-3"
+        card_size = "{card_size}"
+        [types.plain]
+        label = "Plain"
+        color = "#336699"
+        """) + textwrap.dedent(components), encoding="utf-8")
+    (folder / "cards.csv").write_text("name,type,count\nOne,plain,2\n", encoding="utf-8")
+    return folder
+
+
+def words_of(page):
+    return page.extract_words(keep_blank_chars=False, use_text_flow=False)
+
+
+def centre(obj):
+    return (obj["x0"] + obj["x1"]) / 2, (obj["top"] + obj["bottom"]) / 2
+
+
+def inside(point, box, tol=0.5):
+    x, y = point
+    return box["x0"] - tol <= x <= box["x1"] + tol and box["top"] - tol <= y <= box["bottom"] + tol
+
+
+def square_boxes(page, side_mm, tol=0.3):
+    side = side_mm * MM
+    return [r for r in page.rects if abs(r["width"] - side) < tol and abs(r["height"] - side) < tol]
+
+
+# --- the built-in game ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_page_sizes_and_everything_inside_the_printable_area(builtin_pdfs, paper):
+    size = paper_size(paper)
+    with open_pdf(builtin_pdfs[paper]) as pdf:
+        assert len(pdf.pages) == 3
+        for page in pdf.pages:
+            assert page.width == pytest.approx(size.width, abs=0.5)
+            assert page.height == pytest.approx(size.height, abs=0.5)
+            for obj in page.chars + page.rects + page.lines + page.curves:
+                assert obj["x0"] >= FIVE_MM - 0.5 and obj["x1"] <= page.width - FIVE_MM + 0.5, obj.get("text")
+                assert obj["top"] >= FIVE_MM - 0.5 and obj["bottom"] <= page.height - FIVE_MM + 0.5
+
+
+def test_tokens_carry_their_text_inside_their_own_guides(builtin_pdfs):
+    with open_pdf(builtin_pdfs["letter"]) as pdf:
+        page = pdf.pages[0]
+        guides = square_boxes(page, 34)
+        # one 34 mm square guide and one 34 mm circle per token
+        distinct = {(round(g["x0"]), round(g["top"])) for g in guides}
+        assert len(distinct) == 2
+        circles = [c for c in page.curves if abs(c["width"] - 34 * MM) < 2 and abs(c["height"] - 34 * MM) < 2]
+        assert len(circles) == 2
+        words = words_of(page)
+
+        def guide_of(text):
+            (w,) = [w for w in words if w["text"] == text]
+            hits = [g for g in guides if inside(centre(w), g)]
+            assert hits, f"{text} is outside every token"
+            return round(hits[0]["x0"]), round(hits[0]["top"])
+
+        assert guide_of("Calendar") == guide_of("turn") == guide_of("order")
+        assert guide_of("Priest") == guide_of("King") == guide_of("won")
+        assert guide_of("Calendar") != guide_of("Priest")
+        # the guides do not overlap each other
+        a, b = sorted(distinct)
+        assert abs(a[0] - b[0]) >= 34 * MM or abs(a[1] - b[1]) >= 34 * MM
+
+
+def test_score_pad_has_players_rounds_and_the_prefilled_track(builtin, builtin_pdfs):
+    with open_pdf(builtin_pdfs["letter"]) as pdf:
+        page = pdf.pages[1]
+        words = words_of(page)
+        (header,) = [w for w in words if w["text"] == "Population"]
+        column = [w for w in words if w["top"] > header["bottom"] and re.fullmatch(r"\d+", w["text"])
+                  and abs(centre(w)[0] - centre(header)[0]) < 10]
+        column.sort(key=lambda w: w["top"])
+        assert [int(w["text"]) for w in column] == list(range(3, 23))   # 3, 4, 5 ... down 20 rounds
+        (round_head,) = [w for w in words if w["text"] == "Round"]
+        rounds = sorted((w for w in words if re.fullmatch(r"\d+", w["text"])
+                         and abs(centre(w)[0] - centre(round_head)[0]) < 10 and w["top"] > round_head["bottom"]),
+                        key=lambda w: w["top"])
+        assert [int(w["text"]) for w in rounds] == list(range(1, 21))
+        # every round's number and its track value sit on the same row
+        for r, t in zip(rounds, column):
+            assert abs(centre(r)[1] - centre(t)[1]) < 1
+        text = page.extract_text()
+        players = re.findall(r"Player (\d)", text)
+        assert players == [str(i) for i in range(1, builtin.players_max + 2)]   # the spare column too
+        (total,) = [w for w in words if w["text"] == "Total"]
+        assert total["top"] > rounds[-1]["bottom"]
+        # rows are tall enough to write in
+        assert centre(rounds[1])[1] - centre(rounds[0])[1] >= 9 * MM
+
+
+def test_reference_cards_count_size_and_crop_marks(builtin_pdfs):
+    with open_pdf(builtin_pdfs["letter"]) as pdf:
+        page = pdf.pages[2]
+        text = page.extract_text()
+        assert text.count("A round of Altun Ha") == 4
+        assert text.count("8 Cycle:") == 4
+        cards = [r for r in page.rects if abs(r["width"] - 63.5 * MM) < 0.3 and abs(r["height"] - 88.9 * MM) < 0.3]
+        borders = {(round(r["x0"], 1), round(r["top"], 1)) for r in cards}
+        assert len(borders) == 4
+        # crop marks: short lines outside every card
+        marks = [ln for ln in page.lines if 3 * MM < max(ln["width"], ln["height"]) < 5 * MM]
+        assert len(marks) >= 8
+        for m in marks:
+            for c in cards:
+                assert not (c["x0"] + 1 < centre(m)[0] < c["x1"] - 1 and c["top"] + 1 < centre(m)[1] < c["bottom"] - 1)
+        # body text is readable: no character smaller than 5.5 pt
+        body = [ch for ch in page.chars if ch["top"] > cards[0]["top"] + 12 * MM]
+        assert body and min(ch["size"] for ch in body) >= 5.5
+
+
+def test_all_fonts_embedded(builtin_pdfs):
+    reader = PdfReader(io.BytesIO(builtin_pdfs["a4"]))
+    seen = 0
+    fonts = {}
+
+    def collect(resources):
+        if not resources:
+            return
+        resources = resources.get_object()
+        for name, font in (resources.get("/Font") or {}).items():
+            fonts[font.get_object()["/BaseFont"]] = font.get_object()
+        for _, xobj in (resources.get("/XObject") or {}).items():
+            xobj = xobj.get_object()
+            if xobj.get("/Subtype") == "/Form":
+                collect(xobj.get("/Resources"))
+
+    for page in reader.pages:
+        collect(page.get("/Resources"))
+    assert len(fonts) >= 3   # regular, bold, italic at least
+    for name, font in fonts.items():
+        descriptor = font.get("/FontDescriptor")
+        if descriptor is None and "/DescendantFonts" in font:
+            descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+        assert descriptor is not None, name
+        descriptor = descriptor.get_object()
+        assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), name
+        seen += 1
+    assert seen == len(fonts)
+
+
+def test_two_renders_are_byte_identical(builtin):
+    assert render(builtin)[0] == render(builtin)[0]
+
+
+# --- other games: art, kinds, denominations -----------------------------------------------
+
+def test_missing_art_is_a_warning_and_a_placeholder(tmp_path):
+    game = load_game(write_game(tmp_path / "g", """
+        [[components]]
+        kind = "token"
+        name = "Star"
+        size = "30mm"
+        art = "star.png"
+        """))
+    data, art = render(game)
+    assert len(art.warnings) == 1 and "star.png" in art.warnings[0] and "Star" in art.warnings[0]
+    with open_pdf(data) as pdf:
+        assert "star.png" in pdf.pages[0].extract_text()
+        assert not pdf.pages[0].images
+
+
+def test_present_art_is_drawn_inside_the_piece_and_embedded_once(tmp_path):
+    folder = write_game(tmp_path / "g", """
+        [[components]]
+        kind = "token"
+        name = "Star"
+        size = "30mm"
+        count = 5
+        art = "star.png"
+        """)
+    (folder / "art").mkdir()
+    Image.new("RGBA", (64, 64), (200, 40, 40, 255)).save(folder / "art" / "star.png")
+    data, art = render(load_game(folder))
+    assert art.warnings == []
+    with open_pdf(data) as pdf:
+        page = pdf.pages[0]
+        assert len(page.images) == 5
+        guides = square_boxes(page, 30)
+        for im in page.images:
+            assert any(inside(centre(im), g) for g in guides)
+            assert im["x1"] - im["x0"] < 30 * MM
+    reader = PdfReader(io.BytesIO(data))
+    images = set()
+
+    def collect(resources):
+        for _, x in ((resources or {}).get("/XObject") or {}).items():
+            obj = x.get_object()
+            if obj.get("/Subtype") == "/Image":
+                images.add(x.idnum)
+            elif obj.get("/Subtype") == "/Form":
+                collect(obj.get("/Resources"))
+
+    for p in reader.pages:
+        collect(p.get("/Resources"))
+    assert len(images) == 1
+
+
+def test_denominations_tiles_and_a_turned_mat(tmp_path):
+    game = load_game(write_game(tmp_path / "g", """
+        [[components]]
+        kind = "token"
+        name = "Coin"
+        size = "20mm"
+        color = "#d4a017"
+        denominations = [ { text = "1", count = 3 }, { text = "5", count = 2, color = "#8a8a8a" } ]
+
+        [[components]]
+        kind = "tile"
+        name = "Hex"
+        shape = "hexagon"
+        size = "40mm"
+        count = 2
+        text = "Field"
+
+        [[components]]
+        kind = "mat"
+        name = "Player mat"
+        size = "240x150mm"
+        text = "Player mat"
+        subtitle = "keep your cards here"
+        """))
+    coin, hex_tile, mat = game.components
+    assert [f.count for f in coin.faces] == [3, 2] and coin.count == 5
+    assert hex_tile.height == pytest.approx(40 * MM * 3 ** 0.5 / 2)
+    data, _ = render(game)
+    with open_pdf(data) as pdf:
+        words = [w["text"] for page in pdf.pages for w in words_of(page) if w["top"] > 15 * MM]  # below headings
+        assert words.count("1") == 3 and words.count("5") == 2
+        assert words.count("Field") == 2
+        # the mat is wider than letter, so it is printed turned: its subtitle reads up the page
+        turned = [c for page in pdf.pages for c in page.chars if not c["upright"] and "Oblique" in c["fontname"]]
+        turned.sort(key=lambda c: -c["top"])
+        assert "".join(c["text"] for c in turned).replace(" ", "") == "keepyourcardshere"
+        for page in pdf.pages:
+            for obj in page.chars + page.rects + page.curves:
+                assert obj["x0"] >= FIVE_MM - 0.5 and obj["x1"] <= page.width - FIVE_MM + 0.5
+
+
+def test_score_pad_without_track_and_custom_columns(tmp_path):
+    game = load_game(write_game(tmp_path / "g", """
+        [[components]]
+        kind = "score-pad"
+        name = "Scores"
+        rounds = 6
+        players = 3
+        count = 2
+        """))
+    data, _ = render(game, "a4")
+    with open_pdf(data) as pdf:
+        assert len(pdf.pages) == 2
+        text = pdf.pages[0].extract_text()
+        assert re.findall(r"Player (\d)", text) == ["1", "2", "3"]
+        assert "Population" not in text
+
+
+def test_no_components_gives_one_explaining_page(tmp_path):
+    data, _ = render(load_game(write_game(tmp_path / "g", "")))
+    with open_pdf(data) as pdf:
+        assert len(pdf.pages) == 1
+        assert "no table aids" in pdf.pages[0].extract_text()
+
+
+def test_reference_text_that_cannot_fit_names_the_component(tmp_path):
+    long_line = "This line goes on and on " * 30
+    game = load_game(write_game(tmp_path / "g", f"""
+        [[components]]
+        kind = "reference"
+        name = "Crib"
+        size = "mini"
+        lines = ["{long_line}", "{long_line}"]
+        """))
+    with pytest.raises(RenderError, match=r"game\.toml: component 'Crib' \(reference\): the lines do not fit"):
+        render(game)
+
+
+def test_reference_cards_follow_the_game_card_size_and_paginate(tmp_path):
+    game = load_game(write_game(tmp_path / "g", """
+        [[components]]
+        kind = "reference"
+        name = "Crib"
+        count = 7
+        lines = ["1 Draw: take a card.", "2 Play: play a card."]
+        """, card_size="bridge"))
+    data, _ = render(game, "a4")
+    with open_pdf(data) as pdf:
+        per_page = [p.extract_text().count("1 Draw:") for p in pdf.pages]
+        # bridge cards (57.15 mm) on A4: 3 across 200 mm less the crop-mark room, 2 down
+        assert per_page == [6, 1]
+        cards = [r for r in pdf.pages[0].rects
+                 if abs(r["width"] - 57.15 * MM) < 0.3 and abs(r["height"] - 88.9 * MM) < 0.3]
+        assert len({(round(r["x0"], 1), round(r["top"], 1)) for r in cards}) == 6
+
+
+# --- bad component data ---------------------------------------------------------------------
+
+BAD = [
+    ('kind = "spinner"\nname = "Wheel"', r"component 'Wheel': unknown kind 'spinner'"),
+    ('kind = "token"\nname = "Coin"\ncolour = "#ffffff"', r"component 'Coin' \(token\): unknown key 'colour'"),
+    ('kind = "token"\nname = "Coin"\nsize = "big"', r"component 'Coin' \(token\): 'size': 'big' is not a length"),
+    ('kind = "token"\nname = "Coin"\ncount = -2', r"component 'Coin' \(token\): 'count' = -2 must be at least 1"),
+    ('kind = "token"\nname = "Coin"\nsize = "300mm"', r"component 'Coin' \(token\): size 300 x 300 mm is larger than the printable area"),
+    ('kind = "mat"\nname = "Mat"\nsize = "250x260mm"', r"component 'Mat' \(mat\): size 250 x 260 mm is larger"),
+    ('kind = "mat"\nname = "Mat"\nsize = "250mm"', r"component 'Mat' \(mat\): 'size' = '250mm' must give width and height"),
+    ('kind = "token"\nname = "Coin"\nshape = "star"', r"component 'Coin' \(token\): unknown shape 'star'"),
+    ('kind = "token"\nname = "Coin"\ncolor = "red"', r"component 'Coin' \(token\): 'color' = 'red' is not a colour"),
+    ('kind = "token"\nname = "Coin"\nart = "../../etc/passwd.png"', r"reaches outside the game folder"),
+    ('kind = "score-pad"\nname = "Pad"\nrounds = 0', r"component 'Pad' \(score-pad\): 'rounds' = 0 must be at least 1"),
+    ('kind = "reference"\nname = "Crib"\nlines = []', r"component 'Crib' \(reference\): 'lines' must be a list"),
+    ('kind = "reference"\nname = "Crib"\nlines = ["a"]\nsize = "huge"', r"component 'Crib' \(reference\): 'size' = 'huge'"),
+    ('kind = "token"\nname = "Coin"\ndenominations = [ { text = "1", value = 1 } ]', r"denomination 1: unknown key 'value'"),
+]
+
+
+@pytest.mark.parametrize("entry,message", BAD, ids=[m[:40] for _, m in BAD])
+def test_bad_component_data_names_game_toml_and_the_component(tmp_path, entry, message):
+    folder = write_game(tmp_path / "g", "[[components]]\n" + entry + "\n")
+    with pytest.raises(GameDataError) as info:
+        load_game(folder)
+    text = str(info.value)
+    assert text.startswith(str(folder / "game.toml") + ": "), text
+    assert re.search(message, text), text
+    assert "\n" not in text
+
+
+def test_duplicate_component_names_are_refused(tmp_path):
+    folder = write_game(tmp_path / "g", """
+        [[components]]
+        kind = "token"
+        name = "Coin"
+        [[components]]
+        kind = "tile"
+        name = "coin"
+        """)
+    with pytest.raises(GameDataError, match="component 'coin' \\(tile\\): another component has the same name"):
+        load_game(folder)
