@@ -675,9 +675,9 @@ def priest_king_token() -> ak.Sketch:
     base = (c, 262)
     colors = [JADE_DARK, JADE, JADE_LIGHT, JADE, JADE_LIGHT, JADE, JADE_DARK]
     for angle, color in zip((-66, -44, -22, 0, 22, 44, 66), colors):
-        plume = ak.lens(c, 150, 200, 54, bulge=1.5)
+        plume = ak.lens(c, 162, 176, 52, bulge=1.5)
         s.polygon(ak.rotate(plume, angle, base), color, INK, 4)
-        tip = ak.lens(c, 82, 50, 28, bulge=1.3)
+        tip = ak.lens(c, 100, 48, 26, bulge=1.3)
         s.polygon(ak.rotate(tip, angle, base), MAIZE, INK, 3)
     band = [(c - 104, 236), (c + 104, 236), (c + 92, 298), (c - 92, 298)]
     s.polygon(band, MAIZE, INK, 5)
