@@ -101,9 +101,9 @@ class FacePainter:
         # text block at the bottom, art above it
         text_h = sum(self._largest(inner, f, k) * 1.2 for t, f, k in lines)
         if has_art:
-            bottom = inner.y + inner.height * (0.16 if p.shape != "rect" else 0.06)
-            art_bottom = bottom + text_h + pad
-            art_top = inner.top - inner.height * (0.1 if p.shape != "rect" else 0.06)
+            bottom = inner.y + inner.height * (0.13 if p.shape != "rect" else 0.06)
+            art_bottom = bottom + text_h + pad / 2
+            art_top = inner.top - inner.height * (0.05 if p.shape != "rect" else 0.06)
             side = art_top - art_bottom
             side = min(side, _text_width(p.shape, inner, art_bottom, pad) * 0.98, inner.width * 0.7)
             if side > mm(4):
