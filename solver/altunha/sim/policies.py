@@ -1,0 +1,317 @@
+"""Players: pluggable decision rules, looked up by name with :func:`make_policy`.
+
+* ``random``   - any legal move, uniformly among the choices it is offered.
+* ``greedy``   - the exact Farm/Build optimum; bids its highest bid that still
+  leaves a hand that feeds the people and builds; plays Trade cards at once
+  (points first, then cards), aiming attacks at the leader.
+* ``cautious`` - keeps Maize for a famine and Jade for a late round; bids only
+  for a Build worth 3 points or more.
+* ``closer``   - greedy, but once it leads by more than the famine penalty it
+  tries to win the bid with a hand that cannot feed, ending the game while
+  still ahead (the exploit the report looks for).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from kitgen.errors import OptionError
+
+from .cards import BID, GOD, IN_TRADE_PHASE, TARGETED, TRADE
+from .engine import Bid, Placement, TradePlay
+from .enumerate import GOD as GOD_TOKEN, MAIZE as MAIZE_TOKEN, best_turn, can_feed, farm_options, \
+    placements as placement_options, summarise
+
+TRADE_PRIORITY = ("Obsidian", "Pyrite", "Feathers", "Textiles", "Stone", "Ceramics", "Salt", "Cocoa",
+                  "Honey", "Codex")
+
+
+# --- shared helpers ------------------------------------------------------------
+
+def plan(game, p, without=(), maize=True, population=None):
+    """The optimal Turn for player ``p``'s hand less ``without``."""
+    values, gods, has_maize = game.hand_summary(p, without)
+    return best_turn(values, gods, has_maize and maize and game.maize_allowed(p),
+                     game.population if population is None else population, game.tops(), game.cfg)
+
+
+def realize(game, p, turn):
+    """Card ids and placements for a Turn's tokens, on the real hand and temples."""
+    kind, value, name = game.table.kind, game.table.value, game.table.name
+    hand = sorted(game.hands[p])
+    used: set[int] = set()
+
+    def card_for(token):
+        for c in hand:
+            if c in used:
+                continue
+            if (token == MAIZE_TOKEN and name[c] == "Maize") or (token == GOD_TOKEN and kind[c] == GOD) or \
+                    (token > 0 and kind[c] == BID and value[c] == token):
+                used.add(c)
+                return c
+        raise AssertionError(f"no card for token {token}")
+
+    farm = tuple(card_for(t) for t in turn.farm)
+    tops = game.tops()
+    touched: set[int] = set()
+    build = []
+    for token, w in turn.build:
+        card = card_for(token)
+        if w == 1:
+            build.append(Placement(card, 1, None))
+            tops.append(1)
+            touched.add(len(tops) - 1)
+            continue
+        target = next(i for i, t in enumerate(tops) if t == w - 1 and (game.R.chain or i not in touched))
+        tops[target] = w
+        touched.add(target)
+        build.append(Placement(card, w, target))
+    return farm, tuple(build)
+
+
+def bid_options(game, p):
+    """Every distinct bid (by values) of 0..max_bid_cards Bid/God cards: list of card-id tuples."""
+    kind, value = game.table.kind, game.table.value
+    cards = sorted((c for c in game.hands[p] if kind[c] in (BID, GOD)), key=lambda c: (value[c], kind[c], c))
+    seen, options = set(), [()]
+    for size in range(1, game.R.max_bid_cards + 1):
+        for combo in combinations(cards, size):
+            key = tuple((kind[c], value[c]) for c in combo)
+            if key not in seen:
+                seen.add(key)
+                options.append(combo)
+    return options
+
+
+def held(game, p, card_name):
+    return next((c for c in sorted(game.hands[p]) if game.table.name[c] == card_name), None)
+
+
+def opponents(game, p):
+    return [q for q in range(game.n) if q != p]
+
+
+def leader_among(game, players):
+    return max(players, key=lambda q: (game.scores[q], -q))
+
+
+def keep_value(game, p, card):
+    """How much a hand wants to keep a card (higher = keep)."""
+    kind, name = game.table.kind[card], game.table.name[card]
+    if name == "Maize":
+        return 20
+    if name == "Jade":
+        return 15
+    if kind == GOD:
+        return 12
+    if kind == BID:
+        v = game.table.value[card]
+        return v + (4 if v == 1 and not game.temples else 0)
+    return 0 if name == "Codex" else 5
+
+
+class Policy:
+    """The decisions a player makes.  Subclasses override what they decide differently."""
+
+    name = "base"
+
+    def trade(self, game, p):
+        return None
+
+    def ceramics(self, game, p, looked):
+        return max(looked, key=lambda c: (keep_value(game, p, c), -c))
+
+    def bid(self, game, p):
+        return Bid()
+
+    def farm_build(self, game, p):
+        return realize(game, p, plan(game, p))
+
+    def discard(self, game, p, n):
+        ranked = sorted(game.hands[p], key=lambda c: (keep_value(game, p, c), c))
+        return ranked[:n]
+
+
+class RandomPolicy(Policy):
+    name = "random"
+
+    def trade(self, game, p):
+        rng = game.rng
+        playable = [c for c in game.hands[p] if game.table.name[c] in IN_TRADE_PHASE]
+        if not playable or rng.random() < 0.5:
+            return None
+        card = rng.choice(sorted(playable))
+        target = rng.choice(opponents(game, p)) if game.table.name[card] in TARGETED else None
+        return TradePlay(card, target)
+
+    def ceramics(self, game, p, looked):
+        return game.rng.choice(looked)
+
+    def bid(self, game, p):
+        rng = game.rng
+        cards = sorted(c for c in game.hands[p] if game.table.kind[c] in (BID, GOD))
+        size = rng.randint(0, min(game.R.max_bid_cards, len(cards)))
+        chosen = tuple(rng.sample(cards, size))
+        jade = held(game, p, "Jade")
+        if jade is not None and (rng.random() < 0.5 or (game.R.special_is_trade and p in game.traded)):
+            jade = None
+        return Bid(chosen, jade)
+
+    def farm_build(self, game, p):
+        rng = game.rng
+        values, gods, maize = game.hand_summary(p)
+        maize = maize and game.maize_allowed(p)
+        cfg = game.cfg
+        counts, g, m, _ = summarise(values, gods, maize, [], cfg)
+        options = farm_options(counts, g, m, game.population, cfg)
+        if not options:
+            return (), ()
+        farm_tokens = rng.choice(options)
+        from .enumerate import Turn
+        farm, _ = realize(game, p, Turn("built", 0, farm_tokens, ()))
+        left = [c for c in game.hands[p] if c not in farm]
+        kind, value = game.table.kind, game.table.value
+        tops = game.tops()
+        touched: set[int] = set()
+        build = []
+        for _ in range(rng.randint(0, game.R.max_build_cards)):
+            choices = []
+            for c in sorted(left):
+                vals = [value[c]] if kind[c] == BID else range(1, cfg.max_value + 1) if kind[c] == GOD else []
+                for w in vals:
+                    if w == 1:
+                        choices.append(Placement(c, 1, None))
+                    else:
+                        choices += [Placement(c, w, i) for i, t in enumerate(tops)
+                                    if t == w - 1 and (game.R.chain or i not in touched)]
+            if not choices:
+                break
+            pl = rng.choice(choices)
+            left.remove(pl.card)
+            if pl.temple is None:
+                tops.append(1)
+                touched.add(len(tops) - 1)
+            else:
+                tops[pl.temple] = pl.value
+                touched.add(pl.temple)
+            build.append(pl)
+        return farm, tuple(build)
+
+    def discard(self, game, p, n):
+        return game.rng.sample(sorted(game.hands[p]), n)
+
+
+class GreedyPolicy(Policy):
+    name = "greedy"
+    min_points = 1        # a Build worth at least this is worth bidding for
+    keep_maize = False    # plan Farms without Maize while something else feeds
+
+    def trade(self, game, p):
+        names = {game.table.name[c]: c for c in sorted(game.hands[p], reverse=True)}
+        for name in TRADE_PRIORITY:
+            if name not in names:
+                continue
+            target = None
+            if name in ("Pyrite", "Feathers", "Salt"):
+                target = leader_among(game, opponents(game, p))
+            elif name in ("Cocoa", "Honey"):
+                target = max(opponents(game, p), key=lambda q: (len(game.hands[q]), game.scores[q], -q))
+                if not game.hands[target]:
+                    continue
+            return TradePlay(names[name], target)
+        return None
+
+    def _plan(self, game, p, without=()):
+        if self.keep_maize:
+            turn = plan(game, p, without, maize=False)
+            if turn.outcome != "famine":
+                return turn
+        return plan(game, p, without)
+
+    def bid(self, game, p):
+        jade = held(game, p, "Jade")
+        if jade is not None and game.R.special_is_trade and p in game.traded:
+            jade = None
+        if jade is not None and self.use_jade(game, p):
+            return Bid((), jade)
+        value = game.table.value
+        options = sorted(bid_options(game, p)[1:], key=lambda o: -sum(value[c] for c in o))
+        best, best_key = (), None
+        for option in options:
+            total = sum(value[c] for c in option)
+            if best_key is not None and total < best_key[0]:
+                break  # the highest qualifying total is found; lower bids are not wanted
+            turn = self._plan(game, p, option)
+            if turn.outcome != "built" or turn.points < self.min_points:
+                continue
+            key = (total, turn.points, -len(option))
+            if best_key is None or key > best_key:
+                best, best_key = option, key
+        return Bid(best)
+
+    def use_jade(self, game, p):
+        turn = self._plan(game, p)
+        return turn.outcome == "built" and turn.points >= 4
+
+    def farm_build(self, game, p):
+        return realize(game, p, self._plan(game, p))
+
+
+class CautiousPolicy(GreedyPolicy):
+    name = "cautious"
+    min_points = 3
+    keep_maize = True
+
+    def use_jade(self, game, p):
+        turn = self._plan(game, p)
+        return game.population >= 10 and turn.outcome == "built" and turn.points >= 4
+
+
+class CloserPolicy(GreedyPolicy):
+    name = "closer"
+
+    def bid(self, game, p):
+        lead = game.scores[p] - max(game.scores[q] for q in opponents(game, p))
+        if lead > game.R.famine_penalty:
+            starve = self._starving_bid(game, p)
+            if starve is not None:
+                return starve
+        return super().bid(game, p)
+
+    def _starving_bid(self, game, p):
+        """The highest bid that leaves a hand unable to feed (so winning it ends the game)."""
+        jade = held(game, p, "Jade")
+        if game.R.special_is_trade and p in game.traded:
+            jade = None
+        best, best_key = None, None
+        for option in bid_options(game, p):
+            values, gods, maize = game.hand_summary(p, option)
+            if can_feed(values, gods, maize and game.maize_allowed(p), game.population, game.cfg):
+                continue
+            if not option and jade is None:
+                continue
+            key = (jade is not None, sum(game.table.value[c] for c in option), -len(option))
+            if best_key is None or key > best_key:
+                best, best_key = option, key
+        if best is None:
+            return None
+        return Bid(best, jade)
+
+
+POLICIES = {cls.name: cls for cls in (RandomPolicy, GreedyPolicy, CautiousPolicy, CloserPolicy)}
+
+
+def make_policy(name: str) -> Policy:
+    try:
+        return POLICIES[name.strip().lower()]()
+    except KeyError:
+        raise OptionError("--policy", f"unknown policy {name!r}; accepted: {', '.join(POLICIES)}") from None
+
+
+def parse_policies(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip().lower() for n in text.split(",") if n.strip())
+    if not names:
+        raise OptionError("--policy", f"give at least one policy name ({', '.join(POLICIES)})")
+    for n in names:
+        make_policy(n)
+    return names
