@@ -207,7 +207,7 @@ def salt() -> ak.Sketch:
         s.polygon(ak.regular_polygon(x, y, r, 4), "#dfe6e4", "#8aa3a6", 3)
     # the dish it sits in
     dish = ak.arc_points(CX, 360, 220, 90, 90, 270, 30)
-    inked(s, [(CX - 230, 360), (CX + 230, 360)] + dish[::-1][::-1][:0] + dish, TERRA)
+    inked(s, [(CX - 230, 360), (CX + 230, 360)] + dish, TERRA)
     s.rect((CX - 236, 348, CX + 236, 374), TERRA_DARK, INK, STROKE, radius=12)
     for k in range(-3, 4):
         s.polygon(ak.regular_polygon(CX + k * 52, 402, 12, 4), MAIZE, INK, 3)
