@@ -1,0 +1,149 @@
+"""`kitgen solve`: the best Farm and Build play of an Altun Ha turn."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from kitgen.errors import KitgenError, OptionError
+from solver.altunha.parse import PLAY_HELP
+
+
+@click.command()
+@click.option("--population", "-p", type=int, default=None, metavar="N",
+              help="Population level this turn (1 or more).")
+@click.option("--hand", default=None, metavar="CARDS",
+              help="Comma-separated cards: names from the deck (any case, accents optional), "
+                   "a digit 1..8 for the Bid card of that value, or God for any God card.")
+@click.option("--temples", default="", metavar="TOPS",
+              help="Comma-separated top values (1..8) of the temples on the table, in table "
+                   "order. Omit for none.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object.")
+@click.option("--all", "all_plans", is_flag=True,
+              help="List every optimal play (plays that differ only by identical cards count once).")
+@click.option("--play", default=None, metavar="PLAY",
+              help="Check a proposed play: legal or not and why, its points, its distance from "
+                   "the best. " + PLAY_HELP.replace("\n", " "))
+@click.option("--batch", type=click.File("r", encoding="utf-8"), default=None, metavar="FILE",
+              help='Answer JSON Lines {"hand": [...], "population": n, "temples": [...]} from FILE '
+                   "(- for stdin), one --json answer per line.")
+@click.option("--rule", "rule_options", multiple=True, metavar="NAME=VALUE",
+              help="Switch a rule, e.g. chain=off (no stacking two Build cards in one Build). "
+                   "Also: god_value, famine_penalty, no_build_penalty, max_farm_cards, "
+                   "max_build_cards. Repeatable.")
+def solve(population, hand, temples, as_json, all_plans, play, batch, rule_options):
+    """Find the best Farm and Build play of an Altun Ha turn.
+
+    \b
+    Example:
+      kitgen solve --population 7 --hand Stage,Stairs,"Sun God" --temples 2,3
+    """
+    from solver.altunha.parse import parse_rules
+
+    rules = parse_rules(rule_options)
+    if batch is not None:
+        given = [name for name, value in (("--hand", hand), ("--population", population),
+                                          ("--play", play), ("--all", all_plans)) if value]
+        if given:
+            raise OptionError("--batch", f"cannot be combined with {', '.join(given)}; "
+                                         "each line gives its own hand and population")
+        _run_batch(batch, rules)
+        return
+    if hand is None:
+        raise OptionError("--hand", "missing: give the hand, e.g. --hand Stage,Stairs,God")
+    if population is None:
+        raise OptionError("--population", "missing: give the Population level, e.g. --population 7")
+    if play is not None and all_plans:
+        raise OptionError("--play", "cannot be combined with --all")
+    if play is not None:
+        _check(hand, population, temples, play, rules, as_json)
+    elif all_plans:
+        _all(hand, population, temples, rules, as_json)
+    else:
+        _best(hand, population, temples, rules, as_json)
+
+
+def _emit(obj) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False))
+
+
+def _best(hand, population, temples, rules, as_json):
+    from solver.altunha.explain import answer_lines
+    from solver.altunha.solve import explain_turn, solve_turn
+
+    if as_json:
+        _emit(solve_turn(hand, population, temples, rules).to_json())
+        return
+    click.echo("\n".join(answer_lines(explain_turn(hand, population, temples, rules))))
+
+
+def _all(hand, population, temples, rules, as_json):
+    from solver.altunha.explain import play_text, points_text
+    from solver.altunha.solve import all_optimal_plans
+
+    plans = all_optimal_plans(hand, population, temples, rules)
+    if as_json:
+        _emit([p.to_json() for p in plans])
+        return
+    click.echo(f"{len(plans)} optimal play{'s' if len(plans) != 1 else ''}, "
+               f"{points_text(plans[0].points)} ({plans[0].outcome.replace('_', ' ')}), "
+               "preferred first:")
+    for i, plan in enumerate(plans, start=1):
+        click.echo(f"  {i}. {play_text(plan)}")
+
+
+def _check(hand, population, temples, play, rules, as_json):
+    from solver.altunha.explain import report_lines
+    from solver.altunha.parse import parse_play
+    from solver.altunha.solve import judge_play, question
+
+    q = question(hand, population, temples, rules)
+    farm, build = parse_play(play, q.hand, q.temples)
+    report = judge_play(q.hand, q.population, q.temples, farm, build, rules)
+    if as_json:
+        check = report.check
+        _emit({"legal": check.legal, "reason": check.reason,
+               "play": check.plan.to_json() if check.plan else None,
+               "points": check.points, "best": report.best.to_json(),
+               "gap": report.gap, "optimal": report.optimal})
+        return
+    click.echo("\n".join(report_lines(report, q.population, q.temples, rules)))
+
+
+def _batch_question(line: str):
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise KitgenError(f"not JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise KitgenError('expected an object {"hand": [...], "population": n, "temples": [...]}')
+    unknown = sorted(set(data) - {"hand", "population", "temples"})
+    if unknown:
+        raise KitgenError(f"unknown key {unknown[0]!r} (accepted: hand, population, temples)")
+    for key in ("hand", "population"):
+        if key not in data:
+            raise KitgenError(f"missing key {key!r}")
+    hand, temples = data["hand"], data.get("temples", [])
+    if not isinstance(hand, list) or not all(isinstance(c, (str, int)) for c in hand):
+        raise KitgenError('"hand" must be a list of card names')
+    if not isinstance(temples, list) or not all(isinstance(t, int) and not isinstance(t, bool)
+                                                for t in temples):
+        raise KitgenError('"temples" must be a list of whole numbers')
+    return hand, data["population"], temples
+
+
+def _run_batch(stream, rules):
+    from solver.altunha.solve import solve_turn
+
+    for number, line in enumerate(stream, start=1):
+        if not line.strip():
+            continue
+        try:
+            hand, population, temples = _batch_question(line)
+            answer = solve_turn(hand, population, temples, rules).to_json()
+        except KitgenError as exc:
+            answer = {"error": f"line {number}: {exc}"}
+        _emit(answer)
+    sys.stdout.flush()
