@@ -20,9 +20,12 @@ def new_canvas(pagesize, title: str, subject: str = ""):
     ``invariant`` fixes the creation date and document id; viewers are asked
     to print at actual size, never "fit to page".
     """
+    from reportlab import rl_config
     from reportlab.pdfgen.canvas import Canvas
 
     from . import fonts
+
+    rl_config.useA85 = 0   # binary streams: smaller files, and no slow ASCII85 pass over images
 
     fonts.register()
     buffer = io.BytesIO()
