@@ -91,8 +91,9 @@ def opponents(game, p):
     return [q for q in range(game.n) if q != p]
 
 
-def leader_among(game, players):
-    return max(players, key=lambda q: (game.scores[q], -q))
+def leader_among(game, players, p):
+    """The highest score among ``players``; ties go to the nearest clockwise from ``p``."""
+    return max(players, key=lambda q: (game.scores[q], -((q - p) % game.n)))
 
 
 def keep_value(game, p, card):
@@ -213,9 +214,9 @@ class GreedyPolicy(Policy):
                 continue
             target = None
             if name in ("Pyrite", "Feathers", "Salt"):
-                target = leader_among(game, opponents(game, p))
+                target = leader_among(game, opponents(game, p), p)
             elif name in ("Cocoa", "Honey"):
-                target = max(opponents(game, p), key=lambda q: (len(game.hands[q]), game.scores[q], -q))
+                target = max(opponents(game, p), key=lambda q: (len(game.hands[q]), game.scores[q], -((q - p) % game.n)))
                 if not game.hands[target]:
                     continue
             return TradePlay(names[name], target)

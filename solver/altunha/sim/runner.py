@@ -1,0 +1,163 @@
+"""Playing many games: one game's record, local parallel runs, and the Dask path.
+
+Each game's randomness comes from ``random.Random(f"{seed}/{index}")`` alone,
+so a game plays the same whichever worker runs it, and records are gathered
+in index order: the same seed gives the same results for any number of
+workers or machines.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+from dataclasses import dataclass
+from typing import Callable
+
+from kitgen.errors import OptionError
+
+from .engine import SOURCES, Game
+from .policies import make_policy
+from .variants import Rules
+
+CHUNK = 25
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What to play: the rules, the number of players, their policies (cycled over players), the seed."""
+
+    rules: Rules
+    players: int
+    policies: tuple[str, ...]
+    seed: int
+
+
+def play_game(spec: Spec, index: int, check=None) -> Game:
+    rng = random.Random(f"{spec.seed}/{index}")
+    game = Game(spec.rules, spec.players, rng)
+    policies = [make_policy(spec.policies[p % len(spec.policies)]) for p in range(spec.players)]
+    return game.play(policies, check)
+
+
+def record(spec: Spec, game: Game) -> dict:
+    """The figures of one finished game, by seat (seat 1 holds the Calendar in round 1)."""
+    n = game.n
+    step = 1 if game.R.calendar_clockwise else -1
+    first = (game.dealt_calendar + step) % n
+    seat_of = [(p - first) % n for p in range(n)]
+    player_at = sorted(range(n), key=lambda p: seat_of[p])
+    winners = set(game.winners)
+    seats = []
+    for p in player_at:
+        seats.append({"policy": spec.policies[p % len(spec.policies)], "score": game.scores[p],
+                      "win": (1.0 / len(winners)) if p in winners else 0.0,
+                      "points": [game.points[p][s] for s in SOURCES]})
+    # the round from which the eventual winners always were among the leaders
+    clear = len(game.leaders)
+    for r in range(len(game.leaders) - 1, -1, -1):
+        if winners & set(game.leaders[r]):
+            clear = r + 1
+        else:
+            break
+    changes, previous = 0, None
+    for leaders in game.leaders:
+        if len(leaders) == 1:
+            if previous is not None and leaders[0] != previous:
+                changes += 1
+            previous = leaders[0]
+    famine = game.end == "famine"
+    decisive = False
+    if famine:
+        undone = list(game.scores)
+        undone[game.famine_by] += game.R.famine_penalty
+        top = max(undone)
+        decisive = {p for p, s in enumerate(undone) if s == top} != winners
+    return {
+        "rounds": game.round,
+        "end": game.end,
+        "dealt_calendar_seat": seat_of[game.dealt_calendar],
+        "seats": seats,
+        "trades": [(name, seat_of[p]) for name, p in game.trade_plays],
+        "king_rounds": game.king_rounds,
+        "no_build": game.no_build,
+        "reasons": dict(sorted(game.reasons.items())),
+        "max_no_king_streak": game.max_no_king_streak,
+        "lead_changes": changes,
+        "clear_round": clear,
+        "famine_seat": seat_of[game.famine_by] if famine else None,
+        "famine_margin": game.famine_margin if famine else None,
+        "famine_winner": bool(famine and game.famine_by in winners),
+        "famine_decisive": decisive,
+        "final_population": game.population,
+    }
+
+
+def play_chunk(spec: Spec, start: int, stop: int) -> list[dict]:
+    return [record(spec, play_game(spec, i)) for i in range(start, stop)]
+
+
+def _play_chunk_args(args):
+    return play_chunk(*args)
+
+
+def _chunks(games: int, size: int = CHUNK):
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def default_workers() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def run_games(spec: Spec, games: int, workers: int | None = None, cluster: str | None = None,
+              progress: Callable[[int], None] | None = None) -> list[dict]:
+    """Records of games 0..games-1, in order; ``progress(n)`` is told of every n games done."""
+    if games < 1:
+        raise OptionError("--games", f"must be at least 1, not {games}")
+    if cluster:
+        return _run_dask(spec, games, cluster, progress)
+    workers = default_workers() if workers is None else workers
+    if workers < 1:
+        raise OptionError("--workers", f"must be at least 1, not {workers}")
+    chunks = _chunks(games, max(1, min(CHUNK, games // (workers * 4) or 1)))
+    out: list[dict] = []
+    if workers == 1 or len(chunks) == 1:
+        for start, stop in chunks:
+            out.extend(play_chunk(spec, start, stop))
+            if progress:
+                progress(stop - start)
+        return out
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with context.Pool(min(workers, len(chunks))) as pool:
+        for (start, stop), part in zip(chunks, pool.imap(_play_chunk_args,
+                                                         [(spec, a, b) for a, b in chunks])):
+            out.extend(part)
+            if progress:
+                progress(stop - start)
+    return out
+
+
+def _run_dask(spec: Spec, games: int, address: str, progress) -> list[dict]:
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise OptionError("--cluster", "needs Dask: pip install 'kitgen[cluster]'") from None
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise OptionError("--cluster", f"cannot reach a Dask scheduler at {address} ({exc})") from None
+    try:
+        chunks = _chunks(games)
+        futures = [client.submit(play_chunk, spec, a, b, pure=False) for a, b in chunks]
+        out: list[dict] = []
+        for (start, stop), future in zip(chunks, futures):
+            out.extend(future.result())
+            if progress:
+                progress(stop - start)
+        return out
+    finally:
+        client.close()
