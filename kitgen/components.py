@@ -224,7 +224,7 @@ def _score_pad(e: _Entry, game, count: int) -> ScorePad:
     rounds = e.integer("rounds", 12, 1)
     if rounds > 40:
         e.fail(f"'rounds' = {rounds} does not fit on one sheet (at most 40)")
-    players = e.integer("players", game.players_max + 1, 1)
+    players = e.integer("players", min(game.players_max + 1, 10), 1)  # a spare column for one more
     if players > 10:
         e.fail(f"'players' = {players} columns do not fit across a sheet (at most 10)")
     return ScorePad(kind=e.kind, name=e.name, count=count, where=e.where,

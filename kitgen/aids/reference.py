@@ -98,8 +98,9 @@ def render_references(canvas, refs: list[Reference], ctx) -> None:
         try:
             grid = card_grid(size, area)
         except DoesNotFit:
-            raise GameDataError(f"{ref.where}: a {to_mm(size.width):.1f} x {to_mm(size.height):.1f} mm card "
-                                "does not fit on the page with crop marks") from None
+            source = "its 'size'" if ref.size is not None else f"the game's card_size {ctx.game.card_size!r}"
+            raise GameDataError(f"{ref.where}: a card of {to_mm(size.width):.1f} x {to_mm(size.height):.1f} mm "
+                                f"({source}) does not fit on the page with its crop marks") from None
         band = ref.color or ctx.game.back.color
         form = ctx.form_name("reference")
         canvas.beginForm(form, lowerx=0, lowery=0, upperx=size.width, uppery=size.height)
