@@ -13,7 +13,7 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus.doctemplate import ActionFlowable
-from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, KeepTogether, ListFlowable,
+from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, HRFlowable, KeepTogether, ListFlowable,
                                 ListItem, PageBreak, PageTemplate, Paragraph, Spacer, Table,
                                 TableStyle)
 
@@ -127,12 +127,10 @@ class Builder:
         para = self.text.para(block.text, style)
         if block.level == 1:
             para._kitgen_chapter = markup.plain(block.text)
-            rule = Table([[""]], colWidths=[self.width], rowHeights=[2])
-            rule.setStyle(TableStyle([("LINEABOVE", (0, 0), (-1, -1), 1.2, colors.HexColor(self.theme.accent)),
-                                      ("TOPPADDING", (0, 0), (-1, -1), 0),
-                                      ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
+            rule = HRFlowable(width="100%", thickness=1.2, color=colors.HexColor(self.theme.accent),
+                              spaceBefore=1, spaceAfter=6)
             rule.keepWithNext = 1
-            return [CondPageBreak(mm(45)), para, rule, Spacer(1, 5)]
+            return [CondPageBreak(mm(45)), para, rule]
         if block.level == 2:
             return [CondPageBreak(mm(28)), para]
         return [para]
@@ -167,6 +165,7 @@ class Builder:
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor(BOX_FILLS[block.kind])),
             ("LINEBEFORE", (0, 0), (0, -1), 3, colors.HexColor(BOX_EDGES[block.kind])),
+            ("FONTNAME", (0, 0), (-1, -1), fonts.REGULAR),
             ("LEFTPADDING", (0, 0), (-1, -1), 10), ("RIGHTPADDING", (0, 0), (-1, -1), 10),
             ("TOPPADDING", (0, 0), (-1, -1), 7), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
         ]))
@@ -184,9 +183,8 @@ class Builder:
         if g.subtitle:
             out.append(self.text.literal(g.subtitle, self.st["subtitle"]))
         out.append(self.text.literal(facts, self.st["facts"]))
-        rule = Table([[""]], colWidths=[self.width * 0.3], rowHeights=[2])
-        rule.setStyle(TableStyle([("LINEABOVE", (0, 0), (-1, -1), 2, colors.HexColor(self.theme.accent))]))
-        out += [rule, Spacer(1, mm(5))]
+        out += [HRFlowable(width="30%", thickness=2, color=colors.HexColor(self.theme.accent),
+                           spaceBefore=2, spaceAfter=mm(6))]
         return out
 
     def _grid(self, header, rows, widths, extra=()) -> Table:
@@ -198,6 +196,7 @@ class Builder:
             ("LINEBELOW", (0, 0), (-1, 0), 0.8, RULE),
             ("LINEBELOW", (0, -1), (-1, -1), 0.8, RULE),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("FONTNAME", (0, 0), (-1, -1), fonts.REGULAR),
             ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3.5),
             ("LEFTPADDING", (0, 0), (-1, -1), 5), ("RIGHTPADDING", (0, 0), (-1, -1), 5),
         ]

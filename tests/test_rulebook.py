@@ -1,0 +1,339 @@
+"""The rulebook engine and Altun Ha's rulebook, read back from the PDF."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from hypothesis import given, strategies as st
+from pypdf import PdfReader
+
+from kitgen.errors import GameDataError, KitgenError, RenderError
+from kitgen.game import load_game
+from kitgen.rulebook import render_rulebook
+from kitgen.rulebook import geometry, markup
+from kitgen.units import paper_size, to_mm
+
+REPO = Path(__file__).resolve().parent.parent
+GAME_DATA = REPO / "kitgen" / "games" / "altun-ha"
+TEMPLATE = REPO / "templates" / "altun-ha" / "rules.md.j2"
+A4, LETTER = paper_size("a4"), paper_size("letter")
+
+RULING_TITLES = [
+    "Which way the Calendar goes", "An empty deck", "One Trade card per round", "Choosing an opponent",
+    "Ceramics and Codex", "Honey and Cocoa against a small hand", "Scores below zero", "Ties in the bid",
+    "Jade", "Paying for food", "Building one card after another", "God cards on the temples",
+    "Building nothing", "The hand limit", "The end and ties",
+]
+
+
+def make_game(tmp_path: Path, template: str | None = None, csv=None, toml=None, name="rules.md.j2"):
+    """A copy of the Altun Ha folder with its own templates/ folder, edited as asked."""
+    folder = tmp_path / "game"
+    shutil.copytree(GAME_DATA, folder)
+    (folder / "templates").mkdir()
+    text = TEMPLATE.read_text(encoding="utf-8") if template is None else template
+    (folder / "templates" / name).write_text(text, encoding="utf-8")
+    if csv:
+        path = folder / "cards.csv"
+        path.write_text(csv(path.read_text(encoding="utf-8")), encoding="utf-8")
+    if toml:
+        path = folder / "game.toml"
+        path.write_text(toml(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return load_game(folder)
+
+
+def pdf_pages(data: bytes) -> list[str]:
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        return [page.extract_text() or "" for page in pdf.pages]
+
+
+def card_list_row(text: str, name: str, next_cell: str = r"\S") -> list[str]:
+    """The cells after ``name`` on its last row in the text (the full card list ends the book)."""
+    rows = [line for line in text.splitlines() if re.match(rf"{re.escape(name)} (?={next_cell})", line)]
+    assert rows, f"no row for {name}"
+    return rows[-1][len(name):].split()
+
+
+@pytest.fixture(scope="module")
+def builtin_a4() -> bytes:
+    return render_rulebook(load_game("altun-ha"), A4)
+
+
+@pytest.fixture(scope="module")
+def builtin_text(builtin_a4) -> str:
+    return "\n".join(pdf_pages(builtin_a4))
+
+
+# --- the Altun Ha rulebook ---------------------------------------------------------
+
+def test_every_card_name_appears(builtin_text):
+    game = load_game("altun-ha")
+    for card in game.cards:
+        assert card.name in builtin_text, card.name
+
+
+def test_card_list_matches_the_data(builtin_text):
+    game = load_game("altun-ha")
+    for card in game.cards:
+        label = game.types[card.type].label
+        cells = card_list_row(builtin_text, card.name, re.escape(label))
+        assert " ".join(cells).startswith(f"{label} {card.count} "), (card.name, cells)
+    assert f"The deck: {game.deck_size} cards." in builtin_text
+
+
+def test_card_table_follows_a_changed_count(tmp_path):
+    game = make_game(tmp_path, csv=lambda t: t.replace("Stairs,bid,9,4", "Stairs,bid,17,4"))
+    text = "\n".join(pdf_pages(render_rulebook(game, A4)))
+    assert card_list_row(text, "Stairs")[:3] == ["Bid", "17", "4"]
+    assert "The deck: 88 cards." in text                 # 80 + 8
+    assert re.search(r"^88 Cards one shared deck: 70 Bid", text, re.M)
+
+
+def test_rule_numbers_follow_game_toml(tmp_path):
+    game = make_game(tmp_path, toml=lambda t: t.replace("famine_penalty = 13", "famine_penalty = 11")
+                     .replace("hand_limit = 5", "hand_limit = 6"))
+    text = " ".join(" ".join(pdf_pages(render_rulebook(game, A4))).split())
+    assert "loses 11 points and the game ends at once" in text
+    assert "13 points" not in text
+    assert "more than 6 cards in hand" in text
+
+
+def test_chain_switch_changes_the_build_text(tmp_path):
+    game = make_game(tmp_path, toml=lambda t: t.replace("chain = true", "chain = false"))
+    text = " ".join(" ".join(pdf_pages(render_rulebook(game, A4))).split())
+    assert "as they stood when the Build began" in text
+    assert "by chaining" not in text
+
+
+def test_every_playtest_ruling_is_present_and_marked(builtin_text):
+    flat = " ".join(builtin_text.split())
+    for number, title in enumerate(RULING_TITLES, start=1):
+        assert f"Playtest ruling {number}: {title}" in flat
+
+
+def test_chapters_for_the_eight_phases(builtin_text):
+    for number, phase in enumerate(["Calendar", "Population", "Draw", "Trade", "Bid", "Farm", "Build",
+                                    "Cycle"], start=1):
+        assert re.search(rf"^{number}\. {phase}$", builtin_text, re.M), phase
+    for chapter in ["Overview", "Components", "Setup", "Scoring", "End of the game", "The Trade cards",
+                    "Example: a Farm and a Build", "Playtest rulings"]:
+        assert re.search(rf"^{re.escape(chapter)}$", builtin_text, re.M), chapter
+
+
+def test_page_numbers_and_length(builtin_a4):
+    pages = pdf_pages(builtin_a4)
+    assert len(pages) >= 3
+    for number, text in enumerate(pages, start=1):
+        assert f"Page {number} of {len(pages)}" in text
+
+
+def test_worked_example_draws_temples_before_and_after(builtin_a4):
+    with pdfplumber.open(io.BytesIO(builtin_a4)) as pdf:
+        pages = [p for p in pdf.pages if "BEFORE" in (p.extract_text() or "")]
+        assert pages, "no before/after temple diagram"
+        page = pages[0]
+        words = page.extract_words()
+        after = [w for w in words if w["text"] == "AFTER"][0]
+        # the diagram's "after" panel shows the new Stairs (4) on temple B and marks the new cards
+        right = [w["text"] for w in words if w["x0"] > after["x0"] - 60 and abs(w["top"] - after["top"]) < 120]
+        assert right.count("NEW") == 2
+        assert "Stairs" in right and "Stage" in right
+        outlines = [c for c in page.curves if 15 < to_mm(c["width"]) < 20 and 22 < to_mm(c["height"]) < 27]
+        assert len(outlines) >= 10     # rounded card outlines, about 18 x 25 mm each
+
+
+def test_heading_hierarchy_and_body_size(builtin_a4):
+    with pdfplumber.open(io.BytesIO(builtin_a4)) as pdf:
+        chars = pdf.pages[0].chars
+    def size_of(word):
+        text = "".join(c["text"] for c in chars)
+        i = text.index(word)
+        return round(chars[i]["size"], 1)
+    assert size_of("Overview") > size_of("The three kinds of card") > size_of("Altun Ha was a Maya")
+    assert 10 <= size_of("Altun Ha was a Maya") <= 10.5
+
+
+@pytest.mark.parametrize("paper,size_mm", [("a4", (210.0, 297.0)), ("letter", (215.9, 279.4))])
+def test_paper_sizes(paper, size_mm):
+    reader = PdfReader(io.BytesIO(render_rulebook(load_game("altun-ha"), paper_size(paper))))
+    for page in reader.pages:
+        box = page.mediabox
+        assert to_mm(float(box.width)) == pytest.approx(size_mm[0], abs=0.2)
+        assert to_mm(float(box.height)) == pytest.approx(size_mm[1], abs=0.2)
+
+
+def test_all_fonts_embedded(builtin_a4):
+    reader = PdfReader(io.BytesIO(builtin_a4))
+    seen = 0
+    for page in reader.pages:
+        fonts = page["/Resources"]["/Font"]
+        for ref in fonts.values():
+            font = ref.get_object()
+            descriptor = font.get("/FontDescriptor")
+            if descriptor is None:      # composite fonts keep it on the descendant
+                descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+            assert "/FontFile2" in descriptor.get_object(), font.get("/BaseFont")
+            seen += 1
+    assert seen > 0
+
+
+def test_two_renders_are_byte_identical(builtin_a4):
+    assert render_rulebook(load_game("altun-ha"), A4) == builtin_a4
+
+
+# --- the default template -----------------------------------------------------------
+
+def test_default_template_for_a_game_without_rulebook(tmp_path):
+    game = make_game(tmp_path, toml=lambda t: t.replace('rulebook = "rules.md.j2"\n', ""))
+    assert game.rulebook == ""
+    pages = pdf_pages(render_rulebook(game, LETTER))
+    text = "\n".join(pages)
+    assert "Write your rules here" in text
+    assert card_list_row(text, "Plaza")[:2] == ["13", "1"]    # Bid table: count, value
+    assert "Page 1 of" in pages[0]
+
+
+# --- untrusted templates -------------------------------------------------------------
+
+def test_include_outside_the_template_folder_is_refused(tmp_path):
+    (tmp_path / "x").write_text("secret", encoding="utf-8")
+    game = make_game(tmp_path, template="# Rules\n{% include \"../../x\" %}\n")
+    with pytest.raises(GameDataError) as info:
+        render_rulebook(game, A4)
+    message = str(info.value)
+    assert "rules.md.j2, line 2" in message and "outside the template folder" in message
+    assert "secret" not in message
+
+
+def test_include_inside_the_folder_works(tmp_path):
+    game = make_game(tmp_path, template="# Rules\n{% include \"part.md.j2\" %}\n")
+    (game.template_dir / "part.md.j2").write_text("Included text about {{ game.title }}.\n", encoding="utf-8")
+    assert "Included text about Altun Ha." in pdf_pages(render_rulebook(game, A4))[0]
+
+
+def test_symlink_out_of_the_folder_is_refused(tmp_path):
+    (tmp_path / "outside.txt").write_text("secret", encoding="utf-8")
+    game = make_game(tmp_path, template="# Rules\n\n{% include \"link.md\" %}\n")
+    (game.template_dir / "link.md").symlink_to(tmp_path / "outside.txt")
+    with pytest.raises(GameDataError, match="outside the template folder"):
+        render_rulebook(game, A4)
+
+
+@pytest.mark.parametrize("expression", [
+    "''.__class__.__mro__",
+    "cards.__class__.__subclasses__()",
+    "game.__class__",
+])
+def test_sandbox_refuses_python_internals(tmp_path, expression):
+    game = make_game(tmp_path, template="# Rules\n\nText.\n{{ " + expression + " }}\n")
+    with pytest.raises(KitgenError) as info:
+        render_rulebook(game, A4)
+    assert "rules.md.j2, line 4" in str(info.value)
+
+
+def test_template_cannot_mutate_the_data(tmp_path):
+    game = make_game(tmp_path, template="# Rules\n{{ cards.append(1) }}\n")
+    with pytest.raises(GameDataError, match="line 2: not allowed"):
+        render_rulebook(game, A4)
+
+
+def test_syntax_error_names_file_and_line(tmp_path):
+    game = make_game(tmp_path, template="# Rules\n\n{% if %}\nText\n")
+    with pytest.raises(GameDataError) as info:
+        render_rulebook(game, A4)
+    assert re.search(r"templates/rules\.md\.j2, line 3: template syntax error", str(info.value))
+
+
+def test_undefined_variable_names_file_and_line(tmp_path):
+    game = make_game(tmp_path, template="# Rules\n\nThe score is {{ game.no_such_thing }}.\n")
+    with pytest.raises(GameDataError) as info:
+        render_rulebook(game, A4)
+    assert "rules.md.j2, line 3: undefined in template" in str(info.value)
+    assert "no_such_thing" in str(info.value)
+
+
+def test_missing_template_is_named(tmp_path):
+    game = make_game(tmp_path, template="x", name="other.md.j2")
+    with pytest.raises(GameDataError, match="'rules.md.j2' not found"):
+        render_rulebook(game, A4)
+
+
+def test_bad_temple_diagram_names_the_line(tmp_path):
+    game = make_game(tmp_path, template="# Rules\n\n{{ temple_diagram([[1, 9]]) }}\n")
+    with pytest.raises(GameDataError, match=r"line 3: temple_diagram\(before\): temple 1 has value 9"):
+        render_rulebook(game, A4)
+
+
+def test_unclosed_box_is_reported(tmp_path):
+    game = make_game(tmp_path, template="# Rules\n\n::: ruling Open\nText\n")
+    with pytest.raises(GameDataError, match="never closed"):
+        render_rulebook(game, A4)
+
+
+# --- card text printed as written ----------------------------------------------------
+
+def test_markup_characters_in_card_text_print_literally(tmp_path):
+    weird = 'Draw <b>3</b> & say "ha" *now* # - 1. [x]'
+    game = make_game(tmp_path, csv=lambda t: t.replace("Draw 3 cards.", f'"{weird.replace(chr(34), chr(34) * 2)}"'))
+    assert game.cards[8].text == weird
+    text = "\n".join(pdf_pages(render_rulebook(game, A4)))
+    assert weird in " ".join(text.split())
+
+
+def test_emoji_in_card_text_is_a_clear_error(tmp_path):
+    game = make_game(tmp_path, csv=lambda t: t.replace("Gain 5 points.", "Gain 5 points \U0001F389"))
+    with pytest.raises(RenderError) as info:
+        render_rulebook(game, A4)
+    message = str(info.value)
+    assert "Obsidian" in message and "U+1F389" in message and "\n" not in message
+
+
+def test_latin_letters_beyond_ascii_print(tmp_path):
+    game = make_game(tmp_path, csv=lambda t: t.replace("Gain 5 points.", '"Gagnez 5 points, élan où ñ."'))
+    assert "Gagnez 5 points, élan où ñ." in "\n".join(pdf_pages(render_rulebook(game, A4)))
+
+
+# --- the pieces on their own ----------------------------------------------------------
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\ue000")))
+def test_escaped_values_read_back_as_written(text):
+    escaped = markup.escape_value(text)
+    assert markup.plain(escaped) == text
+    blocks = markup.parse(escaped, [], "t") if escaped.strip() else []
+    assert all(isinstance(b, markup.Paragraph) for b in blocks)
+    for ch in "<>":
+        assert ch not in markup.to_para(escaped)
+
+
+def test_markup_blocks():
+    text = "# Title\n\nOne\ntwo.\n\n- a\n\n- b\n1. c\n\n::: ruling 2: Ties\nBody **bold**\n:::\n"
+    blocks = markup.parse(text, [], "t")
+    assert blocks[0] == markup.Heading(1, "Title")
+    assert blocks[1] == markup.Paragraph("One two.")
+    assert blocks[2] == markup.ListBlock(("a", "b"), False, 1)
+    assert blocks[3] == markup.ListBlock(("c",), True, 1)
+    assert blocks[4] == markup.Box("ruling", "2: Ties", (markup.Paragraph("Body **bold**"),))
+    assert markup.to_para("Body **bold** & *it*") == "Body <b>bold</b> &amp; <i>it</i>"
+
+
+def test_temple_geometry_keeps_every_value_visible():
+    layout = geometry.panel_layout([2, 4, 1])
+    by_temple: dict[int, list] = {}
+    for card in layout.cards:
+        by_temple.setdefault(card.temple, []).append(card)
+    assert [len(v) for v in by_temple.values()] == [2, 4, 1]
+    for cards in by_temple.values():
+        for lower, upper in zip(cards, cards[1:]):
+            assert upper.y - lower.y >= 15          # the value band (15 pt) below the next card shows
+            assert upper.x > lower.x
+    boxes = layout.temples
+    for left, right in zip(boxes, boxes[1:]):
+        assert left.x + left.width < right.x        # temples never overlap
+    assert layout.width == pytest.approx(boxes[-1].x + boxes[-1].width)
+    top = max(c.y + c.height for c in layout.cards)
+    assert top == pytest.approx(layout.height)
