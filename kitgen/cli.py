@@ -61,3 +61,4 @@ def main():
 
 
 from . import commands  # noqa: E402,F401  (registers the built-in commands on `cli`)
+from . import export_command  # noqa: E402,F401  (registers `kitgen export`)

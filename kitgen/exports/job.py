@@ -1,0 +1,96 @@
+"""What every export needs: the game loaded and checked, the card size, bleed and DPI."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import OptionError
+from ..units import Size, card_size, inch, length_mm, to_mm
+
+DPI_RANGE = (36, 1200)
+DEFAULT_JOBS = 2
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    card_size: str | None = None       # None: the game's own card size
+    bleed: str | float | None = None   # a length ("3mm", "0.125in"; a number is mm); None: the format's default
+    dpi: int | None = None             # None: the format's default
+    jobs: int = DEFAULT_JOBS           # processes that rasterise pages
+    base_url: str | None = None        # tts: where the sheet images will be hosted (default: local file URLs)
+
+
+@dataclass
+class ExportJob:
+    """A loaded, checked game and the sizes one export draws it at (points)."""
+
+    game: object
+    card: Size
+    bleed: float
+    dpi: int
+    jobs: int
+    art: object
+    source: str
+    options: ExportOptions
+
+    def painter(self, bleed: float | None = None):
+        from ..draw_card import CardPainter
+
+        return CardPainter(self.game, self.card.width, self.card.height,
+                           self.bleed if bleed is None else bleed, self.art, self.source)
+
+    def pixels(self, points: float, dpi: float | None = None) -> int:
+        """A length in points as whole pixels at the export's DPI."""
+        return max(1, round(points / 72.0 * (dpi or self.dpi)))
+
+    @property
+    def deck_size(self) -> int:
+        return sum(card.count for card in self.game.cards)
+
+
+def parse_bleed(value, default: float) -> float:
+    """The bleed in points from an option value (None gives ``default``)."""
+    if value is None:
+        return default
+    try:
+        points = length_mm(value, "--bleed")
+    except ValueError as exc:
+        raise OptionError("--bleed", str(exc).split(": ", 1)[-1]) from None
+    if points > inch(0.5) + 1e-9:
+        raise OptionError("--bleed", f"{to_mm(points):g} mm is more than the 12.7 mm (1/2 in) a print "
+                          "needs; print shops ask for 3 mm or 1/8 in")
+    return points
+
+
+def parse_dpi(value, default: int) -> int:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OptionError("--dpi", f"{value!r} is not a whole number of dots per inch")
+    lo, hi = DPI_RANGE
+    if not lo <= value <= hi:
+        raise OptionError("--dpi", f"{value} is outside {lo}..{hi}; 300 suits print, 100 a screen")
+    return value
+
+
+def prepare(game_or_path: str | Path, options: ExportOptions, default_bleed: float,
+            default_dpi: int) -> ExportJob:
+    """Check the options, load the game and check every card draws, before anything is rendered."""
+    from ..art import ArtLibrary
+    from ..build import _csv_label
+    from ..game import load_game
+
+    bleed = parse_bleed(options.bleed, default_bleed)
+    dpi = parse_dpi(options.dpi, default_dpi)
+    if isinstance(options.jobs, bool) or not isinstance(options.jobs, int) or options.jobs < 1:
+        raise OptionError("--jobs", f"{options.jobs!r} is not a number of processes (1 or more)")
+    game = load_game(game_or_path)
+    size = card_size(options.card_size or game.card_size,
+                     "--card-size" if options.card_size else "game.toml card_size")
+    job = ExportJob(game=game, card=size, bleed=bleed, dpi=dpi, jobs=options.jobs,
+                    art=ArtLibrary.for_game(game), source=_csv_label(game_or_path, game), options=options)
+    painter = job.painter()
+    for card in game.cards:
+        painter.check(card)
+    return job

@@ -1,0 +1,35 @@
+"""``png``: one PNG per distinct card face and one for the back, at print resolution with bleed.
+
+A poker card (63.5 x 88.9 mm) with the default 1/8 in bleed at 300 DPI is
+825 x 1125 pixels.  Names sort in deck order and carry the copy count:
+``01-plaza-x13.png`` ... ``back.png``.
+"""
+
+from __future__ import annotations
+
+from ..units import inch
+from .card_pages import CardPage, card_pages_pdf
+from .naming import BACK_NAME, card_stems
+from .raster import PageJob, rasterise
+
+DEFAULT_BLEED = inch(1 / 8)
+DEFAULT_DPI = 300
+
+
+def card_pngs(job, bleed: float | None = None) -> dict[str, bytes]:
+    """File name -> PNG bytes for every distinct face in deck order, then the back."""
+    bleed = job.bleed if bleed is None else bleed
+    game = job.game
+    pages = [CardPage(card) for card in game.cards] + [CardPage(None)]
+    pdf = card_pages_pdf(job, pages, f"{game.title} - cards", "card images", bleed=bleed, boxes=False)
+    w, h = job.pixels(job.card.width + 2 * bleed), job.pixels(job.card.height + 2 * bleed)
+    images = rasterise(pdf, [PageJob(i, w, h) for i in range(len(pages))], job.jobs, job.dpi)
+    names = [f"{stem}.png" for stem in card_stems(game.cards)] + [f"{BACK_NAME}.png"]
+    return dict(zip(names, images))
+
+
+def export(job, target):
+    """Write the PNG folder ``target`` (replaced whole)."""
+    from .staging import replace_folder
+
+    return replace_folder(target, card_pngs(job))

@@ -1,0 +1,129 @@
+"""PDF pages to pixels with PDFium, and pixels to deterministic sRGB PNG files.
+
+Every picture kitgen exports is a PDF page drawn by the same code as the
+printed kit, rasterised here, so a PNG can never drift from the PDF.  PDFium
+is not thread-safe, so more speed comes from a pool of processes, each
+opening its own copy of the document.  This module imports nothing from the
+rest of kitgen, so a worker process starts quickly.
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import struct
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+# PNG colour chunks saying "these pixels are sRGB": the sRGB chunk (perceptual
+# intent) plus the gAMA and cHRM values the PNG specification pairs with it
+# for readers that do not know sRGB.
+_SRGB_CHUNKS = (
+    (b"sRGB", b"\x00"),
+    (b"gAMA", struct.pack(">I", 45455)),
+    (b"cHRM", struct.pack(">8I", 31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000)),
+)
+PNG_COMPRESS_LEVEL = 6
+
+
+@dataclass(frozen=True)
+class PageJob:
+    """One page to rasterise: its 0-based index and the exact pixel size wanted."""
+
+    page: int
+    width: int
+    height: int
+
+
+def png_bytes(image, dpi: float) -> bytes:
+    """``image`` as PNG bytes: RGB, sRGB chunks, DPI stored, same bytes for the same pixels."""
+    from PIL import PngImagePlugin
+
+    info = PngImagePlugin.PngInfo()
+    for cid, data in _SRGB_CHUNKS:
+        info.add(cid, data)
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, "PNG", pnginfo=info, dpi=(dpi, dpi),
+                              compress_level=PNG_COMPRESS_LEVEL, optimize=False)
+    return buffer.getvalue()
+
+
+def _render(document, job: PageJob):
+    """The page scaled to exactly ``job.width`` x ``job.height`` pixels, as an RGB Pillow image."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    page = document[job.page]
+    try:
+        bitmap = pdfium.PdfBitmap.new_native(job.width, job.height, pdfium_c.FPDFBitmap_BGR,
+                                             rev_byteorder=True)
+        bitmap.fill_rect((255, 255, 255, 255), 0, 0, job.width, job.height)
+        pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, job.width, job.height, 0,
+                                       pdfium_c.FPDF_REVERSE_BYTE_ORDER)
+        image = bitmap.to_pil().convert("RGB")
+        image.load()
+        return image.copy()
+    finally:
+        page.close()
+
+
+def _render_batch(pdf: bytes, jobs: list[PageJob], dpi: float | None) -> list[tuple]:
+    """Worker: render ``jobs`` of one document; PNG bytes when ``dpi`` is given, else raw RGB."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        out = []
+        for job in jobs:
+            image = _render(document, job)
+            if dpi is None:
+                out.append((image.size, image.tobytes()))
+            else:
+                out.append(png_bytes(image, dpi))
+        return out
+    finally:
+        document.close()
+
+
+def _batches(jobs: list[PageJob], parts: int) -> list[list[PageJob]]:
+    """Split the jobs into ``parts`` lists of about equal pixel area, keeping each list in order."""
+    bins: list[list[PageJob]] = [[] for _ in range(parts)]
+    load = [0] * parts
+    for job in sorted(jobs, key=lambda j: -j.width * j.height):
+        i = load.index(min(load))
+        bins[i].append(job)
+        load[i] += job.width * job.height
+    return [sorted(b, key=lambda j: j.page) for b in bins if b]
+
+
+def _pool_context():
+    """Fork where the system has it: workers start at once and need no importable main script."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def rasterise(pdf: bytes, jobs: list[PageJob], processes: int = 1, dpi: float | None = None) -> list:
+    """Render the pages in ``jobs`` (results in the same order).
+
+    With ``dpi`` the results are PNG bytes carrying that DPI; without it, Pillow
+    RGB images.  ``processes`` > 1 spreads the pages over a pool of processes.
+    """
+    if not jobs:
+        return []
+    processes = max(1, min(processes, len(jobs)))
+    if processes == 1:
+        results = dict(zip(jobs, _render_batch(pdf, jobs, dpi)))
+    else:
+        results = {}
+        context = _pool_context()
+        with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
+            batches = _batches(jobs, processes)
+            futures = [pool.submit(_render_batch, pdf, batch, dpi) for batch in batches]
+            for batch, future in zip(batches, futures):
+                results.update(zip(batch, future.result()))
+    out = [results[job] for job in jobs]
+    if dpi is None:
+        from PIL import Image
+
+        out = [Image.frombytes("RGB", size, data) for size, data in out]
+    return out
