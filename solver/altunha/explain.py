@@ -48,7 +48,8 @@ def build_lines(plan: TurnPlan, temples: Sequence[int], deck: Deck) -> list[str]
     lines, tops = [], list(temples)
     for i, p in enumerate(plan.build, start=1):
         label = "Build: " if i == 1 else "       "
-        as_value = f" as {'an' if p.value == 8 else 'a'} {p.value}" if deck.kind_of(p.card) == GOD else f" ({p.value})"
+        article = "an" if p.value == 8 else "a"
+        as_value = f" as {article} {p.value}" if deck.kind_of(p.card) == GOD else f" ({p.value})"
         if p.temple > len(tops):
             where = f"starts new temple {p.temple}"
             tops.append(p.value)

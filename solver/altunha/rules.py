@@ -284,6 +284,8 @@ def check_play(hand: Sequence[str], population: int, temples: Sequence[int],
                                f"not {p.temple}")
             tops.append(1)
         else:
+            if p.temple == len(tops) + 1:
+                return illegal(f"{p.card} cannot start a new temple: only a value-1 card does")
             if not 1 <= p.temple <= len(tops):
                 return illegal(f"there is no temple {p.temple} for {p.card} "
                                f"({len(tops)} temple{'s' if len(tops) != 1 else ''} on the table)")

@@ -1,0 +1,145 @@
+"""`kitgen solve`: every option and every bad input."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from kitgen.cli import cli
+
+EXAMPLE = ["solve", "--population", "7", "--hand", "Stage,Stairs,Sun God", "--temples", "2,3"]
+
+
+def invoke(args, stdin=None):
+    return CliRunner().invoke(cli, args, input=stdin)
+
+
+def test_human_answer_explains_the_best_play():
+    result = invoke(EXAMPLE)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Best play: +7 points" in out
+    assert "discard Sun God" in out
+    assert "Stage (3) on temple 1 (top 2)" in out
+    assert "Temples" in out and "[1][2][3*][4*]" in out
+    assert "Next best" in out and "Why:" in out
+
+
+def test_json_answer():
+    result = invoke(EXAMPLE + ["--json"])
+    assert result.exit_code == 0
+    answer = json.loads(result.output)
+    assert answer["outcome"] == "built" and answer["points"] == 7
+    assert answer["farm"] == ["Sun God"]
+    assert [(b["card"], b["value"], b["temple"]) for b in answer["build"]] == \
+        [("Stage", 3, 1), ("Stairs", 4, 1)]
+
+
+def test_famine_is_a_valid_answer():
+    result = invoke(["solve", "-p", "9", "--hand", "Plaza,Stone", "--json"])
+    assert result.exit_code == 0
+    assert json.loads(result.output) == {"outcome": "famine", "points": -13, "farm": [], "build": []}
+
+
+def test_accents_case_and_digits():
+    result = invoke(["solve", "-p", "5", "--hand", "facade,1", "--json"])
+    assert result.exit_code == 0
+    assert json.loads(result.output)["farm"] == ["Façade"]
+
+
+def test_all_lists_every_optimal_play():
+    args = ["solve", "-p", "7", "--hand", "Plaza,Base,Platform,Altar", "--temples", "1", "--all"]
+    result = invoke(args)
+    assert result.exit_code == 0
+    assert result.output.startswith("2 optimal plays, +3 points")
+    plans = json.loads(invoke(args + ["--json"]).output)
+    assert len(plans) == 2 and {p["points"] for p in plans} == {3}
+
+
+def test_play_legal_and_distance_from_best():
+    result = invoke(EXAMPLE + ["--play", "farm Stage, Stairs; build God=3@1"])
+    assert result.exit_code == 0
+    assert "Legal play: +3 points" in result.output
+    assert "4 points less than the best" in result.output
+    data = json.loads(invoke(EXAMPLE + ["--play", "farm God; build Stairs@2", "--json"]).output)
+    assert data["legal"] and data["points"] == 4 and data["gap"] == 3 and not data["optimal"]
+
+
+def test_play_optimal_and_illegal():
+    ok = invoke(EXAMPLE + ["--play", "farm Sun God; build Stage@1, Stairs@1"])
+    assert "optimal play" in ok.output
+    bad = invoke(EXAMPLE + ["--play", "farm Stage; build Stairs@2"])
+    assert bad.exit_code == 0
+    assert "Illegal play: Farm Stage is worth 3, less than Population 7" in bad.output
+    new = json.loads(invoke(["solve", "-p", "3", "--hand", "Plaza,Base,Stage", "--json",
+                             "--play", "farm Stage; build Plaza@new, Base@new"]).output)
+    assert not new["legal"] and "only a value-1 card" in new["reason"]
+
+
+def test_rule_chain_off():
+    on = json.loads(invoke(["solve", "-p", "8", "--hand", "Plaza,Base,Altar", "--json"]).output)
+    off = json.loads(invoke(["solve", "-p", "8", "--hand", "Plaza,Base,Altar", "--json",
+                             "--rule", "chain=off"]).output)
+    assert on["points"] == 3 and off["points"] == 1
+
+
+def test_batch_from_file_keeps_order_and_reports_bad_lines(tmp_path):
+    lines = [
+        {"hand": ["Stage", "Stairs", "Sun God"], "population": 7, "temples": [2, 3]},
+        "not json",
+        {"hand": ["Altar", "Altar"], "population": 3},
+        {"hand": ["Plaza", "Stone"], "population": 9, "temples": []},
+        {"hand": ["Plaza"], "population": 0},
+    ]
+    path = tmp_path / "q.jsonl"
+    path.write_text("\n".join(l if isinstance(l, str) else json.dumps(l) for l in lines) + "\n")
+    result = invoke(["solve", "--batch", str(path)])
+    assert result.exit_code == 0
+    answers = [json.loads(l) for l in result.output.splitlines()]
+    assert len(answers) == 5
+    assert answers[0]["points"] == 7
+    assert answers[1]["error"].startswith("line 2: not JSON")
+    assert "line 3" in answers[2]["error"] and "deck has only 1" in answers[2]["error"]
+    assert answers[3]["outcome"] == "famine"
+    assert "at least 1" in answers[4]["error"]
+
+
+def test_batch_from_stdin():
+    stdin = json.dumps({"hand": ["3", "4", "God"], "population": 7, "temples": [2, 3]}) + "\n"
+    result = invoke(["solve", "--batch", "-"], stdin=stdin)
+    assert result.exit_code == 0 and json.loads(result.output)["points"] == 7
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-p", "7", "--hand", "Stge"], "--hand: unknown card 'Stge'; did you mean Stage"),
+    (["-p", "7", "--hand", "Altar,Altar"], "the hand holds 2 Altar but the deck has only 1"),
+    (["-p", "7", "--hand", "God,God,God,God,God,God,God"], "deck has only 6"),
+    (["-p", "0", "--hand", "Stage"], "--population: Population must be at least 1"),
+    (["-p", "7", "--hand", "Stage", "--temples", "9"], "--temples: temple 1: top 9 is outside 1..8"),
+    (["-p", "7", "--hand", "Stage", "--temples", "0,2"], "top 0 is outside 1..8"),
+    (["-p", "7", "--hand", "Stage", "--temples", "2,x"], "'x' is not a whole number"),
+    (["-p", "7", "--hand", "Stage,,Base"], "item 2 of 3 is empty"),
+    (["-p", "7", "--hand", "9"], "no Bid card has value 9"),
+    (["-p", "7"], "--hand: missing"),
+    (["--hand", "Stage"], "--population: missing"),
+    (["-p", "7", "--hand", "Stage", "--rule", "chain=maybe"], "chain takes on or off"),
+    (["-p", "7", "--hand", "Stage", "--rule", "speed=3"], "is not NAME=VALUE"),
+    (["-p", "7", "--hand", "Stage", "--play", "build Stage@1"], "--play: missing the farm part"),
+    (["-p", "7", "--hand", "Stage", "--play", "farm Stage; build Stage@x"], "is not a number or 'new'"),
+    (["-p", "7", "--hand", "Stage", "--play", "farm God"], "hand holds none"),
+    (["-p", "7", "--hand", "Stage", "--all", "--play", "farm Stage"], "cannot be combined"),
+    (["-p", "7", "--hand", "Stage", "--batch", "-"], "--batch: cannot be combined"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    result = invoke(["solve"] + args)
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_help_documents_the_play_syntax():
+    result = invoke(["solve", "--help"])
+    assert result.exit_code == 0
+    for word in ("--play", "CARD@TEMPLE", "--batch", "--rule", "chain=off", "--all", "--json"):
+        assert word in result.output
