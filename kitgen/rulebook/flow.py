@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, HRFlowable, KeepTogether, ListFlowable,
                                 ListItem, PageBreak, PageTemplate, Paragraph, Spacer, Table,
@@ -187,9 +188,11 @@ class Builder:
                            spaceBefore=2, spaceAfter=mm(6))]
         return out
 
-    def _grid(self, header, rows, widths, extra=()) -> Table:
+    def _grid(self, header, rows, widths, extra=(), styles=None) -> Table:
+        """A table with a shaded header row; ``styles[r][c]`` overrides a body cell's style."""
         head = [self.text.literal(h, self.st["cell_head"]) for h in header]
-        body = [[self.text.literal(c, self.st["cell"]) for c in row] for row in rows]
+        body = [[self.text.literal(c, (styles[r][i] if styles and styles[r][i] else self.st["cell"]))
+                 for i, c in enumerate(row)] for r, row in enumerate(rows)]
         table = Table([head] + body, colWidths=widths, repeatRows=1, hAlign="LEFT")
         style = [
             ("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL),
@@ -197,7 +200,7 @@ class Builder:
             ("LINEBELOW", (0, -1), (-1, -1), 0.8, RULE),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("FONTNAME", (0, 0), (-1, -1), fonts.REGULAR),
-            ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3.5),
+            ("TOPPADDING", (0, 0), (-1, -1), 2.6), ("BOTTOMPADDING", (0, 0), (-1, -1), 3.2),
             ("LEFTPADDING", (0, 0), (-1, -1), 5), ("RIGHTPADDING", (0, 0), (-1, -1), 5),
         ]
         for r in range(2, len(rows) + 1, 2):
@@ -212,26 +215,40 @@ class Builder:
             if type is None or card.type == type:
                 for col, value in (("name", card.name), ("text", card.text)):
                     fonts.check_glyphs(value, f"cards.csv row {card.row}, card {card.name!r}, column '{col}'")
-        share = {"name": 0.2, "type": 0.14, "count": 0.09, "value": 0.09, "text": 0.48}
-        raw = [share.get(c, 0.14) for c in data.columns]
-        total = self.width if "text" in data.columns else min(self.width, self.width * sum(raw) * 1.6)
-        widths = [total * r / sum(raw) for r in raw]
-        extra = []
+        widths = self._column_widths(data)
+        styles = None
         if "type" in data.columns:
             col = data.columns.index("type")
-            for r, key in enumerate(data.types, start=1):
-                extra.append(("TEXTCOLOR", (col, r), (col, r), colors.HexColor(self.game.types[key].color)))
-        table = self._grid(data.header, data.rows, widths, extra)
-        if "type" in data.columns:
-            col = data.columns.index("type")
-            for r, key in enumerate(data.types, start=1):
-                cell = table._cellvalues[r][col]
-                cell.style = ParagraphStyle("typecell", parent=self.st["cell"], fontName=fonts.BOLD,
-                                            textColor=colors.HexColor(self.game.types[key].color))
+            type_styles = {k: ParagraphStyle(f"type-{k}", parent=self.st["cell"], fontName=fonts.BOLD,
+                                             textColor=colors.HexColor(t.color))
+                           for k, t in self.game.types.items()}
+            styles = [[type_styles[key] if i == col else None for i in range(len(data.columns))]
+                      for key in data.types]
+        table = self._grid(data.header, data.rows, widths, styles=styles)
         out = [table]
         if caption:
             out.append(self.text.para(caption, self.st["caption"]))
         return out
+
+    def _column_widths(self, data: tables.CardTable) -> list[float]:
+        """Short columns as wide as their longest entry; the effect text takes what is left."""
+        size, pad = self.st["cell"].fontSize, 10 + 2
+        natural = []
+        for i, col in enumerate(data.columns):
+            head = stringWidth(data.header[i], fonts.BOLD, size)
+            font = fonts.BOLD if col == "type" else fonts.REGULAR
+            cells = [stringWidth(row[i], font, size) for row in data.rows]
+            natural.append(max([head, *cells]) + pad)
+        if "text" in data.columns:
+            t = data.columns.index("text")
+            rest = self.width - sum(w for i, w in enumerate(natural) if i != t)
+            natural[t] = max(rest, self.width * 0.35)
+        total = sum(natural)
+        if total > self.width:
+            natural = [w * self.width / total for w in natural]
+        elif "text" not in data.columns:
+            natural = [w + min(24.0, (self.width - total) / len(natural)) for w in natural]
+        return natural
 
     def component_list(self) -> list:
         lines = tables.component_lines(self.game)
