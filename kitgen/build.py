@@ -68,8 +68,13 @@ def validate_game(game_or_path: str | Path) -> ValidationReport:
     return ValidationReport(game, art.warnings)
 
 
+def _label(game_or_path, game: Game, name: str) -> str:
+    """How messages name a file of the game: as the user wrote the game, then the file."""
+    return f"{game_or_path}/{name}" if game.builtin else str(game.root / name)
+
+
 def _csv_label(game_or_path, game: Game) -> str:
-    return f"{game_or_path}/cards.csv" if game.builtin else str(game.root / "cards.csv")
+    return _label(game_or_path, game, "cards.csv")
 
 
 def build_kit(game_or_path: str | Path, out: str | Path = "output",
@@ -87,9 +92,10 @@ def build_kit(game_or_path: str | Path, out: str | Path = "output",
         raise OptionError("--bleed", f"bleed must be 0 mm or more, not {options.bleed_mm:g}")
     game = load_game(game_or_path)
     paper = paper_size(options.paper)
-    size = card_size(options.card_size or game.card_size,
-                     "--card-size" if options.card_size else "game.toml card_size")
-    layout = sheet_layout(paper, size, mm(options.bleed_mm), options.crop_marks, paper_name=options.paper)
+    size_option = "--card-size" if options.card_size else f"{_label(game_or_path, game, 'game.toml')}: card_size"
+    size = card_size(options.card_size or game.card_size, size_option)
+    layout = sheet_layout(paper, size, mm(options.bleed_mm), options.crop_marks, paper_name=options.paper,
+                          size_option=size_option)
     art = ArtLibrary.for_game(game)
     offset = (mm(options.back_offset_mm[0]), mm(options.back_offset_mm[1]))
     sheets = render_card_sheets(game, layout, options.duplex, offset, art,

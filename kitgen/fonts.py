@@ -1,7 +1,9 @@
-"""The fonts kitgen prints with: TrueType faces shipped with reportlab, always embedded.
+"""The fonts kitgen prints with: DejaVu Sans, TrueType, always embedded (as subsets).
 
-Bitstream Vera covers Latin-1 (so the ç of Façade prints); text with a glyph
-the font lacks is refused with a clear message instead of printing boxes.
+DejaVu Sans (shipped in ``font_files/`` under the Bitstream Vera licence) covers
+Latin with all its accents, Greek and Cyrillic, so card text in most European
+languages prints as written.  Text with a glyph the font lacks (emoji, CJK) is
+refused with a clear message instead of printing empty boxes.
 """
 
 from __future__ import annotations
@@ -12,21 +14,21 @@ from functools import lru_cache
 from .errors import RenderError
 
 REGULAR, BOLD, ITALIC, BOLD_ITALIC = "KG-Regular", "KG-Bold", "KG-Italic", "KG-BoldItalic"
-_FILES = {REGULAR: "Vera.ttf", BOLD: "VeraBd.ttf", ITALIC: "VeraIt.ttf", BOLD_ITALIC: "VeraBI.ttf"}
+_FILES = {REGULAR: "DejaVuSans.ttf", BOLD: "DejaVuSans-Bold.ttf", ITALIC: "DejaVuSans-Oblique.ttf",
+          BOLD_ITALIC: "DejaVuSans-BoldOblique.ttf"}
+FONT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "font_files")
 FAMILY = "KG"
 
 
 @lru_cache(maxsize=1)
 def register() -> None:
     """Register the faces (and their family, for <b> and <i> in paragraphs) once."""
-    import reportlab
     from reportlab.lib.fonts import addMapping
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    folder = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
     for name, file in _FILES.items():
-        pdfmetrics.registerFont(TTFont(name, os.path.join(folder, file)))
+        pdfmetrics.registerFont(TTFont(name, os.path.join(FONT_DIR, file)))
     pdfmetrics.registerFontFamily(FAMILY, normal=REGULAR, bold=BOLD, italic=ITALIC, boldItalic=BOLD_ITALIC)
     addMapping(FAMILY, 0, 0, REGULAR)
 

@@ -104,7 +104,8 @@ def fit_count(space: float, item: float, gap: float) -> int:
 
 
 def sheet_layout(page: Size, card: Size, bleed: float = 0.0, crop_marks: bool = True,
-                 margin: float = PRINTER_MARGIN, paper_name: str = "paper") -> SheetLayout:
+                 margin: float = PRINTER_MARGIN, paper_name: str = "paper",
+                 size_option: str = "--card-size") -> SheetLayout:
     """Lay out as many cards as fit on a page, centred, with crop marks to the page edge.
 
     Without bleed the cards touch, so one cut separates two cards.  With bleed
@@ -119,7 +120,7 @@ def sheet_layout(page: Size, card: Size, bleed: float = 0.0, crop_marks: bool = 
     rows = fit_count(avail_h - 2 * bleed, card.height, pitch_gap)
     if cols == 0 or rows == 0:
         need = f"{to_mm(card.width + 2 * bleed):.1f} x {to_mm(card.height + 2 * bleed):.1f} mm"
-        raise OptionError("--card-size", f"a card of {need} (with bleed) does not fit on {paper_name} "
+        raise OptionError(size_option, f"a card of {need} (with bleed) does not fit on {paper_name} "
                           f"inside the {to_mm(margin):g} mm printer margins "
                           f"({to_mm(avail_w):.1f} x {to_mm(avail_h):.1f} mm printable)")
     grid_w = cols * card.width + (cols - 1) * pitch_gap

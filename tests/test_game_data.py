@@ -34,16 +34,19 @@ def test_spreadsheet_csv_reads_correctly(altun_copy):
 
 
 def test_special_characters_print_as_written(altun_copy, tmp_path):
+    toml = altun_copy / "game.toml"   # the generic rulebook: Altun Ha's own names cards this deck lacks
+    toml.write_text(toml.read_text(encoding="utf-8").replace('rulebook = "rules.md.j2"', ""), encoding="utf-8")
     (altun_copy / "cards.csv").write_text(
         'name,type,count,value,text,art\n'
         'A <b> & "Q",trade,1,,"Use <i>this</i> & say ""hi""",\n'
         'Żółw Ærø,bid,1,1,Ça marche: naïve façade,\n', encoding="utf-8")
     assert run("build", altun_copy, "--out", tmp_path).exit_code == 0
-    with pdfplumber.open(tmp_path / "altun-ha" / "cards.pdf") as doc:
-        text = doc.pages[0].extract_text()
-    assert '<b>' in text and '&' in text and '"Q"' in text
-    assert '<i>this</i>' in text and '"hi"' in text
-    assert "Ærø" in text and "façade" in text
+    for name in ("cards.pdf", "rules.pdf"):   # the card faces and the rulebook's card table
+        with pdfplumber.open(tmp_path / "altun-ha" / name) as doc:
+            text = " ".join(page.extract_text() for page in doc.pages)
+        assert '<b>' in text and '&' in text and '"Q"' in text, name
+        assert '<i>this</i>' in text and '"hi"' in text, name
+        assert "Żółw Ærø" in text and "façade" in text, name
 
 
 def test_missing_art_warns_and_draws_a_placeholder(altun_copy, tmp_path):
