@@ -1,0 +1,1 @@
+"""Automated playtesting of Altun Ha: a rules engine, players, parallel runs and a balance report."""

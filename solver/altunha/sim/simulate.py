@@ -1,0 +1,78 @@
+"""One call that plays a run (and optionally a variant on the same seeds) and writes the report."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from kitgen.errors import OptionError
+from kitgen.output import write_files
+
+from .policies import parse_policies
+from .runner import Spec, run_games
+from .stats import compare, summarize
+from .variants import read_variant, rules_from_game, with_settings
+
+
+@dataclass
+class SimulationResult:
+    summary: dict
+    variant: dict | None = None
+    variant_name: str = ""
+    rows: list[dict] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+    seconds: float = 0.0
+    games_played: int = 0
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games_played / self.seconds if self.seconds > 0 else 0.0
+
+
+def balance_json(summary: dict, variant: dict | None = None, name: str = "", rows=None) -> bytes:
+    data: dict[str, Any] = {"baseline": summary}
+    if variant is not None:
+        data["variant"] = {"name": name, **variant}
+        data["comparison"] = rows
+    return (json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def simulate(game: str = "altun-ha", games: int = 1000, players: int = 4, policy: str = "greedy",
+             seed: int = 0, settings: dict[str, Any] | None = None, compare_file: Path | None = None,
+             workers: int | None = None, cluster: str | None = None, out: Path | None = Path("output"),
+             progress: Callable[[int], None] | None = None) -> SimulationResult:
+    """Play ``games`` games and write balance.json and balance.pdf into ``out/<slug>/`` (None: write nothing)."""
+    from kitgen.game import load_game
+
+    data = load_game(game)
+    if data.slug != "altun-ha" and not data.rules:
+        raise OptionError("GAME", f"the simulator plays Altun Ha; {data.title} has no [rules] for it")
+    if not 2 <= players <= 8:
+        raise OptionError("--players", f"must be from 2 to 8, not {players}")
+    if games < 1:
+        raise OptionError("--games", f"must be at least 1, not {games}")
+    names = parse_policies(policy)
+    base_rules = with_settings(rules_from_game(data), settings or {}, "--set")
+    spec = Spec(base_rules, players, names, seed)
+    started = time.perf_counter()
+    summary = summarize(run_games(spec, games, workers, cluster, progress), spec)
+    result = SimulationResult(summary=summary, games_played=games)
+    if compare_file is not None:
+        name, variant_settings = read_variant(Path(compare_file))
+        variant_rules = with_settings(base_rules, variant_settings, f"--compare {compare_file}")
+        vspec = Spec(variant_rules, players, names, seed)
+        result.variant = summarize(run_games(vspec, games, workers, cluster, progress), vspec)
+        result.variant_name = name
+        result.rows = compare(summary, result.variant)
+        result.games_played += games
+    result.seconds = time.perf_counter() - started
+    if out is not None:
+        from .report import render_report
+
+        files = {"balance.json": balance_json(summary, result.variant, result.variant_name, result.rows or None),
+                 "balance.pdf": render_report(summary, result.variant, result.variant_name, result.rows or None)}
+        result.files = write_files(Path(out) / data.slug, files)
+    return result
