@@ -7,8 +7,9 @@ table as counts of temple tops.  Results are memoised on that summary.
 The ordering of plans is the turn solver's: avoid famine whenever any Farm is
 possible; then the most points; then the fewest Farm cards; then the lowest
 Farm value, counting a God card as ``max value + 1`` and Maize as
-``max value + 2``.  Remaining ties (which Build among equal points) prefer
-fewer Build cards, then fewer God cards, then the first in enumeration order.
+``max value + 2``.  Ties then go as in the turn solver's plan key: fewer
+Build cards, fewer God cards in the Build, Farm values closer together
+(smaller sum of squares), then the first in enumeration order.
 
 Tokens: a Bid value ``v`` (1..max), :data:`GOD` or :data:`MAIZE`.
 """
@@ -108,7 +109,8 @@ def farm_options(counts, gods, maize, population, cfg: Config):
 
 def _farm_rank(farm, cfg: Config):
     weight = {GOD: cfg.max_value + 1, MAIZE: cfg.max_value + 2}
-    return len(farm), sum(weight.get(k, k) for k in farm)
+    costs = [weight.get(k, k) for k in farm]
+    return len(farm), sum(costs), sum(c * c for c in costs)
 
 
 @lru_cache(maxsize=200_000)
@@ -124,8 +126,8 @@ def _best_turn(counts, gods, maize, population, tops, cfg: Config) -> Turn:
             elif k != MAIZE:
                 left[k] -= 1
         points, build = _best_build(tuple(left), g, tops, cfg.max_build, cfg)
-        n, value = _farm_rank(farm, cfg)
-        key = (-points, n, value)
+        n, value, spread = _farm_rank(farm, cfg)
+        key = (-points, n, value, len(build), sum(1 for t, _ in build if t == GOD), spread)
         if best_key is None or key < best_key:
             best_key, best = key, (farm, points, build)
     if best is None:
