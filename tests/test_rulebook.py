@@ -269,6 +269,15 @@ def test_bad_temple_diagram_names_the_line(tmp_path):
         render_rulebook(game, A4)
 
 
+def test_a_box_longer_than_a_page_flows_on(tmp_path):
+    words = " ".join(f"w{i}" for i in range(2500))
+    game = make_game(tmp_path, template=f"# Rules\n\n::: ruling 1: Long\n{words}\n:::\n")
+    pages = pdf_pages(render_rulebook(game, A4))
+    assert len(pages) >= 2
+    flat = " ".join(" ".join(pages).split())
+    assert "Playtest ruling 1: Long" in flat and "w0 w1" in flat and "w2499" in flat
+
+
 def test_unclosed_box_is_reported(tmp_path):
     game = make_game(tmp_path, template="# Rules\n\n::: ruling Open\nText\n")
     with pytest.raises(GameDataError, match="never closed"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reportlab.lib import colors
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable
 
 from .. import fonts
@@ -78,20 +79,29 @@ class TempleDiagram(Flowable):
         self.height_needed = self.TITLE_H + max(p.height for p in self.panels)
 
     def wrap(self, available_width, available_height):
+        natural = sum(p.width for p in self.panels) + self.ARROW * (len(self.panels) - 1)
+        self.scale = min(1.0, available_width / natural) if natural else 1.0
         self.width = available_width
-        self.height = self.height_needed
+        self.height = self.height_needed * self.scale
         return self.width, self.height
 
     def draw(self):
         c = self.canv
-        lefts = geo.side_by_side([p.width for p in self.panels], self.ARROW, self.width)
+        c.saveState()
+        c.scale(self.scale, self.scale)   # a row too wide for the column is drawn smaller
+        self._draw(self.width / self.scale, self.height_needed)
+        c.restoreState()
+
+    def _draw(self, width, height):
+        c = self.canv
+        lefts = geo.side_by_side([p.width for p in self.panels], self.ARROW, width)
         stacks = [self.before] + ([self.after] if self.after is not None else [])
         titles = ["Before", "After"] if len(stacks) == 2 else [""]
         for k, (panel, temples, left) in enumerate(zip(self.panels, stacks, lefts)):
             if titles[k]:
                 c.setFont(fonts.BOLD, 9.5)
                 c.setFillColor(colors.HexColor("#444444"))
-                c.drawCentredString(left + panel.width / 2, self.height - 11, titles[k].upper())
+                c.drawCentredString(left + panel.width / 2, height - 11, titles[k].upper())
             for card in panel.cards:
                 new = k == 1 and (card.temple >= len(self.before) or card.level >= len(self.before[card.temple]))
                 self._card(left + card.x, card.y, card.width, card.height,
@@ -105,7 +115,7 @@ class TempleDiagram(Flowable):
         if len(self.panels) == 2:
             x0 = lefts[0] + self.panels[0].width + 10
             x1 = lefts[1] - 10
-            y = (self.height - self.TITLE_H) / 2 + 6
+            y = (height - self.TITLE_H) / 2 + 6
             c.setStrokeColor(_hex(self.accent))
             c.setFillColor(_hex(self.accent))
             c.setLineWidth(2.2)
@@ -182,8 +192,13 @@ class PhaseDiagram(Flowable):
             c.setFont(fonts.BOLD, 9)
             c.drawCentredString(x + 14, y + self.BOX_H / 2 - 3.2, str(i + 1))
             c.setFillColor(colors.HexColor("#222222"))
-            c.setFont(fonts.BOLD, 9.5)
-            c.drawString(x + 28, y + self.BOX_H / 2 - 3.4, name)
+            size = 9.5
+            while size > 6 and stringWidth(name, fonts.BOLD, size) > box_w - 34:
+                size -= 0.5
+            while len(name) > 1 and stringWidth(name, fonts.BOLD, size) > box_w - 34:
+                name = name[:-4].rstrip() + "..."    # still too long at the smallest size
+            c.setFont(fonts.BOLD, size)
+            c.drawString(x + 28, y + self.BOX_H / 2 - size * 0.36, name)
             if col < self.PER_ROW - 1 and i < len(self.phases) - 1:
                 ay = y + self.BOX_H / 2
                 c.setStrokeColor(_hex(self.accent))

@@ -162,7 +162,7 @@ class Builder:
                 inner.append(self.list(b, self.st["box"]))
             else:
                 inner.extend(self.block(b))
-        table = Table([[inner]], colWidths=[self.width])
+        table = Table([[inner]], colWidths=[self.width], splitInRow=1)
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor(BOX_FILLS[block.kind])),
             ("LINEBEFORE", (0, 0), (0, -1), 3, colors.HexColor(BOX_EDGES[block.kind])),

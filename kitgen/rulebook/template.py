@@ -20,7 +20,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from ..errors import GameDataError, KitgenError
 from ..units import to_mm
-from . import markup
+from . import markup, tables
 from .diagrams import parse_temples
 
 DEFAULT_TEMPLATE = Path(__file__).resolve().parent.parent / "default_rules.md.j2"
@@ -238,6 +238,11 @@ def build_context(game, inserts: list[markup.Insert]) -> dict[str, Any]:
                 return c
         return None
 
+    def card_table(type=None, columns=None, caption="") -> _Raw:
+        columns = _plain_data(columns)
+        tables.card_table(game, type, columns)      # checked now, so an error names this line
+        return insert("card_table", type=type, columns=columns, caption=str(caption))
+
     def temple_diagram(before, after=None, caption="", labels=None) -> _Raw:
         before, after = _plain_data(before), _plain_data(after)
         parse_temples(before, "temple_diagram(before)")
@@ -251,8 +256,7 @@ def build_context(game, inserts: list[markup.Insert]) -> dict[str, Any]:
         "cards_of_type": cards_of_type, "card_named": card_named, "card_of_value": card_of_value,
         "title_block": lambda: insert("title"),
         "component_list": lambda: insert("components"),
-        "card_table": lambda type=None, columns=None, caption="": insert(
-            "card_table", type=type, columns=_plain_data(columns), caption=str(caption)),
+        "card_table": card_table,
         "temple_diagram": temple_diagram,
         "phase_diagram": lambda phases, caption="": insert(
             "phases", phases=_plain_data(phases), caption=str(caption)),
