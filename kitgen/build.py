@@ -13,6 +13,7 @@ from .game import Game, load_game
 from .units import card_size, mm, paper_size
 
 DUPLEX_MODES = ("long", "short", "none")
+LAYOUTS = ("duplex", "gutterfold")
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,7 @@ class BuildOptions:
     duplex: str = "long"
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     crop_marks: bool = True
+    layout: str = "duplex"                # or "gutterfold": backs beside their fronts, folded over
 
 
 @dataclass
@@ -88,18 +90,28 @@ def build_kit(game_or_path: str | Path, out: str | Path = "output",
 
     if options.duplex not in DUPLEX_MODES:
         raise OptionError("--duplex", f"unknown mode {options.duplex!r}; use long, short or none")
+    if options.layout not in LAYOUTS:
+        raise OptionError("--layout", f"unknown layout {options.layout!r}; use duplex or gutterfold")
     if options.bleed_mm < 0:
         raise OptionError("--bleed", f"bleed must be 0 mm or more, not {options.bleed_mm:g}")
     game = load_game(game_or_path)
     paper = paper_size(options.paper)
     size_option = "--card-size" if options.card_size else f"{_label(game_or_path, game, 'game.toml')}: card_size"
     size = card_size(options.card_size or game.card_size, size_option)
-    layout = sheet_layout(paper, size, mm(options.bleed_mm), options.crop_marks, paper_name=options.paper,
-                          size_option=size_option)
     art = ArtLibrary.for_game(game)
-    offset = (mm(options.back_offset_mm[0]), mm(options.back_offset_mm[1]))
-    sheets = render_card_sheets(game, layout, options.duplex, offset, art,
-                                _csv_label(game_or_path, game), options.paper)
+    if options.layout == "gutterfold":
+        from .gutterfold import gutterfold_layout
+        from .gutterfold_sheets import render_gutterfold_sheets
+
+        folded = gutterfold_layout(paper, size, mm(options.bleed_mm), options.crop_marks,
+                                   paper_name=options.paper, size_option=size_option)
+        sheets = render_gutterfold_sheets(game, folded, art, _csv_label(game_or_path, game), options.paper)
+    else:
+        layout = sheet_layout(paper, size, mm(options.bleed_mm), options.crop_marks, paper_name=options.paper,
+                              size_option=size_option)
+        offset = (mm(options.back_offset_mm[0]), mm(options.back_offset_mm[1]))
+        sheets = render_card_sheets(game, layout, options.duplex, offset, art,
+                                    _csv_label(game_or_path, game), options.paper)
     rules = render_rulebook(game, paper)
     aids = render_aids(game, paper, art)
     manifest = json.dumps(sheets.manifest, indent=1, ensure_ascii=False).encode("utf-8") + b"\n"

@@ -89,12 +89,15 @@ def new(path, title):
 @click.option("--back-offset", type=OffsetType(), default="0,0", show_default=True, metavar="X,Y",
               help="Shift every backs page by X,Y mm to correct a printer's misalignment.")
 @click.option("--crop-marks/--no-crop-marks", default=True, show_default=True)
-def build(game, out, card_size, paper, bleed, duplex, back_offset, crop_marks):
+@click.option("--layout", type=click.Choice(["duplex", "gutterfold"]), default="duplex", show_default=True,
+              help="duplex: pages of fronts, then their backs; gutterfold: fronts and backs side by side "
+                   "on one page, folded along the middle (--duplex and --back-offset do not apply).")
+def build(game, out, card_size, paper, bleed, duplex, back_offset, crop_marks, layout):
     """Build the print-and-play kit of GAME (a built-in name or a game folder)."""
     from .build import BuildOptions, build_kit
 
     options = BuildOptions(card_size=card_size, paper=paper.lower(), bleed_mm=bleed, duplex=duplex,
-                           back_offset_mm=back_offset, crop_marks=crop_marks)
+                           back_offset_mm=back_offset, crop_marks=crop_marks, layout=layout)
     result = build_kit(game, out, options)
     for warning in result.warnings:
         click.echo(f"Warning: {warning}", err=True)
