@@ -206,3 +206,15 @@ def test_command_reports_what_it_wrote(tmp_path):
     result = run("build", "altun-ha", "--out", tmp_path)
     assert result.exit_code == 0
     assert "cards.pdf" in result.output and "80 cards" in result.output and "18 pages" in result.output
+
+
+def test_build_does_not_load_the_solver(tmp_path):
+    import subprocess
+    import sys
+
+    code = ("import sys; from click.testing import CliRunner; from kitgen.cli import cli; "
+            f"r = CliRunner().invoke(cli, ['build', 'altun-ha', '--out', {str(tmp_path)!r}]); "
+            "print(r.exit_code, sorted(m for m in sys.modules if m.split('.')[0] in ('ortools', 'solver')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parent.parent).stdout.split(None, 1)
+    assert out == ["0", "[]\n"]
