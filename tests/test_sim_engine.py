@@ -1,0 +1,390 @@
+"""The Altun Ha engine against hand-worked rounds, and its invariants over many random games."""
+
+import random
+from collections import Counter
+
+import pytest
+
+from solver.altunha.sim.engine import Bid, Game, IllegalMove, Placement, TradePlay
+from solver.altunha.sim.runner import Spec, play_game
+from solver.altunha.sim.variants import load_rules, with_settings
+
+RULES = load_rules()
+
+
+def table_game(hands, deck_top=(), players=None, rules=RULES, scores=None, population=5, calendar=0):
+    """A game whose hands hold the named cards and whose deck starts with ``deck_top`` (top first)."""
+    players = players or len(hands)
+    g = Game(rules, players, random.Random(1))
+    free = sorted(range(g.table.size))
+
+    def take(name):
+        for c in free:
+            if g.table.name[c] == name:
+                free.remove(c)
+                return c
+        raise AssertionError(f"no {name} left")
+
+    g.hands = [[take(n) for n in hand] for hand in hands]
+    top = [take(n) for n in deck_top]
+    rest = list(free)
+    random.Random(2).shuffle(rest)
+    g.deck = rest + top[::-1]          # the end of the list is the top of the deck
+    g.discard = []
+    g.scores = list(scores or [0] * players)
+    g.population = population
+    g.calendar = calendar
+    g.round = 1
+    return g
+
+
+def names(g, cards):
+    return sorted(g.table.name[c] for c in cards)
+
+
+def card(g, p, name):
+    return next(c for c in g.hands[p] if g.table.name[c] == name)
+
+
+# --- Trade cards --------------------------------------------------------------
+
+def test_stone_draws_three():
+    g = table_game([["Stone"], ["Plaza"]], deck_top=["Altar", "Base", "Stage", "Steps"])
+    g.play_trade(0, TradePlay(card(g, 0, "Stone")))
+    assert names(g, g.hands[0]) == ["Altar", "Base", "Stage"]
+    assert g.table.name[g.deck[-1]] == "Steps"
+    assert names(g, g.discard) == ["Stone"]
+
+
+def test_salt_draws_one_and_sees_the_target_hand():
+    g = table_game([["Salt"], ["Plaza", "Altar"], ["Base"]], deck_top=["Stage"])
+    g.play_trade(0, TradePlay(card(g, 0, "Salt"), target=1))
+    assert names(g, g.hands[0]) == ["Stage"]
+    assert names(g, g.seen_hands[0][1]) == ["Altar", "Plaza"]
+    assert 2 not in g.seen_hands[0]
+
+
+def test_cocoa_takes_one_card_from_the_target():
+    g = table_game([["Cocoa"], ["Altar", "Plaza"]])
+    before = list(g.hands[1])
+    g.play_trade(0, TradePlay(card(g, 0, "Cocoa"), target=1))
+    assert len(g.hands[0]) == 1 and len(g.hands[1]) == 1
+    assert g.hands[0][0] in before
+
+
+def test_ceramics_takes_one_of_five_and_puts_the_rest_back_in_order():
+    top = ["Base", "Stage", "Altar", "Stairs", "Steps", "Plaza"]
+    g = table_game([["Ceramics"], []], deck_top=top)
+    seen = []
+
+    def choose(looked):
+        seen.extend(g.table.name[c] for c in looked)
+        return looked[2]
+
+    g.play_trade(0, TradePlay(card(g, 0, "Ceramics")), choose)
+    assert seen == top[:5]
+    assert names(g, g.hands[0]) == ["Altar"]
+    assert [g.table.name[c] for c in g.deck[-5:][::-1]] == ["Base", "Stage", "Stairs", "Steps", "Plaza"]
+
+
+def test_ceramics_refuses_a_card_not_looked_at():
+    g = table_game([["Ceramics"], []], deck_top=["Base"] * 5)
+    with pytest.raises(IllegalMove, match="Ceramics"):
+        g.play_trade(0, TradePlay(card(g, 0, "Ceramics")), lambda looked: g.deck[0])
+
+
+def test_honey_discards_two_and_a_single_card_hand_loses_it():
+    g = table_game([["Honey"], ["Plaza", "Base", "Stage"]])
+    g.play_trade(0, TradePlay(card(g, 0, "Honey"), target=1))
+    assert len(g.hands[1]) == 1 and len(g.discard) == 3
+    g2 = table_game([["Honey"], ["Altar"]])
+    g2.play_trade(0, TradePlay(card(g2, 0, "Honey"), target=1))
+    assert g2.hands[1] == [] and names(g2, g2.discard) == ["Altar", "Honey"]
+
+
+def test_point_cards():
+    g = table_game([["Feathers"], ["Textiles"], ["Pyrite"], ["Obsidian"]], scores=[10, 10, 10, 10])
+    g.play_trade(0, TradePlay(card(g, 0, "Feathers"), target=2))
+    assert g.scores == [10, 10, 5, 10]
+    g.play_trade(1, TradePlay(card(g, 1, "Textiles")))
+    assert g.scores == [9, 10, 4, 9]
+    g.play_trade(2, TradePlay(card(g, 2, "Pyrite"), target=1))
+    assert g.scores == [9, 7, 7, 9]
+    g.play_trade(3, TradePlay(card(g, 3, "Obsidian")))
+    assert g.scores == [9, 7, 7, 14]
+    assert g.points[2]["pyrite"] == 3 and g.points[1]["pyrite"] == -3
+
+
+def test_scores_may_go_negative():
+    g = table_game([["Feathers"], []], scores=[0, 2])
+    g.play_trade(0, TradePlay(card(g, 0, "Feathers"), target=1))
+    assert g.scores[1] == -3
+
+
+def test_codex_only_looks():
+    g = table_game([["Codex"], []], deck_top=["Altar"] + ["Plaza"] * 9 + ["Base"])
+    deck_before = list(g.deck)
+    g.play_trade(0, TradePlay(card(g, 0, "Codex")))
+    assert [g.table.name[c] for c in g.seen_deck[0]] == ["Altar"] + ["Plaza"] * 9
+    assert g.deck == deck_before and g.hands[0] == []
+
+
+@pytest.mark.parametrize("bad, message", [
+    (lambda g: TradePlay(card(g, 0, "Jade")), "revealed with the bid"),
+    (lambda g: TradePlay(card(g, 0, "Maize")), "Farm phase"),
+    (lambda g: TradePlay(card(g, 0, "Plaza")), "not a Trade card"),
+    (lambda g: TradePlay(card(g, 0, "Pyrite")), "needs one opponent"),
+    (lambda g: TradePlay(card(g, 0, "Pyrite"), target=0), "needs one opponent"),
+    (lambda g: TradePlay(card(g, 1, "Altar")), "not in the hand"),
+])
+def test_illegal_trades_are_refused(bad, message):
+    g = table_game([["Jade", "Maize", "Plaza", "Pyrite"], ["Altar"]])
+    with pytest.raises(IllegalMove, match=message):
+        g.play_trade(0, bad(g))
+
+
+def test_one_trade_card_per_round():
+    g = table_game([["Obsidian", "Stone"], []])
+    g.play_trade(0, TradePlay(card(g, 0, "Obsidian")))
+    with pytest.raises(IllegalMove, match="already played"):
+        g.play_trade(0, TradePlay(card(g, 0, "Stone")))
+
+
+# --- bids -----------------------------------------------------------------------
+
+def bid(g, p, *cards, jade=False):
+    ids = []
+    for name in cards:
+        ids.append(next(c for c in g.hands[p] if g.table.name[c] == name and c not in ids))
+    return Bid(tuple(ids), card(g, p, "Jade") if jade else None)
+
+
+def test_highest_unique_bid_wins_and_all_bids_are_discarded():
+    g = table_game([["Altar"], ["Stage", "Base"], ["Plaza"]])
+    winner = g.bid_phase({0: bid(g, 0, "Altar"), 1: bid(g, 1, "Stage", "Base"), 2: bid(g, 2, "Plaza")})
+    assert winner == 0 and g.bid_result == "highest"
+    assert all(h == [] for h in g.hands) and len(g.discard) == 4
+
+
+def test_tied_top_bids_drop_out_and_the_next_lower_wins():
+    g = table_game([["Steps"], ["Steps"], ["Stage"], ["Base"]])
+    winner = g.bid_phase({p: bid(g, p, g.table.name[g.hands[p][0]]) for p in range(4)})
+    assert (winner, g.bid_result) == (2, "next_lower")
+
+
+def test_all_bids_tied_goes_to_fewer_points_then_to_nobody():
+    g = table_game([["Steps"], ["Steps"], ["Stage"]], scores=[5, 3, 0])
+    g.hands[2] = []
+    assert g.bid_phase({0: bid(g, 0, "Steps"), 1: bid(g, 1, "Steps")}) == 1
+    assert g.bid_result == "fewer_points"
+    g = table_game([["Steps"], ["Steps"]], scores=[4, 4])
+    assert g.bid_phase({0: bid(g, 0, "Steps"), 1: bid(g, 1, "Steps")}) is None
+    assert g.bid_result == "double_tie"
+
+
+def test_ties_on_several_levels():
+    # 6, 6, 4, 4: every total is tied; the tied top bidders (6) go by points
+    g = table_game([["Steps"], ["Steps"], ["Stairs"], ["Stairs"]], scores=[2, 1, 0, 0])
+    assert g.bid_phase({p: bid(g, p, g.table.name[g.hands[p][0]]) for p in range(4)}) == 1
+
+
+def test_no_cards_never_wins():
+    g = table_game([["Altar"], ["Plaza"]])
+    assert g.bid_phase({}) is None and g.bid_result == "no_bids"
+    g = table_game([["Plaza"], []])
+    assert g.bid_phase({0: bid(g, 0, "Plaza")}) == 0
+
+
+def test_without_tie_drop_the_tied_top_goes_to_fewer_points():
+    rules = with_settings(RULES, {"tie_drop": "off"})
+    g = table_game([["Steps"], ["Steps"], ["Stage"]], rules=rules, scores=[5, 3, 0])
+    assert g.bid_phase({p: bid(g, p, g.table.name[g.hands[p][0]]) for p in range(3)}) == 1
+
+
+def test_jade_wins_the_bid_whatever_the_others_bid():
+    g = table_game([["Jade", "Plaza"], ["Altar", "Platform"]])
+    assert g.bid_phase({0: bid(g, 0, jade=True), 1: bid(g, 1, "Altar", "Platform")}) == 0
+    assert g.bid_result == "jade" and g.trade_plays == [("Jade", 0)]
+    assert "Jade" in names(g, g.discard) and names(g, g.hands[0]) == ["Plaza"]
+
+
+def test_jade_is_not_the_trade_card_unless_switched():
+    g = table_game([["Jade", "Obsidian"], ["Altar"]])
+    g.play_trade(0, TradePlay(card(g, 0, "Obsidian")))
+    assert g.bid_phase({0: bid(g, 0, jade=True)}) == 0
+    rules = with_settings(RULES, {"special_is_trade": "on"})
+    g = table_game([["Jade", "Obsidian"], ["Altar"]], rules=rules)
+    g.play_trade(0, TradePlay(card(g, 0, "Obsidian")))
+    with pytest.raises(IllegalMove, match="cannot reveal Jade"):
+        g.bid_phase({0: bid(g, 0, jade=True)})
+
+
+def test_bad_bids_are_refused_before_any_card_moves():
+    g = table_game([["Altar", "Platform", "Steps"], ["Plaza", "Obsidian"]])
+    with pytest.raises(IllegalMove, match="at most 2 cards"):
+        g.bid_phase({0: bid(g, 0, "Altar", "Platform", "Steps")})
+    with pytest.raises(IllegalMove, match="cannot be bid"):
+        g.bid_phase({0: bid(g, 0, "Altar"), 1: bid(g, 1, "Obsidian")})
+    assert len(g.hands[0]) == 3 and g.discard == []
+
+
+# --- Farm and Build ----------------------------------------------------------------
+
+def crowned(hands, pk=0, **kw):
+    g = table_game(hands, **kw)
+    g.priest_king = pk
+    return g
+
+
+def test_farm_needs_population_and_famine_ends_the_game():
+    g = crowned([["Base", "Stage"], []], population=6)
+    with pytest.raises(IllegalMove, match="less than Population"):
+        g.farm_phase((card(g, 0, "Base"),))
+    assert g.farm_phase(()) is False
+    assert g.over and g.end == "famine" and g.scores[0] == -13
+
+
+def test_farm_is_compulsory_when_possible():
+    g = crowned([["Steps"], []], population=6)
+    with pytest.raises(IllegalMove, match="must farm"):
+        g.farm_phase(())
+
+
+def test_maize_feeds_any_population_alone():
+    g = crowned([["Maize", "Plaza"], []], population=40)
+    assert g.farm_phase((card(g, 0, "Maize"),)) is True
+    assert names(g, g.discard) == ["Maize"] and g.trade_plays == [("Maize", 0)]
+    g = crowned([["Maize", "Plaza"], []], population=4)
+    with pytest.raises(IllegalMove, match="alone"):
+        g.farm_phase((card(g, 0, "Maize"), card(g, 0, "Plaza")))
+
+
+def test_god_farms_as_seven():
+    g = crowned([["Sun God"], []], population=7)
+    assert g.farm_phase((card(g, 0, "Sun God"),))
+    g = crowned([["Sun God"], []], population=8)
+    with pytest.raises(IllegalMove, match="worth 7"):
+        g.farm_phase((card(g, 0, "Sun God"),))
+
+
+def test_build_new_temple_stack_and_chain():
+    g = crowned([["Plaza", "Base", "Stage"], []])
+    pts = g.build_phase((Placement(card(g, 0, "Plaza"), 1, None), Placement(card(g, 0, "Base"), 2, 0)))
+    assert pts == 3 and g.scores[0] == 3 and g.tops() == [2]
+    assert names(g, g.hands[0]) == ["Stage"]
+
+
+def test_build_refusals_leave_the_table_unchanged():
+    rules = with_settings(RULES, {"chain": "off"})
+    g = crowned([["Plaza", "Base", "Stage"], []], rules=rules)
+    with pytest.raises(IllegalMove, match="chain is off"):
+        g.build_phase((Placement(card(g, 0, "Plaza"), 1, None), Placement(card(g, 0, "Base"), 2, 0)))
+    assert g.temples == [] and len(g.hands[0]) == 3 and g.scores == [0, 0]
+    with pytest.raises(IllegalMove, match="only a value-1 card starts"):
+        g.build_phase((Placement(card(g, 0, "Base"), 2, None),))
+    g.temples = [[(card(g, 0, "Plaza"), 1)]]
+    g.hands[0].remove(g.temples[0][0][0])
+    with pytest.raises(IllegalMove, match="topped 1"):
+        g.build_phase((Placement(card(g, 0, "Stage"), 3, 0),))
+
+
+def test_god_builds_as_any_value_and_nothing_built_costs_seven():
+    g = crowned([["Moon Goddess", "Stairs"], []])
+    g.temples = [[(999, 7)]]
+    assert g.build_phase((Placement(card(g, 0, "Moon Goddess"), 8, 0),)) == 8
+    with pytest.raises(IllegalMove, match="from 1 to 8"):
+        g2 = crowned([["Moon Goddess"], []])
+        g2.build_phase((Placement(card(g2, 0, "Moon Goddess"), 9, None),))
+    g3 = crowned([["Stairs"], []])
+    assert g3.build_phase(()) == -7 and g3.scores[0] == -7 and g3.no_build == 1
+
+
+# --- Calendar, draw, cycle ----------------------------------------------------------------
+
+def test_calendar_passes_counter_clockwise_and_trading_goes_clockwise():
+    g = table_game([[], [], [], []], calendar=2)
+    g.calendar_phase()
+    assert g.calendar == 1 and g.turn_order() == [1, 2, 3, 0]
+    g = table_game([[], [], [], []], calendar=2, rules=with_settings(RULES, {"calendar_clockwise": "on"}))
+    g.calendar_phase()
+    assert g.calendar == 3 and g.turn_order() == [3, 0, 1, 2]
+
+
+def test_draw_reshuffles_the_discard_and_an_empty_supply_means_no_draw():
+    g = table_game([[], []])
+    g.discard, g.deck = g.deck[:3], []
+    assert g.draw(0, 2) == 2 and len(g.deck) == 1 and g.discard == []
+    g.deck = []
+    assert g.draw(1, 2) == 0 and not g.over and g.hands[1] == []
+
+
+def test_cycle_discards_down_to_the_hand_limit():
+    g = table_game([["Plaza"] * 7, ["Base"] * 3])
+    with pytest.raises(IllegalMove, match="exactly 2"):
+        g.cycle_phase({0: tuple(g.hands[0][:1])})
+    g.cycle_phase({0: tuple(g.hands[0][:2])})
+    assert len(g.hands[0]) == 5 and len(g.discard) == 2
+
+
+def test_population_grows_and_setup_deals_five_each():
+    g = Game(RULES, 3, random.Random(5))
+    assert [len(h) for h in g.hands] == [5, 5, 5] and g.population == 2
+    g.calendar_phase()
+    g.population_phase()
+    assert g.population == 3
+
+
+# --- invariants over many games ------------------------------------------------------------
+
+TRADE_SOURCES = {"obsidian", "pyrite", "feathers", "textiles"}
+ALLOWED = {"Calendar": set(), "Population": set(), "Draw": set(), "Trade": TRADE_SOURCES, "Bid": set(),
+           "Farm": {"famine"}, "Build": {"build", "no_build"}, "Cycle": set()}
+
+
+class Checker:
+    def __init__(self):
+        self.points = None
+        self.phases = Counter()
+
+    def __call__(self, g):
+        every = sorted(g.deck + g.discard + [c for h in g.hands for c in h] + [c for t in g.temples for c, _ in t])
+        assert every == list(range(g.table.size)), "a card is missing or in two places"
+        if g.phase == "Cycle":
+            assert all(len(h) <= g.R.hand_limit for h in g.hands)
+        for p in range(g.n):
+            assert g.scores[p] == sum(g.points[p].values())
+        now = [dict(x) for x in g.points]
+        if self.points is not None:
+            for p in range(g.n):
+                for source, value in now[p].items():
+                    if value != self.points[p][source]:
+                        assert source in ALLOWED[g.phase], (g.phase, source)
+        for t in g.temples:
+            values = [v for _, v in t]
+            assert values == list(range(1, len(values) + 1)), "a temple is not 1, 2, 3, ..."
+        self.points = now
+        self.phases[g.phase] += 1
+
+
+@pytest.mark.parametrize("policies", [("random",), ("greedy", "random", "closer", "cautious")])
+def test_invariants_after_every_phase(policies):
+    checker = Checker()
+    spec = Spec(RULES, 4, policies, 11)
+    ends = Counter()
+    for i in range(150):
+        checker.points = None
+        g = play_game(spec, i, checker)
+        ends[g.end] += 1
+        assert g.over
+    assert checker.phases["Build"] > 100 and checker.phases["Cycle"] > 100
+    assert ends["famine"] > 0
+
+
+def test_invariants_hold_under_odd_rules():
+    rules = with_settings(RULES, {"hand_limit": 2, "draw": 4, "chain": "off", "count.Maize": 3})
+    checker = Checker()
+    spec = Spec(rules, 3, ("random", "greedy"), 3)
+    for i in range(60):
+        checker.points = None
+        play_game(spec, i, checker)
+    assert checker.phases["Cycle"] > 0
