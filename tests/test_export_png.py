@@ -1,0 +1,135 @@
+"""kitgen export --format png: pixel sizes, DPI and colour metadata, names in deck order, agreement with the PDF."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from kitgen.starter import write_starter
+
+from .conftest import run
+
+
+def small_game(folder: Path, rows: list[tuple] | None = None) -> Path:
+    """The starter game (5 faces, 20 cards), optionally with other cards."""
+    write_starter(folder, "Export Test")
+    if rows is not None:
+        with open(folder / "cards.csv", "w", newline="", encoding="utf-8") as fh:
+            out = csv.writer(fh)
+            out.writerow(["name", "type", "count", "value", "text"])
+            out.writerows(rows)
+    return folder
+
+
+def csv_cards(folder: Path) -> list[tuple[str, int]]:
+    with open(folder / "cards.csv", encoding="utf-8", newline="") as fh:
+        return [(row["name"], int(row["count"])) for row in csv.DictReader(fh)]
+
+
+def expected_px(mm_size: float, bleed_in: float, dpi: int) -> int:
+    return round((mm_size / 25.4 + 2 * bleed_in) * dpi)
+
+
+@pytest.fixture
+def game(tmp_path) -> Path:
+    return small_game(tmp_path / "game")
+
+
+def export(game: Path, out: Path, *args) -> Path:
+    result = run("export", game, "--format", "png", "--out", out, "--jobs", "1", *args)
+    assert result.exit_code == 0, result.output
+    return out / "export-test" / "png"
+
+
+def test_single_poker_card_at_300_dpi_is_825_by_1125(tmp_path):
+    game = small_game(tmp_path / "one", [("Lone", "action", 1, 1, "Draw 1 card.")])
+    folder = export(game, tmp_path / "out")
+    assert sorted(p.name for p in folder.iterdir()) == ["01-lone-x1.png", "back.png"]
+    for path in folder.iterdir():
+        with Image.open(path) as im:
+            assert im.size == (825, 1125)
+            assert im.mode == "RGB"
+            assert im.info["dpi"] == pytest.approx((300, 300), abs=0.03)
+            assert im.info["srgb"] == 0          # sRGB chunk, perceptual intent
+            assert "icc_profile" not in im.info
+
+
+def test_names_sort_in_deck_order_and_carry_counts(game, tmp_path):
+    folder = export(game, tmp_path / "out", "--dpi", "40")
+    names = sorted(p.name for p in folder.iterdir())
+    assert names[-1] == "back.png"
+    faces = names[:-1]
+    cards = csv_cards(game)
+    assert len(faces) == len(cards)
+    for i, (file, (name, count)) in enumerate(zip(faces, cards), start=1):
+        assert file.startswith(f"{i:02d}-{name.lower()}-")
+        assert file.endswith(f"-x{count}.png")
+
+
+@pytest.mark.parametrize("size, bleed, dpi, w_mm, h_mm, bleed_in", [
+    ("70x120", "0", 72, 70, 120, 0.0),
+    ("mini", "3mm", 150, 41, 63, 3 / 25.4),
+    ("poker", "0.25in", 100, 63.5, 88.9, 0.25),
+])
+def test_pixel_size_follows_card_size_bleed_and_dpi(tmp_path, size, bleed, dpi, w_mm, h_mm, bleed_in):
+    game = small_game(tmp_path / "g", [("Solo", "resource", 2, "", "")])
+    folder = export(game, tmp_path / "out", "--card-size", size, "--bleed", bleed, "--dpi", str(dpi))
+    with Image.open(folder / "01-solo-x2.png") as im:
+        assert im.size == (expected_px(w_mm, bleed_in, dpi), expected_px(h_mm, bleed_in, dpi))
+        assert im.info["dpi"] == pytest.approx((dpi, dpi), abs=0.03)  # pHYs stores whole pixels per metre
+
+
+def test_same_input_gives_identical_bytes_with_one_or_two_processes(game, tmp_path):
+    one = export(game, tmp_path / "a", "--dpi", "50")
+    result = run("export", game, "--format", "png", "--out", tmp_path / "b", "--jobs", "2", "--dpi", "50")
+    assert result.exit_code == 0, result.output
+    two = tmp_path / "b" / "export-test" / "png"
+    names = sorted(p.name for p in one.iterdir())
+    assert names == sorted(p.name for p in two.iterdir())
+    for name in names:
+        assert (one / name).read_bytes() == (two / name).read_bytes(), name
+
+
+def test_png_matches_the_print_shop_pdf_rasterised_by_poppler(game, tmp_path):
+    dpi = 100
+    folder = export(game, tmp_path / "out", "--dpi", str(dpi))
+    result = run("export", game, "--format", "print-shop", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "out" / "export-test" / "print-shop.pdf"
+    subprocess.run(["pdftoppm", "-png", "-r", str(dpi), "-f", "1", "-l", "2", str(pdf), str(tmp_path / "pp")],
+                   check=True)
+    pages = sorted(tmp_path.glob("pp-*.png"))
+    first = sorted(folder.glob("01-*.png"))[0]
+    for page, png in ((pages[0], first), (pages[1], folder / "back.png")):
+        with Image.open(page) as a, Image.open(png) as b:
+            assert a.size == b.size
+            diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB"))
+            mean = sum(ImageStat.Stat(diff).mean) / 3
+            assert mean < 4.0, f"{png.name} differs from the PDF page by {mean:.1f} on average"
+
+
+def test_a_second_export_replaces_the_folder_and_drops_stale_files(tmp_path):
+    game = small_game(tmp_path / "g", [("Alpha", "resource", 1, "", ""), ("Beta", "resource", 2, "", "")])
+    folder = export(game, tmp_path / "out", "--dpi", "36")
+    assert (folder / "02-beta-x2.png").exists()
+    small_game(tmp_path / "g2", [("Alpha", "resource", 3, "", "")])
+    for file in ("cards.csv",):
+        (game / file).write_bytes((tmp_path / "g2" / file).read_bytes())
+    export(game, tmp_path / "out", "--dpi", "36")
+    assert sorted(p.name for p in folder.iterdir()) == ["01-alpha-x3.png", "back.png"]
+    assert not [p for p in folder.parent.iterdir() if p.name.startswith(".")]
+
+
+def test_a_failed_export_leaves_the_previous_one_untouched(game, tmp_path):
+    folder = export(game, tmp_path / "out", "--dpi", "36")
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    with open(game / "cards.csv", "a", encoding="utf-8") as fh:
+        fh.write("Broken,nosuchtype,1,,,,\n")
+    result = run("export", game, "--format", "png", "--out", tmp_path / "out", "--dpi", "36")
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: ") and "cards.csv" in result.output
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
