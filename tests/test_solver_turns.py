@@ -140,3 +140,13 @@ def test_explanation_names_the_deciding_rule():
 def test_digits_and_god_in_hands():
     plan = solve_turn("3,4,god", 7, [2, 3])
     assert plan.points == 7 and plan.farm == ("Sun God",)
+
+
+def test_rulebook_example_both_sevens_are_optimal():
+    # The rulebook's worked example: Stage on A and Stairs on B, or both on A; 7 points each.
+    plans = all_optimal_plans(["Stage", "Stairs", "Sun God"], 7, [2, 3])
+    assert {p.build for p in plans} == {
+        (Placement("Stage", 3, 1), Placement("Stairs", 4, 2)),
+        (Placement("Stage", 3, 1), Placement("Stairs", 4, 1)),
+    }
+    assert all(p.farm == ("Sun God",) and p.points == 7 for p in plans)
