@@ -103,6 +103,7 @@ class Game:
         self.no_king_streak = 0
         self.max_no_king_streak = 0
         self.no_build = 0
+        self.build_rounds = 0
         self.king_rounds = 0
         self.famine_by: int | None = None
         self.famine_margin: int | None = None
@@ -360,6 +361,7 @@ class Game:
         except IllegalMove:
             self.hands[pk], self.temples = hand_before, temples_before  # a refused Build changes nothing
             raise
+        self.build_rounds += 1
         if placements:
             self.add_points(pk, gained, "build")
             return gained

@@ -81,6 +81,7 @@ def record(spec: Spec, game: Game) -> dict:
         "trades": [(name, seat_of[p]) for name, p in game.trade_plays],
         "king_rounds": game.king_rounds,
         "no_build": game.no_build,
+        "build_rounds": game.build_rounds,
         "reasons": dict(sorted(game.reasons.items())),
         "max_no_king_streak": game.max_no_king_streak,
         "lead_changes": changes,

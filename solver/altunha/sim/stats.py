@@ -137,7 +137,8 @@ def summarize(records: list[dict], spec) -> dict:
         "trade_cards": trades,
         "priest_king": {
             "rounds_with_king": wilson(king_rounds, sum(rounds)),
-            "could_not_build": wilson(sum(r["no_build"] for r in records), king_rounds),
+            "could_not_build": wilson(sum(r["no_build"] for r in records),
+                                      sum(r["build_rounds"] for r in records)),
         },
         "bid_results": {k: {"count": v, **wilson(v, all_rounds)} for k, v in sorted(reasons.items())},
         "rule_holes": {

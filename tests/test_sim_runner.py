@@ -1,0 +1,108 @@
+"""Runs: the same seed gives the same balance.json for any number of workers (and on Dask);
+a rule variant changes what it should."""
+
+import json
+
+import pytest
+
+from solver.altunha.sim.runner import Spec, run_games
+from solver.altunha.sim.simulate import balance_json, simulate
+from solver.altunha.sim.stats import summarize
+from solver.altunha.sim.variants import load_rules, with_settings
+
+RULES = load_rules()
+POLICIES = ("greedy", "random", "closer", "cautious")
+
+
+def test_same_seed_same_balance_json_with_one_and_two_workers(tmp_path):
+    one = simulate(games=120, policy=",".join(POLICIES), seed=5, workers=1, out=tmp_path / "a")
+    two = simulate(games=120, policy=",".join(POLICIES), seed=5, workers=2, out=tmp_path / "b")
+    a = (tmp_path / "a" / "altun-ha" / "balance.json").read_bytes()
+    b = (tmp_path / "b" / "altun-ha" / "balance.json").read_bytes()
+    assert a == b
+    assert json.loads(a)["baseline"]["games"] == 120
+    assert one.summary == two.summary
+    other = simulate(games=120, policy=",".join(POLICIES), seed=6, workers=1, out=None)
+    assert other.summary != one.summary
+
+
+def test_records_come_back_in_game_order():
+    spec = Spec(RULES, 3, ("random",), 9)
+    whole = run_games(spec, 60, workers=2)
+    first = run_games(spec, 30, workers=1)
+    assert whole[:30] == first
+
+
+def run(settings, games=150, policies=POLICIES, players=4):
+    spec = Spec(with_settings(RULES, settings), players, policies, 21)
+    return summarize(run_games(spec, games, workers=1), spec)
+
+
+def test_no_jade_in_the_deck_means_jade_is_never_played():
+    base, variant = run({}), run({"count.Jade": 0})
+    assert base["trade_cards"]["Jade"]["plays"] > 0
+    assert variant["trade_cards"]["Jade"]["plays"] == 0
+    assert variant["rules"]["count.Jade"] == 0 and variant["changed_rules"] == ["count.Jade"]
+
+
+def test_bigger_obsidian_shows_in_points_by_source():
+    base, variant = run({}), run({"obsidian_points": 40})
+    plays = variant["trade_cards"]["Obsidian"]["plays"]
+    per_player = variant["points_by_source"]["obsidian"]["mean"]
+    assert per_player == pytest.approx(40 * plays / (150 * 4), abs=1e-3)
+    assert base["points_by_source"]["obsidian"]["mean"] < per_player / 4
+
+
+def test_no_build_cards_means_the_priest_king_never_builds():
+    s = run({"max_build_cards": 0})
+    assert s["priest_king"]["could_not_build"]["rate"] == 1.0
+    assert s["points_by_source"]["build"]["mean"] == 0
+
+
+def test_higher_starting_population_shortens_famine_games():
+    base = run({}, policies=("random",))
+    variant = run({"population_start": 8}, policies=("random",))
+    assert variant["length"]["mean"] < base["length"]["mean"]
+    assert variant["famine_round"]["mean"] < base["famine_round"]["mean"]
+
+
+def test_a_round_limit_is_counted_as_timeouts():
+    s = run({"round_limit": 2, "stalemate_stop": "off"}, policies=("greedy",))
+    assert s["length"]["max"] <= 2
+    assert s["ends"]["timeout"]["count"] + s["ends"]["famine"]["count"] == 150
+    assert s["ends"]["timeout"]["count"] > 100
+
+
+def test_the_leader_exploit_is_found():
+    s = run({}, games=200, policies=("closer", "random"), players=2)
+    exploit = s["rule_holes"]["famine_by_eventual_winner"]
+    assert exploit["games"] > 0
+    assert any("still won" in line for line in s["findings"])
+
+
+def test_compare_runs_both_rule_sets_on_the_same_seeds(tmp_path):
+    variant = tmp_path / "pop.toml"
+    variant.write_text('name = "crowded"\n[rules]\npopulation_start = 6\n', encoding="utf-8")
+    result = simulate(games=80, policy="random", seed=3, workers=1, compare_file=variant, out=tmp_path)
+    data = json.loads((tmp_path / "altun-ha" / "balance.json").read_text(encoding="utf-8"))
+    assert data["variant"]["name"] == "crowded"
+    assert data["variant"]["rules"]["population_start"] == 6
+    assert data["baseline"]["rules"]["population_start"] == 2
+    row = next(r for r in data["comparison"] if r["figure"] == "Game length (rounds)")
+    assert row["variant"] < row["baseline"]
+    assert row["difference"] == pytest.approx(row["variant"] - row["baseline"], abs=1e-3)
+    assert result.games_played == 160
+
+
+def test_dask_cluster_gives_the_same_records():
+    from dask import distributed
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                       dashboard_address=None)
+    try:
+        spec = Spec(RULES, 4, POLICIES, 13)
+        remote = run_games(spec, 60, cluster=cluster.scheduler_address)
+        local = run_games(spec, 60, workers=1)
+        assert remote == local
+        assert balance_json(summarize(remote, spec)) == balance_json(summarize(local, spec))
+    finally:
+        cluster.close()
