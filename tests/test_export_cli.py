@@ -1,0 +1,51 @@
+"""kitgen export: bad options and paths give one Error line and exit 2, and write nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from kitgen.errors import OptionError
+from kitgen.exports import ExportOptions, export_game
+
+from .conftest import run
+from .test_export_png import small_game
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--dpi", "10"], "--dpi: 10 is outside 36..1200"),
+    (["--bleed", "lots"], "--bleed: 'lots' is not a length"),
+    (["--bleed", "20mm"], "--bleed: 20 mm is more than"),
+    (["--card-size", "0x10"], "card size '0x10' must be larger"),
+])
+def test_bad_options_are_named(tmp_path, args, message):
+    game = small_game(tmp_path / "g")
+    result = run("export", game, "--format", "png", "--out", tmp_path / "out", *args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_unknown_format_is_refused_by_the_command_and_the_library(tmp_path):
+    result = run("export", "altun-ha", "--format", "jpeg", "--out", tmp_path)
+    assert result.exit_code == 2 and "'jpeg' is not one of" in result.output
+    with pytest.raises(OptionError, match="--format: unknown format 'jpeg'"):
+        export_game("altun-ha", "jpeg", tmp_path)
+
+
+def test_unknown_game_and_unwritable_output(tmp_path):
+    result = run("export", tmp_path / "missing", "--format", "tts", "--out", tmp_path / "out")
+    assert result.exit_code == 2 and result.output.startswith("Error: ")
+    game = small_game(tmp_path / "g")
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = run("export", game, "--format", "print-shop", "--out", blocker)
+    assert result.exit_code == 2 and result.output.startswith("Error: --out:")
+
+
+def test_library_call_returns_what_it_wrote(tmp_path):
+    game = small_game(tmp_path / "g")
+    result = export_game(game, "print-shop", tmp_path / "out", ExportOptions(bleed=0))
+    assert result.files == [tmp_path / "out" / "export-test" / "print-shop.pdf"]
+    assert result.cards == 20 and result.faces == 5
+    assert result.files[0].read_bytes().startswith(b"%PDF")
