@@ -57,12 +57,13 @@ def simulate(game: str = "altun-ha", games: int = 1000, players: int = 4, policy
     names = parse_policies(policy)
     base_rules = with_settings(rules_from_game(data), settings or {}, "--set")
     spec = Spec(base_rules, players, names, seed)
+    if compare_file is not None:  # check the variant before playing anything
+        name, variant_settings = read_variant(Path(compare_file))
+        variant_rules = with_settings(base_rules, variant_settings, f"--compare {compare_file}")
     started = time.perf_counter()
     summary = summarize(run_games(spec, games, workers, cluster, progress), spec)
     result = SimulationResult(summary=summary, games_played=games)
     if compare_file is not None:
-        name, variant_settings = read_variant(Path(compare_file))
-        variant_rules = with_settings(base_rules, variant_settings, f"--compare {compare_file}")
         vspec = Spec(variant_rules, players, names, seed)
         result.variant = summarize(run_games(vspec, games, workers, cluster, progress), vspec)
         result.variant_name = name

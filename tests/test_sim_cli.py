@@ -1,0 +1,111 @@
+"""kitgen simulate from the command line: files written, the PDF read back, clear errors."""
+
+import json
+
+import pdfplumber
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from kitgen.cli import cli
+from kitgen.units import to_mm
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, ["simulate", *args], catch_exceptions=False)
+
+
+def test_writes_balance_json_and_a_readable_report(tmp_path):
+    result = invoke("altun-ha", "--games", "60", "--policy", "greedy,random", "--seed", "4",
+                    "--workers", "1", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "Played 60 games" in result.output and "Findings:" in result.output
+    folder = tmp_path / "altun-ha"
+    data = json.loads((folder / "balance.json").read_text(encoding="utf-8"))["baseline"]
+    assert data["games"] == 60 and data["players"] == 4 and data["policies"] == ["greedy", "random"]
+    assert sum(e["count"] for e in data["ends"].values()) == 60
+    for w in data["win_rate_by_seat"]:
+        assert w["low"] <= w["rate"] <= w["high"]
+    assert sum(int(k) * v for k, v in data["length"]["histogram"].items()) / 60 == pytest.approx(
+        data["length"]["mean"], abs=1e-3)
+    reader = PdfReader(folder / "balance.pdf")
+    assert len(reader.pages) >= 3
+    box = reader.pages[0].mediabox
+    assert round(to_mm(float(box.width))) == 216 and round(to_mm(float(box.height))) == 279
+    with pdfplumber.open(folder / "balance.pdf") as pdf:
+        text = "\n".join(page.extract_text() for page in pdf.pages)
+        for page in pdf.pages:
+            for ch in page.chars:  # nothing drawn off the page
+                assert 0 <= ch["x0"] and ch["x1"] <= page.width and 0 <= ch["top"] <= page.height
+    for heading in ("Altun Ha balance report", "Findings", "Game length", "Round of the famine",
+                    "Win rate by seat", "Win rate by policy", "Points by source", "Trade cards played per game",
+                    "Priest King rounds", "Final scores"):
+        assert heading in text
+    assert "greedy" in text and "random" in text
+
+
+def test_same_command_same_files(tmp_path):
+    args = ["--games", "40", "--seed", "2", "--workers", "1"]
+    invoke(*args, "--out", str(tmp_path / "a"))
+    invoke(*args, "--out", str(tmp_path / "b"))
+    for name in ("balance.json", "balance.pdf"):
+        assert (tmp_path / "a" / "altun-ha" / name).read_bytes() == (tmp_path / "b" / "altun-ha" / name).read_bytes()
+
+
+def test_set_and_compare_side_by_side(tmp_path):
+    variant = tmp_path / "v.toml"
+    variant.write_text("famine_penalty = 30\n", encoding="utf-8")
+    result = invoke("--games", "40", "--policy", "random", "--workers", "1", "--set", "population_start=3",
+                    "--compare", str(variant), "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "Variant 'v' against the baseline" in result.output
+    data = json.loads((tmp_path / "altun-ha" / "balance.json").read_text(encoding="utf-8"))
+    assert data["baseline"]["rules"]["population_start"] == 3
+    assert data["variant"]["rules"]["population_start"] == 3
+    assert data["variant"]["rules"]["famine_penalty"] == 30
+    assert data["variant"]["points_by_source"]["famine"]["mean"] < data["baseline"]["points_by_source"]["famine"]["mean"]
+    with pdfplumber.open(tmp_path / "altun-ha" / "balance.pdf") as pdf:
+        text = "\n".join(page.extract_text() for page in pdf.pages)
+    assert "Variant 'v' against the baseline" in text and "famine_penalty=30" in text
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--set", "populaton_start=3"], "--set: unknown key 'populaton_start'; accepted keys: hand_size,"),
+    (["--set", "hand_size=many"], "--set: hand_size='many': expected a whole number"),
+    (["--set", "chain=maybe"], "--set: chain='maybe': expected true or false"),
+    (["--set", "hand_limit"], "--set: 'hand_limit' is not KEY=VALUE"),
+    (["--set", "count.Dragon=2"], "no card named 'Dragon'"),
+    (["--set", "famine_penalty=-1"], "famine_penalty=-1: must be at least 0"),
+    (["--policy", "clever"], "--policy: unknown policy 'clever'; accepted: random, greedy, cautious, closer"),
+    (["--players", "1"], "--players: must be from 2 to 8"),
+    (["--games", "0"], "--games: must be at least 1"),
+])
+def test_bad_options_give_one_clear_line(tmp_path, args, message):
+    result = CliRunner().invoke(cli, ["simulate", "--games", "5", *args, "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "altun-ha").exists()
+
+
+def test_unknown_key_lists_every_accepted_key():
+    result = CliRunner().invoke(cli, ["simulate", "--set", "x=1"])
+    for key in ("population_start", "famine_penalty", "obsidian_points", "chain", "count.Jade", "count.Sun God"):
+        assert key in result.output
+
+
+def test_bad_variant_files(tmp_path):
+    missing = CliRunner().invoke(cli, ["simulate", "--games", "5", "--compare", str(tmp_path / "none.toml")])
+    assert missing.exit_code == 2 and "--compare: file not found" in missing.output
+    bad = tmp_path / "bad.toml"
+    bad.write_text("pyrite_points = 'lots'\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["simulate", "--games", "5", "--compare", str(bad), "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "pyrite_points='lots': expected a whole number" in result.output
+
+
+def test_progress_bar_on_request_and_quiet_by_default(tmp_path):
+    shown = CliRunner().invoke(cli, ["simulate", "--games", "30", "--workers", "1", "--progress",
+                                     "--out", str(tmp_path)])
+    assert shown.exit_code == 0 and "Playing" in shown.output
+    quiet = CliRunner().invoke(cli, ["simulate", "--games", "30", "--workers", "1", "--out", str(tmp_path)])
+    assert quiet.exit_code == 0 and "Playing" not in quiet.output

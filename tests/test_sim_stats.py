@@ -1,0 +1,43 @@
+"""Confidence intervals and chart geometry of the balance report."""
+
+import pytest
+
+from solver.altunha.sim.chart_layout import label_every, nice_ticks, slots
+from solver.altunha.sim.stats import mean_ci, percentile, wilson
+
+
+def test_wilson_matches_published_values():
+    # Newcombe (1998), table I: 0/10 -> [0, 0.2775]; 81/263 -> [0.2553, 0.3662]
+    w = wilson(0, 10)
+    assert w["low"] == 0 and w["high"] == pytest.approx(0.2775, abs=1e-4)
+    w = wilson(81, 263)
+    assert w["low"] == pytest.approx(0.2553, abs=1e-4) and w["high"] == pytest.approx(0.3662, abs=1e-4)
+    assert wilson(0, 0)["rate"] is None
+
+
+def test_mean_interval_and_percentiles():
+    m = mean_ci([1, 2, 3, 4, 5])
+    assert m["mean"] == 3 and m["sd"] == pytest.approx(1.5811, abs=1e-4)
+    assert m["low"] == pytest.approx(3 - 1.96 * 1.5811 / 5 ** 0.5, abs=1e-3)
+    assert percentile([1, 2, 3, 4, 5], 0.5) == 3 and percentile([10, 20], 0.1) == 11
+
+
+def test_nice_ticks_cover_the_range_with_round_steps():
+    ticks = nice_ticks(0, 0.37, 5)
+    assert ticks[0] == 0 and ticks[-1] >= 0.37
+    steps = {round(b - a, 9) for a, b in zip(ticks, ticks[1:])}
+    assert len(steps) == 1 and steps.pop() in (0.1, 0.05)
+    negative = nice_ticks(-13, 8)
+    assert negative[0] <= -13 and negative[-1] >= 8 and 0 in negative
+
+
+def test_bar_slots_fill_the_length_without_overlap():
+    bars = slots(4, 10, 200, 0.25)
+    assert bars[0].start == pytest.approx(10 + 50 * 0.125)
+    assert all(b.size == pytest.approx(37.5) for b in bars)
+    assert all(a.start + a.size < b.start for a, b in zip(bars, bars[1:]))
+    assert bars[-1].start + bars[-1].size <= 210
+    k = label_every(40, 200, 10)
+    shown = -(-40 // k)
+    assert shown * 10 <= 200 and -(-40 // (k - 1)) * 13 > 200  # the labels fit, one more would not
+    assert label_every(4, 200, 10) == 1
