@@ -1,4 +1,4 @@
-"""Table components declared in game.toml: tokens, tiles, mats, score pads, reference cards.
+"""Table components declared in game.toml: tokens, tiles, mats, boards, score pads, reference cards.
 
 Each ``[[components]]`` entry is checked here, once, into a typed object; the
 renderers trust what they get.  A kind is one parser in :data:`PARSERS`, so a
@@ -21,6 +21,22 @@ Shaped pieces (``token``, ``tile``, ``mat``) share one schema::
 
 Sizes are lengths such as ``34``, ``"34mm"``, ``"1.5in"``; a hexagon's size is
 its width from corner to corner.
+
+A ``board`` is a rectangle of any size (``size = "420x297mm"``); one larger
+than the paper is printed in parts over several pages that overlap by
+``overlap`` (default 10 mm) and are taped together.  Boards and mats carry
+``[[components.areas]]``: labelled spaces for cards, tiles and tokens::
+
+    [[components.areas]]
+    label = "Leaf {n}"        # {n}: the space's number; or labels = ["a", "b", ...]
+    shape = "card"            # rect, circle, or card (the game's card size; turned = true lays it sideways)
+    x = "10mm"                # left edge of the group from the piece's left edge, or "center"
+    y = "20mm"                # top edge of the group from the piece's top edge, or "center"
+    size = "40x30mm"          # rect: WxH; circle: its diameter; card: omitted
+    count = 5                 # spaces in the group, in rows of `columns` (default: one row)
+    gap = "4mm"
+
+See docs/components.md for every key.
 """
 
 from __future__ import annotations
@@ -29,8 +45,10 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .areas import AREA_SHAPES, LABEL_PLACES, ORDERS, AreaSpec, outside, place_areas
 from .errors import GameDataError, OptionError
 from .packing import HEX_RATIO, fits, largest_content
+from .tiling import DEFAULT_OVERLAP_MM
 from .units import card_size, length_mm, mm, to_mm
 
 SHAPES = ("circle", "square", "rect", "hexagon")
@@ -68,10 +86,18 @@ class Piece(Component):
     width: float        # points; the bounding box of the shape
     height: float
     faces: tuple[Face, ...]
+    areas: tuple[AreaSpec, ...] = ()    # labelled spaces (mats and boards)
 
     @property
     def total(self) -> int:
         return sum(f.count for f in self.faces)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Board(Piece):
+    """A rectangle of any size; larger than the paper, it is printed in overlapping parts."""
+
+    overlap: float      # points shared by neighbouring parts
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -164,7 +190,7 @@ _PIECE_DEFAULTS = {"token": ("circle", "25mm", "#555555"),
 
 
 def _piece(e: _Entry, game, count: int) -> Piece:
-    e.keys(_PIECE_KEYS)
+    e.keys(_PIECE_KEYS | ({"areas"} if e.kind == "mat" else set()))
     shape_default, size_default, color_default = _PIECE_DEFAULTS[e.kind]
     shape = e.text("shape", shape_default).lower()
     if shape not in SHAPES:
@@ -215,8 +241,155 @@ def _piece(e: _Entry, game, count: int) -> Piece:
                               art=e.art("art", base["art"], d), count=e.integer("count", 1, 0, d)))
         faces = tuple(faces)
         count = sum(f.count for f in faces)
+    areas = ()
+    if "areas" in e.data:
+        if shape != "rect":
+            e.fail("areas need a rectangular mat (shape = \"rect\")")
+        areas = _areas(e, game, width, height)
     return Piece(kind=e.kind, name=e.name, count=count, where=e.where, shape=shape,
-                 width=width, height=height, faces=faces)
+                 width=width, height=height, faces=faces, areas=areas)
+
+
+_AREA_KEYS = {"name", "label", "labels", "shape", "x", "y", "size", "turned", "count", "columns", "gap",
+              "taper", "order", "label_at", "color", "art", "caption"}
+
+
+def _pair(e: _Entry, size: Any, key: str) -> tuple[float, float] | None:
+    """``"90x60mm"`` as (width, height) in points; None when ``size`` is not a pair."""
+    pair = _PAIR.match(size) if isinstance(size, str) else None
+    if not pair:
+        return None
+    first, second = pair.group(1), pair.group(2)
+    unit = _UNIT.search(second)
+    if unit and not _UNIT.search(first):  # "90x60mm": the unit after the height applies to both
+        first += unit.group(1)
+    return e.length(first, key), e.length(second, key)
+
+
+def _offset(e: _Entry, data: dict, key: str, what: str) -> float | None:
+    value = data.get(key, "center")
+    if isinstance(value, str) and value.strip().lower() in ("center", "centre"):
+        return None
+    try:
+        return length_mm(value, f"{what}: '{key}'")
+    except ValueError as exc:
+        e.fail(f"{exc} (or \"center\")")
+
+
+def _areas(e: _Entry, game, width: float, height: float) -> tuple[AreaSpec, ...]:
+    entries = e.data.get("areas", [])
+    if not isinstance(entries, list):
+        e.fail("'areas' must be a list of [[components.areas]] tables")
+    specs = []
+    for i, a in enumerate(entries, start=1):
+        if not isinstance(a, dict):
+            e.fail(f"area {i} must be a table")
+        name = a.get("name", a.get("label", f"#{i}"))
+        what = f"area {i} ({name})" if isinstance(name, str) and name else f"area {i}"
+        for key in a:
+            if key not in _AREA_KEYS:
+                e.fail(f"{what}: unknown key '{key}' (accepted: {', '.join(sorted(_AREA_KEYS))})")
+        shape = e.text("shape", "rect", a).lower()
+        if shape not in AREA_SHAPES:
+            e.fail(f"{what}: unknown shape {shape!r} (accepted: {', '.join(AREA_SHAPES)})")
+        size = a.get("size")
+        if shape == "card":
+            if size is None:
+                try:
+                    s = card_size(game.card_size, "card_size")
+                except OptionError as exc:
+                    e.fail(f"{what}: the game's {exc}")
+                w, h = s.width, s.height
+            else:
+                pair = _pair(e, size, f"{what}: 'size'")
+                if pair is None:
+                    e.fail(f"{what}: 'size' = {size!r} must give width and height, e.g. \"63x88mm\"")
+                w, h = pair
+            turned = a.get("turned", False)
+            if not isinstance(turned, bool):
+                e.fail(f"{what}: 'turned' must be true or false")
+            if turned:
+                w, h = h, w
+        elif size is None:
+            e.fail(f"{what}: missing 'size' (e.g. size = \"40x30mm\", or \"30mm\" for a circle)")
+        elif shape == "circle":
+            if _pair(e, size, f"{what}: 'size'") is not None:
+                e.fail(f"{what}: 'size' = {size!r}: a circle takes one length (its diameter), e.g. \"30mm\"")
+            w = h = e.length(size, f"{what}: 'size'")
+        else:
+            pair = _pair(e, size, f"{what}: 'size'")
+            if pair is None:
+                e.fail(f"{what}: 'size' = {size!r} must give width and height, e.g. \"40x30mm\"")
+            w, h = pair
+        if shape != "card" and "turned" in a:
+            e.fail(f"{what}: 'turned' applies to card spaces only")
+        count = e.integer("count", 1, 1, a)
+        columns = e.integer("columns", 0, 0, a)
+        labels = a.get("labels", [])
+        if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
+            e.fail(f"{what}: 'labels' must be a list of texts, one per space")
+        if labels and len(labels) != count:
+            e.fail(f"{what}: 'labels' gives {len(labels)} texts for {count} spaces (count = {count})")
+        gap = 0.0
+        if "gap" in a:
+            try:
+                gap = length_mm(a["gap"], f"{what}: 'gap'")
+            except ValueError as exc:
+                e.fail(str(exc))
+        taper = 0.0
+        if "taper" in a:
+            try:
+                taper = length_mm(a["taper"], f"{what}: 'taper'")
+            except ValueError as exc:
+                e.fail(str(exc))
+            if w - taper * (count - 1) < mm(5):
+                e.fail(f"{what}: 'taper' leaves the last space narrower than 5 mm")
+        order = e.text("order", "rows", a).lower()
+        if order not in ORDERS:
+            e.fail(f"{what}: unknown order {order!r} (accepted: {', '.join(ORDERS)})")
+        label_at = e.text("label_at", "top", a).lower()
+        if label_at not in LABEL_PLACES:
+            e.fail(f"{what}: unknown label_at {label_at!r} (accepted: {', '.join(LABEL_PLACES)})")
+        label = e.text("label", name if isinstance(name, str) and not name.startswith("#") else "", a)
+        spec = AreaSpec(label=label, labels=tuple(x.strip() for x in labels), shape=shape,
+                        x=_offset(e, a, "x", what), y=_offset(e, a, "y", what), width=w, height=h,
+                        count=count, columns=columns, gap=gap, taper=taper, order=order,
+                        label_at=label_at, color=e.color("color", "", a), art=e.art("art", "", a),
+                        caption=e.text("caption", "", a))
+        bad = outside(place_areas([spec], width, height), width, height)
+        if bad:
+            r = bad[0].rect
+            e.fail(f"{what}: space {bad[0].number} ({to_mm(r.x):.0f}-{to_mm(r.right):.0f} mm across, "
+                   f"{to_mm(height - r.top):.0f}-{to_mm(height - r.y):.0f} mm down) reaches past the "
+                   f"{to_mm(width):.0f} x {to_mm(height):.0f} mm {e.kind}; move it or make it smaller")
+        specs.append(spec)
+    return tuple(specs)
+
+
+def _board(e: _Entry, game, count: int) -> Board:
+    e.keys({"size", "text", "subtitle", "color", "text_color", "art", "overlap", "areas"})
+    size = e.data.get("size")
+    if size is None:
+        e.fail("missing 'size' (e.g. size = \"420x297mm\")")
+    pair = _pair(e, size, "size")
+    if pair is None:
+        e.fail(f"'size' = {size!r} must give width and height, e.g. \"420x297mm\"")
+    width, height = pair
+    if max(width, height) > mm(2000):
+        e.fail(f"size {size!r} is larger than 2 m; give the board's size in mm, e.g. \"420x297mm\"")
+    overlap = mm(DEFAULT_OVERLAP_MM)
+    if "overlap" in e.data:
+        try:
+            overlap = length_mm(e.data["overlap"], "'overlap'")
+        except ValueError as exc:
+            e.fail(str(exc))
+        if not mm(3) <= overlap <= mm(40):
+            e.fail(f"'overlap' = {e.data['overlap']!r} must be between 3 and 40 mm")
+    face = Face(text=e.text("text", e.name), subtitle=e.text("subtitle", ""),
+                color=e.color("color", "#e9e1cf"), text_color=e.color("text_color", ""),
+                art=e.art("art", ""), count=count)
+    return Board(kind=e.kind, name=e.name, count=count, where=e.where, shape="rect", width=width,
+                 height=height, faces=(face,), areas=_areas(e, game, width, height), overlap=overlap)
 
 
 def _score_pad(e: _Entry, game, count: int) -> ScorePad:
@@ -257,6 +430,7 @@ PARSERS: dict[str, Callable[[_Entry, Any, int], Component]] = {
     "token": _piece,
     "tile": _piece,
     "mat": _piece,
+    "board": _board,
     "score-pad": _score_pad,
     "reference": _reference,
 }

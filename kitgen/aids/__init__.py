@@ -1,4 +1,4 @@
-"""aids.pdf: the table aids of a game (tokens, tiles, mats, score pads, reference cards).
+"""aids.pdf: the table aids of a game (boards, tokens, tiles, mats, score pads, reference cards).
 
 :func:`render_aids` groups the game's components by kind and hands each group
 to its renderer in :data:`RENDERERS`; a new kind of component is one parser in
@@ -15,6 +15,7 @@ from .. import fonts
 from ..output import canvas_bytes, new_canvas
 from ..packing import content_area
 from ..units import Size
+from .board import render_boards
 from .draw import INK, heading
 from .pieces import render_pieces
 from .reference import render_references
@@ -25,6 +26,7 @@ RENDERERS: dict[str, tuple[str, Callable]] = {
     "token": ("pieces", render_pieces),
     "tile": ("pieces", render_pieces),
     "mat": ("pieces", render_pieces),
+    "board": ("board", render_boards),
     "score-pad": ("score-pad", render_score_pads),
     "reference": ("reference", render_references),
 }

@@ -18,6 +18,7 @@ from ..errors import GameDataError, RenderError
 from ..packing import DoesNotFit, Rect, content_area, hexagon_points, pack_shelves
 from ..units import mm, to_mm
 from .draw import CUT, GUIDE, draw_art, fit_size, heading, mix, text_color_on
+from .surface import paint_surface
 
 BORDER = mm(1.6)       # plain band inside the cut line, so a slightly off cut loses nothing
 MIN_TEXT = 5.0
@@ -77,8 +78,11 @@ class FacePainter:
                          box.height - 2 * BORDER)
         c.setStrokeColor(mix(face.color, "#ffffff", 0.55))
         c.setLineWidth(0.8)
-        c.drawPath(_outline(c, p.shape, inner), stroke=1, fill=0)
-        self._content(face, inner)
+        if p.areas:          # a mat with labelled spaces: title at the top, spaces where declared
+            paint_surface(c, self.art, p, face)
+        else:
+            c.drawPath(_outline(c, p.shape, inner), stroke=1, fill=0)
+            self._content(face, inner)
         c.restoreState()
         c.setStrokeColor(CUT)
         c.setLineWidth(0.6)
