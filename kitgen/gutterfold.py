@@ -100,6 +100,7 @@ def _build(page: Size, card: Size, bleed: float, vertical: bool, crop_marks: boo
     else:
         fold_marks = (Line(margin, fold, grid.x - MARK_CLEARANCE, fold),
                       Line(grid.x1 + MARK_CLEARANCE, fold, page.width - margin, fold))
+    fold_marks = tuple(ln for ln in fold_marks if (ln.x1 - ln.x0) + (ln.y1 - ln.y0) > 0.5)
     return GutterfoldLayout(page, card, bleed, vertical, fold_line, tuple(fronts), tuple(backs),
                             marks, fold_marks, sheet)
 

@@ -107,6 +107,9 @@ def _draw_fold(canvas, layout: GutterfoldLayout) -> None:
     canvas.setDash()
     canvas.setFillColor(FOLD_COLOUR)
     canvas.setFont(fonts.REGULAR, 5.5)
+    if not layout.fold_marks:
+        canvas.restoreState()
+        return
     first = layout.fold_marks[0]
     if layout.vertical:
         canvas.drawString(first.x0 + 1.2 * MM, first.y0 + 1.0 * MM, "fold")

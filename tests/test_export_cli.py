@@ -26,6 +26,18 @@ def test_bad_options_are_named(tmp_path, args, message):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("fmt, args, message", [
+    ("tts", ["--bleed", "3mm"], "--bleed: tts images show cards cut to their trim size"),
+    ("contact-sheet", ["--bleed", "0"], "--bleed: contact-sheet images show cards cut"),
+    ("print-shop", ["--dpi", "300"], "--dpi: the print-shop PDF is vector"),
+    ("png", ["--base-url", "https://example.org"], "--base-url: only the tts format"),
+])
+def test_options_a_format_would_ignore_are_refused(tmp_path, fmt, args, message):
+    result = run("export", "altun-ha", "--format", fmt, "--out", tmp_path, *args)
+    assert result.exit_code == 2 and message in result.output
+    assert not any(tmp_path.iterdir())
+
+
 def test_unknown_format_is_refused_by_the_command_and_the_library(tmp_path):
     result = run("export", "altun-ha", "--format", "jpeg", "--out", tmp_path)
     assert result.exit_code == 2 and "'jpeg' is not one of" in result.output

@@ -43,11 +43,22 @@ def export_game(game_or_path: str | Path, fmt: str, out: str | Path = "output",
         raise OptionError("--format", f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     module_name, output_name = FORMATS[fmt]
     module = importlib.import_module(f"{__name__}.{module_name}")
+    _check_applies(fmt, module, options)
     job = prepare(game_or_path, options, module.DEFAULT_BLEED, module.DEFAULT_DPI)
     target = Path(out) / job.game.slug / output_name
     files = module.export(job, target)
     return ExportResult(format=fmt, title=job.game.title, target=target, files=list(files),
                         cards=job.deck_size, faces=len(job.game.cards), warnings=list(job.art.warnings))
+
+
+def _check_applies(fmt: str, module, options: ExportOptions) -> None:
+    """Refuse options the format would silently ignore."""
+    if options.bleed is not None and not getattr(module, "USES_BLEED", True):
+        raise OptionError("--bleed", f"{fmt} images show cards cut to their trim size; leave --bleed out")
+    if options.dpi is not None and not getattr(module, "USES_DPI", True):
+        raise OptionError("--dpi", f"the {fmt} PDF is vector and has no resolution; leave --dpi out")
+    if options.base_url is not None and fmt != "tts":
+        raise OptionError("--base-url", "only the tts format refers to image URLs")
 
 
 __all__ = ["FORMATS", "ExportOptions", "ExportResult", "export_game"]

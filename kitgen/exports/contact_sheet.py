@@ -11,6 +11,7 @@ from ..units import to_mm
 from .contact_layout import contact_layout
 from .raster import PageJob, rasterise
 
+USES_BLEED = False
 DEFAULT_BLEED = 0.0
 DEFAULT_DPI = 100
 MAX_SIDE = 8000           # pixels; larger decks get a lower resolution

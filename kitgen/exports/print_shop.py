@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..units import inch
 from .card_pages import CardPage, card_pages_pdf
 
+USES_DPI = False
 DEFAULT_BLEED = inch(1 / 8)
 DEFAULT_DPI = 300   # not used: the PDF stays vector
 

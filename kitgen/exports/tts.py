@@ -18,6 +18,7 @@ from .card_pages import CardPage, card_pages_pdf
 from .raster import PageJob, png_bytes, rasterise
 from .tts_grid import SheetGrid, plan_sheets
 
+USES_BLEED = False     # the simulator shows the card cut to size
 DEFAULT_BLEED = 0.0
 DEFAULT_DPI = 300      # an upper bound: sheets shrink faces to stay within 4096 px
 TRANSFORM = {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
