@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import csv
+
 import pytest
 from PIL import Image
 
 from kitgen.exports.contact_layout import contact_layout
 from kitgen.game import load_game
+from kitgen.resources import builtin_dirs, builtin_games
 
 from .conftest import run
 from .test_export_png import small_game
@@ -50,9 +53,13 @@ def test_every_face_sits_in_its_box_in_deck_order_then_the_back(tmp_path):
             assert all(abs(a - b) <= 6 for a, b in zip(px, hex_rgb(colour))), (colour, px)
 
 
-def test_contact_sheet_of_the_built_in_game(tmp_path):
-    result = run("export", "altun-ha", "--format", "contact-sheet", "--out", tmp_path)
+@pytest.mark.parametrize("slug", builtin_games())
+def test_every_built_in_game_exports_a_contact_sheet(tmp_path, slug):
+    data = builtin_dirs(slug)[0]
+    with open(data / "cards.csv", encoding="utf-8-sig", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    result = run("export", slug, "--format", "contact-sheet", "--out", tmp_path)
     assert result.exit_code == 0, result.output
-    assert "80 cards, 26 faces" in result.output
-    with Image.open(tmp_path / "altun-ha" / "contact-sheet.png") as im:
-        assert im.width > im.height and max(im.size) <= 8000
+    assert f"({sum(int(r['count']) for r in rows)} cards, {len(rows)} faces)" in result.output
+    with Image.open(tmp_path / slug / "contact-sheet.png") as im:
+        assert im.mode == "RGB" and max(im.size) <= 8000
