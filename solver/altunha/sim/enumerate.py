@@ -179,3 +179,61 @@ def _best_build(counts, gods, tops, slots, cfg: Config):
         if key > best_key:
             best_points, best_build, best_key = points, build, key
     return best_points, best_build
+
+
+def best_bid(values, gods, maize, population, tops, cfg: Config, max_bid: int, min_points: int,
+             keep_maize: bool = False) -> tuple[int, ...]:
+    """The greedy bid: the highest total of 1..max_bid Bid/God cards (tokens) that still leaves a
+    hand whose optimal turn builds at least ``min_points``; () when no bid does.  Ties go to the
+    better turn, then to fewer cards."""
+    cap = cfg.max_farm + cfg.max_build + max_bid
+    counts = [0] * (cfg.max_value + 1)
+    for v in values:
+        if counts[v] < cap:
+            counts[v] += 1
+    top_counts = [0] * (cfg.max_value + 1)
+    for t in tops:
+        if t < cfg.max_value and top_counts[t] < cfg.max_build:
+            top_counts[t] += 1
+    ceiling = cfg.max_farm * max(cfg.max_value, cfg.god_value) + 1
+    return _best_bid(tuple(counts), min(gods, cap), bool(maize), max(min(population, ceiling), -1),
+                     tuple(top_counts), cfg, max_bid, min_points, keep_maize)
+
+
+@lru_cache(maxsize=200_000)
+def _best_bid(counts, gods, maize, population, tops, cfg, max_bid, min_points, keep_maize):
+    kinds = [v for v in range(1, cfg.max_value + 1) if counts[v]] + ([GOD] if gods else [])
+    options = []
+    for size in range(1, max_bid + 1):
+        for combo in combinations_with_replacement(kinds, size):
+            if any(combo.count(k) > (gods if k == GOD else counts[k]) for k in set(combo)):
+                continue
+            options.append((sum(cfg.god_value if k == GOD else k for k in combo), combo))
+    options.sort(key=lambda o: -o[0])
+    best, best_key = (), None
+    cap = cfg.max_farm + cfg.max_build
+    for total, combo in options:
+        if best_key is not None and total < best_key[0]:
+            break
+        left = list(counts)
+        g = gods
+        for k in combo:
+            if k == GOD:
+                g -= 1
+            else:
+                left[k] -= 1
+        left = tuple(min(c, cap) for c in left)
+        g = min(g, cap)
+        turn = None
+        if keep_maize:
+            turn = _best_turn(left, g, False, population, tops, cfg)
+            if turn.outcome == "famine":
+                turn = None
+        if turn is None:
+            turn = _best_turn(left, g, maize, population, tops, cfg)
+        if turn.outcome != "built" or turn.points < min_points:
+            continue
+        key = (total, turn.points, -len(combo))
+        if best_key is None or key > best_key:
+            best, best_key = combo, key
+    return best

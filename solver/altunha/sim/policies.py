@@ -19,8 +19,8 @@ from kitgen.errors import OptionError
 
 from .cards import BID, GOD, IN_TRADE_PHASE, TARGETED, TRADE
 from .engine import Bid, Placement, TradePlay
-from .enumerate import GOD as GOD_TOKEN, MAIZE as MAIZE_TOKEN, best_turn, can_feed, farm_options, \
-    placements as placement_options, summarise
+from .enumerate import GOD as GOD_TOKEN, MAIZE as MAIZE_TOKEN, best_bid, best_turn, can_feed, farm_options, \
+    summarise
 
 TRADE_PRIORITY = ("Obsidian", "Pyrite", "Feathers", "Textiles", "Stone", "Ceramics", "Salt", "Cocoa",
                   "Honey", "Codex")
@@ -67,6 +67,16 @@ def realize(game, p, turn):
         touched.add(target)
         build.append(Placement(card, w, target))
     return farm, tuple(build)
+
+
+def cards_for_tokens(game, p, tokens):
+    """Card ids of the hand for value tokens (the lowest ids first)."""
+    kind, value = game.table.kind, game.table.value
+    used = []
+    for token in tokens:
+        used.append(next(c for c in sorted(game.hands[p]) if c not in used and (
+            (token == GOD_TOKEN and kind[c] == GOD) or (token > 0 and kind[c] == BID and value[c] == token))))
+    return tuple(used)
 
 
 def bid_options(game, p):
@@ -235,20 +245,10 @@ class GreedyPolicy(Policy):
             jade = None
         if jade is not None and self.use_jade(game, p):
             return Bid((), jade)
-        value = game.table.value
-        options = sorted(bid_options(game, p)[1:], key=lambda o: -sum(value[c] for c in o))
-        best, best_key = (), None
-        for option in options:
-            total = sum(value[c] for c in option)
-            if best_key is not None and total < best_key[0]:
-                break  # the highest qualifying total is found; lower bids are not wanted
-            turn = self._plan(game, p, option)
-            if turn.outcome != "built" or turn.points < self.min_points:
-                continue
-            key = (total, turn.points, -len(option))
-            if best_key is None or key > best_key:
-                best, best_key = option, key
-        return Bid(best)
+        values, gods, maize = game.hand_summary(p)
+        tokens = best_bid(values, gods, maize and game.maize_allowed(p), game.population, game.tops(),
+                          game.cfg, game.R.max_bid_cards, self.min_points, self.keep_maize)
+        return Bid(cards_for_tokens(game, p, tokens))
 
     def use_jade(self, game, p):
         turn = self._plan(game, p)

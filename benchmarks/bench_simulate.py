@@ -1,0 +1,46 @@
+"""Games per second of `kitgen simulate` for four greedy players, with 1 and 2 workers.
+
+Run from the repository root:  python benchmarks/bench_simulate.py [GAMES]
+Target on a 2-core machine: 10,000 four-player games in under 60 s, and two
+workers within 10 % of twice the speed of one.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from solver.altunha.sim.runner import Spec, run_games, default_workers  # noqa: E402
+from solver.altunha.sim.variants import load_rules  # noqa: E402
+
+
+def measure(games: int, workers: int) -> float:
+    spec = Spec(load_rules(), 4, ("greedy",), 2024)
+    started = time.perf_counter()
+    records = run_games(spec, games, workers=workers)
+    seconds = time.perf_counter() - started
+    assert len(records) == games
+    return seconds
+
+
+def main():
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
+    cores = default_workers()
+    print(f"{games} four-player games, greedy policy, {cores} core(s) available")
+    results = {}
+    for workers in sorted({1, min(2, cores)}):
+        seconds = measure(games, workers)
+        results[workers] = seconds
+        print(f"  {workers} worker(s): {seconds:6.1f} s  {games / seconds:7.0f} games/s")
+    if 2 in results:
+        speedup = results[1] / results[2]
+        print(f"  speed-up from 1 to 2 workers: {speedup:.2f}x ({100 * speedup / 2:.0f}% of linear)")
+    best = min(results.values())
+    print(f"  10,000 games would take {best * 10_000 / games:.1f} s at the best rate (target < 60 s)")
+
+
+if __name__ == "__main__":
+    main()
