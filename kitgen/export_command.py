@@ -25,7 +25,7 @@ FORMAT_HELP = ("png: one PNG per card face and the back (300 DPI, 1/8 in bleed);
               help="poker, poker-eu, bridge, mini, tarot, square or WxH in mm. Default: the game's own size.")
 @click.option("--bleed", default=None, metavar="LENGTH",
               help="Art past the trim line, e.g. 3mm or 0.125in (a bare number is mm). "
-                   "Default: 1/8 in for png and print-shop, none for tts and contact-sheet.")
+                   "Default: 1/8 in for png and print-shop (tts and contact-sheet show cards cut to size).")
 @click.option("--dpi", type=int, default=None,
               help="Pixels per inch of the images. Default: 300 (png, tts: at most 4096 px a sheet), "
                    "100 (contact-sheet).")
