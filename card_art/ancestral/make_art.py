@@ -63,7 +63,8 @@ STROKE = 6               # the ink outline used by every glyph
 COLORS = 48              # palette size of each file
 BACK_W, BACK_H = 750, 1050
 TOKEN = 400
-MAT = 600
+MAT_W, MAT_H = 760, 712   # the hut mat, 190 x 178 mm at 4 px per mm
+MAT_GROUND = "#efe4c8"
 
 
 # --- shared pieces -------------------------------------------------------------
@@ -375,13 +376,17 @@ def offering_token() -> ak.Sketch:
 
 
 def hut_mat() -> ak.Sketch:
-    """The hut on a player's mat: square, with room for the roof's five leaves."""
-    s = ak.Sketch(MAT, MAT)
-    s.circle(MAT / 2, MAT / 2, 288, ak.mix(SAND, CREAM, 0.4), SAND_DARK, 6)
-    s.ellipse((90, 452, 510, 500), ak.mix(SAND_DARK, CREAM, 0.3))
-    hut(s, MAT / 2, 470, 320)
-    for x in (70, 530):
-        poplar(s, x, 470, 250, 56)
+    """The backdrop of a player's hut mat (190 x 178 mm): faint thatch, a sprig of leaves in each top corner."""
+    s = ak.Sketch(MAT_W, MAT_H, MAT_GROUND)
+    faint = ak.mix(MAT_GROUND, THATCH_DARK, 0.16)
+    for x in range(-MAT_H, MAT_W, 22):
+        s.line([(x, MAT_H), (x + MAT_H * 0.6, 0)], faint, 4)
+    for cx, cy, turn in ((46, 46, 135), (MAT_W - 46, 46, 225)):
+        for spread in (-28, 0, 28):
+            a = math.radians(turn + spread)
+            lx, ly = cx + 26 * math.sin(a), cy - 26 * math.cos(a)
+            leaf(s, lx, ly, 52, 22, turn + spread, ak.mix(LEAF_LIGHT, MAT_GROUND, 0.35),
+                 ak.mix(LEAF_DARK, MAT_GROUND, 0.4), 2)
     return s
 
 
@@ -403,7 +408,7 @@ def build() -> dict[str, bytes]:
              for name, draw in card_pictures().items()}
     files["back.png"] = ak.png_bytes(ak.to_palette(back_image(), COLORS, matte=BACK_GREEN))
     files["offering-token.png"] = ak.png_bytes(ak.to_palette(offering_token().image(), COLORS, matte=CREAM))
-    files["hut-mat.png"] = ak.png_bytes(ak.to_palette(hut_mat().image(), COLORS, matte=CREAM))
+    files["hut-mat.png"] = ak.png_bytes(ak.to_palette(hut_mat().image(), 24, matte=MAT_GROUND))
     return dict(sorted(files.items()))
 
 
