@@ -10,7 +10,7 @@ from .draw_card import CardPainter, fit_line
 from .gutterfold import FOLD_DASH, GutterfoldLayout, place_gutterfold
 from .output import canvas_bytes, new_canvas
 from .layout import MARK_CLEARANCE, PRINTER_MARGIN
-from .sheets import GUIDE_COLOUR, CardSheets, _draw_crop_marks, _draw_label, _draw_scale_bar
+from .sheets import GUIDE_COLOUR, CardSheets, draw_crop_marks, draw_sheet_label, draw_scale_bar
 from .units import MM, to_mm
 
 FOLD_COLOUR = HexColor("#6b6258")
@@ -25,10 +25,10 @@ def render_gutterfold_sheets(game, layout: GutterfoldLayout, art, source: str, p
     canvas = new_canvas(layout.page, f"{game.title} - cards", "print-and-play gutterfold card sheets")
     size_label = f"{to_mm(layout.card.width):g} x {to_mm(layout.card.height):g} mm"
     for page in range(1, pages + 1):
-        _draw_crop_marks(canvas, layout.sheet)
+        draw_crop_marks(canvas, layout.sheet)
         _draw_fold(canvas, layout)
         if layout.sheet.scale_bar:
-            _draw_scale_bar(canvas, layout.sheet.scale_bar)
+            draw_scale_bar(canvas, layout.sheet.scale_bar)
         for pl in (p for p in placements if p.front_page == page):
             card = game.cards[pl.index]
             _place(canvas, painter.face(canvas, card), pl.front, 0)
@@ -70,7 +70,7 @@ def _place(canvas, form: str, rect, rotation: int) -> None:
 def _label(canvas, layout: GutterfoldLayout, text: str) -> None:
     """What the page is and how to use it, in a margin beside the fronts, clear of the fold marks."""
     if not layout.vertical:
-        _draw_label(canvas, layout.sheet, text)
+        draw_sheet_label(canvas, layout.sheet, text)
         return
     grid, page = layout.sheet.grid, layout.page
     room = page.height - grid.y1 - MARK_CLEARANCE - PRINTER_MARGIN

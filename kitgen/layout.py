@@ -131,8 +131,8 @@ def sheet_layout(page: Size, card: Size, bleed: float = 0.0, crop_marks: bool = 
                        card.width, card.height)
                   for r in range(rows) for c in range(cols))
     layout = SheetLayout(page, card, bleed, cols, rows, slots, (), None)
-    marks = _crop_marks(layout) if crop_marks else ()
-    return SheetLayout(page, card, bleed, cols, rows, slots, marks, _scale_bar(layout, margin))
+    marks = crop_marks_for(layout) if crop_marks else ()
+    return SheetLayout(page, card, bleed, cols, rows, slots, marks, place_scale_bar(layout, margin))
 
 
 def _cut_positions(starts: list[float], size: float) -> list[float]:
@@ -140,7 +140,7 @@ def _cut_positions(starts: list[float], size: float) -> list[float]:
     return cuts
 
 
-def _crop_marks(layout: SheetLayout) -> tuple[Line, ...]:
+def crop_marks_for(layout: SheetLayout) -> tuple[Line, ...]:
     """Lines along every cut, from just outside the card area out to the page edge."""
     grid, page = layout.grid, layout.page
     xs = _cut_positions([s.x for s in layout.slots], layout.card.width)
@@ -159,7 +159,7 @@ SCALE_BAR_LENGTH = 2 * 72.0        # the 2 in bar; the 50 mm bar is a little sho
 SCALE_BAR_DEPTH = 4.2 * MM         # room the bars and their labels need across
 
 
-def _scale_bar(layout: SheetLayout, margin: float) -> ScaleBar | None:
+def place_scale_bar(layout: SheetLayout, margin: float) -> ScaleBar | None:
     """Place the scale bar in the roomiest margin, inside the printable area, beside the grid."""
     grid, page = layout.grid, layout.page
     left_room = grid.x - MARK_CLEARANCE - margin

@@ -48,9 +48,9 @@ def render_card_sheets(game, layout: SheetLayout, duplex: str, back_offset: tupl
         is_front = page in fronts_pages
         if is_front:
             sheet = fronts_pages.index(page) + 1
-            _draw_crop_marks(canvas, layout)
+            draw_crop_marks(canvas, layout)
             if layout.scale_bar:
-                _draw_scale_bar(canvas, layout.scale_bar)
+                draw_scale_bar(canvas, layout.scale_bar)
         for side, pl in items:
             card = game.cards[pl.index]
             rect = pl.front if side == "front" else pl.back
@@ -61,7 +61,7 @@ def render_card_sheets(game, layout: SheetLayout, duplex: str, back_offset: tupl
             canvas.restoreState()
         kind = "fronts" if is_front else "backs"
         sheet_no = sheet if is_front else _sheet_of_back(page, placements)
-        _draw_label(canvas, layout, f"{game.title} · {kind} {sheet_no}/{len(fronts_pages)} · {size_label}"
+        draw_sheet_label(canvas, layout, f"{game.title} · {kind} {sheet_no}/{len(fronts_pages)} · {size_label}"
                     f" · print at 100%, {DUPLEX_HINT[duplex]}")
         canvas.showPage()
     manifest = {
@@ -87,14 +87,14 @@ def _sheet_of_back(page: int, placements: list[Placement]) -> int:
     return fronts.index(front) + 1
 
 
-def _draw_crop_marks(canvas, layout: SheetLayout) -> None:
+def draw_crop_marks(canvas, layout: SheetLayout) -> None:
     canvas.setStrokeColor(MARK_COLOUR)
     canvas.setLineWidth(0.4)
     for ln in layout.crop_marks:
         canvas.line(ln.x0, ln.y0, ln.x1, ln.y1)
 
 
-def _draw_scale_bar(canvas, bar: ScaleBar) -> None:
+def draw_scale_bar(canvas, bar: ScaleBar) -> None:
     """A 50 mm bar with 10 mm ticks and a 2 in bar with 1/2 in ticks, labelled."""
     canvas.saveState()
     canvas.translate(bar.x, bar.y)
@@ -115,7 +115,7 @@ def _draw_scale_bar(canvas, bar: ScaleBar) -> None:
     canvas.restoreState()
 
 
-def _draw_label(canvas, layout: SheetLayout, text: str) -> None:
+def draw_sheet_label(canvas, layout: SheetLayout, text: str) -> None:
     """A small line in the right (or top) margin saying what the page is and how to print it."""
     grid, page = layout.grid, layout.page
     size = 5.5
