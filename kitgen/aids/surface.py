@@ -114,7 +114,7 @@ def _space(c, art, piece: Piece, face: Face, spec, space) -> None:
     inner_w = r.width - mm(3) if spec.shape != "circle" else r.width * 0.7
     largest = max(6.0, min(13.0, r.height * 0.22))
     if spec.label_at == "left":
-        largest = max(6.0, min(13.0, r.height * 0.45))
+        largest = max(6.0, min(22.0, r.height * 0.45))
         inner_w = r.width * 0.32
     if spec.label_at in ("above", "below"):
         largest = 8.5
