@@ -1,0 +1,291 @@
+"""The built-in game Ancestral: its kit read back, its rulebook, its table aids and its art."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import importlib.util
+import io
+import json
+import re
+import subprocess
+import tomllib
+import unicodedata
+from collections import Counter
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from kitgen.aids import render_aids
+from kitgen.art import ArtLibrary
+from kitgen.game import load_game
+from kitgen.resources import builtin_dirs
+from kitgen.rulebook import render_rulebook
+from kitgen.units import MM, paper_size
+
+from .conftest import copy_builtin, run
+
+SLUG = "ancestral"
+DATA, TEMPLATES, ART = builtin_dirs(SLUG)
+FIVE_MM = 5 * MM
+POKER = (63.5 * MM, 88.9 * MM)
+
+
+def read_csv(folder: Path = DATA) -> list[dict[str, str]]:
+    with open(folder / "cards.csv", encoding="utf-8-sig", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def read_toml(folder: Path = DATA) -> dict:
+    return tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))
+
+
+def deck_counts() -> Counter:
+    return Counter({row["name"]: int(row["count"]) for row in read_csv()})
+
+
+def norm(text: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFC", text).casefold() if ch.isalnum())
+
+
+def flat(text: str) -> str:
+    """Text with every run of white space made one space (lines of a PDF joined)."""
+    return re.sub(r"\s+", " ", text)
+
+
+def pdf_text(path_or_bytes) -> str:
+    source = io.BytesIO(path_or_bytes) if isinstance(path_or_bytes, bytes) else path_or_bytes
+    with pdfplumber.open(source) as pdf:
+        return flat(" ".join(page.extract_text() or "" for page in pdf.pages))
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("ancestral")
+    result = run("build", SLUG, "--out", out)
+    assert result.exit_code == 0, result.output
+    return out / SLUG
+
+
+@pytest.fixture(scope="module")
+def manifest(kit) -> dict:
+    return json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def aids_pdfs() -> dict[str, bytes]:
+    game = load_game(SLUG)
+    return {paper: render_aids(game, paper_size(paper), ArtLibrary.for_game(game))
+            for paper in ("letter", "a4")}
+
+
+# --- the deck ------------------------------------------------------------------------
+
+def test_the_deck_is_the_default_mix_of_58_cards():
+    counts = deck_counts()
+    assert sum(counts.values()) == 58
+    assert counts["Reference"] == 4
+    for wind in ("Strong Wind", "Hot Wind", "Dry Wind"):
+        assert counts[wind] == 8
+    for protection in ("Quincha Defense", "Tree Curtain", "Water Shield"):
+        assert counts[protection] == 5
+    assert counts["South Breeze"] == 10
+    assert counts["Hunuc-Huar Protection"] == 5
+    assert len(counts) == 9
+
+
+def test_card_counts_per_name_in_the_manifest_match_the_data(manifest):
+    cards = manifest["cards"]
+    assert len(cards) == 58
+    assert Counter(c["name"] for c in cards) == deck_counts()
+    for name, count in deck_counts().items():
+        assert sorted(c["copy"] for c in cards if c["name"] == name) == list(range(1, count + 1))
+    for c in cards:
+        x0, y0, x1, y1 = c["front"]["box"]
+        assert (x1 - x0, y1 - y0) == pytest.approx(POKER, abs=0.01)
+
+
+def test_every_card_name_is_printed_inside_its_manifest_box(kit, manifest):
+    words: dict[int, list[tuple[str, float, float]]] = {}
+    with pdfplumber.open(kit / "cards.pdf") as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            h = float(page.height)
+            words[number] = [(norm(w["text"]), (w["x0"] + w["x1"]) / 2, h - (w["top"] + w["bottom"]) / 2)
+                             for w in page.extract_words()]
+    for card in manifest["cards"]:
+        x0, y0, x1, y1 = card["front"]["box"]
+        here = [t for t, cx, cy in words[card["front"]["page"]] if x0 <= cx <= x1 and y0 <= cy <= y1]
+        for part in card["name"].split():
+            assert norm(part) in here, f"{card['name']} copy {card['copy']}: {part!r} not in its box"
+
+
+def test_backs_are_the_common_leaf_back(kit, manifest):
+    toml = read_toml()
+    back_pages = {c["back"]["page"] for c in manifest["cards"]}
+    front_pages = {c["front"]["page"] for c in manifest["cards"]}
+    assert not back_pages & front_pages
+    with pdfplumber.open(kit / "cards.pdf") as pdf:
+        for number in back_pages:
+            page = pdf.pages[number - 1]
+            text = page.extract_text()
+            on_page = [c for c in manifest["cards"] if c["back"]["page"] == number]
+            # every back carries the game's back title and no card name
+            assert text.count(toml["back"]["title"]) == len(on_page)
+            assert not any(name in text for name in deck_counts())
+            assert page.images, "the leaf picture is drawn on the backs"
+
+
+# --- the rulebook -------------------------------------------------------------------------
+
+def test_rulebook_carries_every_card_name_and_the_numbers_of_the_rules(kit):
+    text = pdf_text(kit / "rules.pdf")
+    for row in read_csv():
+        assert row["name"] in text, row["name"]
+        # ruling 1 states the assumed mix, card by card
+        assert f"{row['count']} {row['name']}" in text
+    rules = read_toml()["rules"]
+    assert f"hold {rules['hand_size']} again" in text
+    assert f"gathers {rules['leaves_to_lose']} leaves" in text
+    assert f"{rules['offerings_to_win']} offerings" in text
+    for kinds, leaves in enumerate(rules["damage"], start=1):
+        assert f"{kinds} kind{'s' if kinds > 1 else ''} of wind: {leaves} lea" in text
+
+
+def test_rulebook_has_numbered_playtest_rulings_naming_where_to_change_them(kit):
+    text = pdf_text(kit / "rules.pdf")
+    numbers = [int(n) for n in re.findall(r"Playtest ruling (\d+):", text)]
+    assert numbers == list(range(1, len(numbers) + 1))
+    assert len(numbers) >= 10
+    assert "cards.csv" in text and "game.toml" in text
+    for topic in ("make-up of the deck", "reference cards", "first player", "Defenses",
+                  "Hunuc-Huar Protection", "Between rounds"):
+        assert re.search(r"Playtest ruling \d+: [^.]*" + re.escape(topic), text), topic
+    # the component list and the card table come from the data
+    assert "Card list" in text and "Offering" in text and "Hut" in text
+    assert "Example of play" in text
+
+
+def test_rulebook_follows_changed_data(tmp_path):
+    folder = copy_builtin(SLUG, tmp_path / "variant")
+    toml = (folder / "game.toml").read_text(encoding="utf-8")
+    toml = toml.replace("leaves_to_lose = 5", "leaves_to_lose = 6")
+    toml = toml.replace("offerings_to_win = 3", "offerings_to_win = 4")
+    toml = toml.replace("damage = [1, 3, 5]", "damage = [1, 2, 4]")
+    (folder / "game.toml").write_text(toml, encoding="utf-8")
+    rows = read_csv(folder)
+    for row in rows:
+        if row["name"] == "South Breeze":
+            row["count"] = "12"
+    with open(folder / "cards.csv", "w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    text = pdf_text(render_rulebook(load_game(folder), paper_size("a4")))
+    assert "gathers 6 leaves" in text and "gathers 5 leaves" not in text
+    assert "first player with 4 offerings" in text
+    assert "2 kinds of wind: 2 leaves" in text and "3 kinds of wind: 4 leaves" in text
+    assert "12 South Breeze" in text and "10 South Breeze" not in text
+    assert "assumes 60 cards" in text
+
+
+# --- the table aids ----------------------------------------------------------------------------
+
+def _boxes(page, width_mm, height_mm, kind):
+    """Bounding boxes (x0, top, x1, bottom) of rectangles or curves of a size, either way up.
+
+    A piece is drawn as a fill and a cut line a fraction of a point inside it: boxes
+    within a point of each other are one piece.
+    """
+    found: set[tuple[float, float, float, float]] = set()
+    for obj in getattr(page, kind):
+        w, h = obj["x1"] - obj["x0"], obj["bottom"] - obj["top"]
+        for a, b in ((width_mm, height_mm), (height_mm, width_mm)):
+            if abs(w - a * MM) < 1.5 and abs(h - b * MM) < 1.5:
+                box = (obj["x0"], obj["top"], obj["x1"], obj["bottom"])
+                if not any(max(abs(p - q) for p, q in zip(box, seen)) < 1.0 for seen in found):
+                    found.add(box)
+    return found
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_aids_hold_12_offerings_and_a_hut_mat_per_player_inside_the_printable_area(aids_pdfs, paper):
+    toml = read_toml()
+    (token,) = [c for c in toml["components"] if c["name"] == "Offering"]
+    (mat,) = [c for c in toml["components"] if c["kind"] == "mat"]
+    token_mm = float(token["size"].rstrip("m"))
+    mat_w, mat_h = (float(v) for v in mat["size"].rstrip("m").split("x"))
+    players = toml["players"]["max"]
+    assert token["count"] == 12 and mat["count"] == players
+    size = paper_size(paper)
+    tokens, mats, offerings, huts, leaves = 0, 0, 0, 0, Counter()
+    with pdfplumber.open(io.BytesIO(aids_pdfs[paper])) as pdf:
+        for page in pdf.pages:
+            assert page.width == pytest.approx(size.width, abs=0.5)
+            for obj in page.chars + page.rects + page.lines + page.curves + page.images:
+                assert obj["x0"] >= FIVE_MM - 0.5 and obj["x1"] <= page.width - FIVE_MM + 0.5
+                assert obj["top"] >= FIVE_MM - 0.5 and obj["bottom"] <= page.height - FIVE_MM + 0.5
+            circles = _boxes(page, token_mm, token_mm, "curves")
+            outlines = _boxes(page, mat_w, mat_h, "rects")
+            tokens += len(circles)
+            mats += len(outlines)
+            pieces = sorted(circles | outlines)
+            for i, a in enumerate(pieces):
+                for b in pieces[i + 1:]:
+                    assert not _overlap(a, b), (a, b)
+            words = [w["text"] for w in page.extract_words()]
+            offerings += words.count("Offering")
+            huts += words.count("Hut")
+            text = flat(page.extract_text())
+            for n in range(1, 6):
+                leaves[n] += len(re.findall(rf"Leaf {n}\b", text))
+            # every title and label of a mat lies inside a mat outline
+            for w in page.extract_words():
+                if w["text"] in ("Hut", "Leaf", "Quincha", "Curtain", "Shield"):
+                    cx, cy = (w["x0"] + w["x1"]) / 2, (w["top"] + w["bottom"]) / 2
+                    assert any(o[0] < cx < o[2] and o[1] < cy < o[3] for o in outlines), w["text"]
+    assert tokens == 12 and offerings == 12
+    assert mats == players and huts == players
+    assert leaves == Counter({n: players for n in range(1, 6)})
+
+
+def test_all_fonts_are_embedded(kit):
+    for name in ("cards.pdf", "rules.pdf", "aids.pdf"):
+        result = subprocess.run(["pdffonts", str(kit / name)], capture_output=True, text=True, check=True)
+        rows = result.stdout.splitlines()[2:]
+        assert rows, name
+        for row in rows:
+            flags = [w for w in row.split() if w in ("yes", "no")]
+            assert flags[-3] == "yes", f"{name}: {row}"
+
+
+def test_a_rebuild_is_byte_identical(kit, tmp_path):
+    result = run("build", SLUG, "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+
+    def digests(folder):
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+    assert digests(tmp_path / SLUG) == digests(kit)
+
+
+# --- the art ------------------------------------------------------------------------------------
+
+def test_art_is_complete_and_reproduced_by_its_script():
+    spec = importlib.util.spec_from_file_location("ancestral_make_art", ART / "make_art.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    files = module.build()
+    assert files == {p.name: p.read_bytes() for p in sorted(ART.glob("*.png"))}
+    toml = read_toml()
+    referenced = {row["art"] for row in read_csv()} | {toml["back"]["art"]}
+    referenced |= {c["art"] for c in toml["components"] if c.get("art")}
+    assert referenced <= set(files)
+    # one picture per kind of card, each different
+    card_art = [row["art"] for row in read_csv()]
+    assert len(set(card_art)) == len(card_art)
+    assert len({files[name] for name in card_art}) == len(card_art)
