@@ -41,6 +41,10 @@ def _pct(x, digits=1):
     return "n/a" if x is None else f"{100 * x:.{digits}f}%"
 
 
+def _pct_tick(t):
+    return f"{100 * t:.4g}%"
+
+
 def _num(x, digits=2):
     return "n/a" if x is None else f"{x:.{digits}f}"
 
@@ -85,7 +89,8 @@ def vbar(title, labels, values, width, height, lows=None, highs=None, ref=None, 
         y = ax.at(ref)
         d.add(Line(left, y, left + plot_w, y, strokeColor=REF, strokeWidth=1, strokeDashArray=[3, 2]))
         if ref_label:
-            _text(d, left + plot_w, y + 2, ref_label, 6.5, "end", color=REF)
+            d.add(Line(width - 60, 5, width - 48, 5, strokeColor=REF, strokeWidth=1, strokeDashArray=[3, 2]))
+            _text(d, width - 45, 2.5, ref_label, 6.5, color=REF)
     if xlabel:
         _text(d, left + plot_w / 2, 2, xlabel, 7, "middle")
     if ylabel:
@@ -131,7 +136,8 @@ def hbar(title, labels, series, width, height, ref=None, ref_label="", fmt=str, 
         x = ax.at(ref)
         d.add(Line(x, bottom, x, top, strokeColor=REF, strokeWidth=1, strokeDashArray=[3, 2]))
         if ref_label:
-            _text(d, x + 2, bottom + 2, ref_label, 6.5, color=REF)
+            d.add(Line(width - 60, 5, width - 48, 5, strokeColor=REF, strokeWidth=1, strokeDashArray=[3, 2]))
+            _text(d, width - 45, 2.5, ref_label, 6.5, color=REF)
     if k > 1:
         x = left
         for name, _, _, _, color in series:
@@ -270,19 +276,20 @@ def summary_pages(pages: Pages, s: dict, label: str = ""):
         _hist_chart("Round of the famine", s["famine_round"]["histogram"] or {"0": 0}, w, h, "round"),
         vbar("How games ended", [END_LABELS[e] for e in ends], [s["ends"][e]["rate"] for e in ends], w, h,
              [s["ends"][e]["low"] for e in ends], [s["ends"][e]["high"] for e in ends],
-             fmt=lambda t: f"{100 * t:.0f}%", ylabel="share of games"),
-        vbar("Final scores (all players)", list(s["scores"]["histogram"]), list(s["scores"]["histogram"].values()),
-             w, h, fmt=lambda t: f"{t:g}", ylabel="players", xlabel="points"),
+             fmt=_pct_tick, ylabel="share of games"),
+        vbar("Final scores (all players)", [k.split("..")[0] for k in s["scores"]["histogram"]],
+             list(s["scores"]["histogram"].values()), w, h, fmt=lambda t: f"{t:g}", ylabel="players",
+             xlabel="points (bins of 5, labelled by their lowest score)"),
     ], h)
     seats = s["win_rate_by_seat"]
     pol = s["win_rate_by_policy"]
     pages.charts([
         vbar("Win rate by seat", [f"seat {i + 1}" for i in range(players)], [x["rate"] for x in seats], w, h,
              [x["low"] for x in seats], [x["high"] for x in seats], ref=s["balance"]["fair_share"],
-             ref_label="fair share", fmt=lambda t: f"{100 * t:.0f}%", ylabel="wins (shared wins split)"),
+             ref_label="fair share", fmt=_pct_tick, ylabel="wins (shared wins split)"),
         vbar("Win rate by policy", list(pol), [x["rate"] for x in pol.values()], w, h,
              [x["low"] for x in pol.values()], [x["high"] for x in pol.values()],
-             ref=s["balance"]["fair_share"], ref_label="fair share", fmt=lambda t: f"{100 * t:.0f}%",
+             ref=s["balance"]["fair_share"], ref_label="fair share", fmt=_pct_tick,
              ylabel="wins per seat played"),
     ], h)
     pts = s["points_by_source"]
@@ -300,13 +307,13 @@ def summary_pages(pages: Pages, s: dict, label: str = ""):
     pages.charts([
         hbar("Win rate of a Trade card's player", cards,
              [("won", [x["rate"] for x in won], [x["low"] for x in won], [x["high"] for x in won], BAR)],
-             w, h, ref=s["balance"]["fair_share"], ref_label="fair share", fmt=lambda t: f"{100 * t:.0f}%",
-             note="bars: share of plays whose player won; whiskers: 95%"),
+             w, h, ref=s["balance"]["fair_share"], ref_label="fair share", fmt=_pct_tick,
+             note="share of plays whose player won"),
         vbar("Priest King rounds", ["could not build", "no king (no bid won)"],
              [pk["rate"] or 0, 1 - (s["priest_king"]["rounds_with_king"]["rate"] or 0)], w, h,
              [pk["low"], 1 - (s["priest_king"]["rounds_with_king"]["high"] or 0)],
              [pk["high"], 1 - (s["priest_king"]["rounds_with_king"]["low"] or 0)],
-             fmt=lambda t: f"{100 * t:.0f}%", ylabel="of king rounds / of all rounds"),
+             fmt=_pct_tick, ylabel="of king rounds / of all rounds"),
     ], h)
 
 
@@ -314,7 +321,7 @@ def _fmt_cell(v):
     if v is None:
         return "n/a"
     if isinstance(v, float):
-        return f"{v:.3f}" if abs(v) < 10 else f"{v:.1f}"
+        return f"{v:.3f}" if abs(v) < 1 else f"{v:.2f}"
     return str(v)
 
 
@@ -352,11 +359,11 @@ def render_report(summary: dict, variant: dict | None = None, variant_name: str 
             hbar("Win rate by seat", seats,
                  [("baseline", [x["rate"] for x in s["win_rate_by_seat"]], None, None, BAR),
                   (variant_name, [x["rate"] for x in variant["win_rate_by_seat"]], None, None, BAR2)],
-                 w, h, ref=s["balance"]["fair_share"], fmt=lambda t: f"{100 * t:.0f}%"),
+                 w, h, ref=s["balance"]["fair_share"], fmt=_pct_tick),
             hbar("How games ended", [END_LABELS[e] for e in ENDS],
                  [("baseline", [s["ends"][e]["rate"] for e in ENDS], None, None, BAR),
                   (variant_name, [variant["ends"][e]["rate"] for e in ENDS], None, None, BAR2)],
-                 w, h, fmt=lambda t: f"{100 * t:.0f}%"),
+                 w, h, fmt=_pct_tick),
         ], h)
         pages.charts([
             _hist_chart("Game length - baseline", {k: s["length"]["histogram"].get(k, 0) for k in lengths},
