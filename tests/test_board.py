@@ -1,0 +1,228 @@
+"""Boards and areas read back from aids.pdf: parts on pages, seams and targets, labels where declared, errors."""
+
+from __future__ import annotations
+
+import io
+import textwrap
+
+import pdfplumber
+import pytest
+
+from kitgen.aids import render_aids
+from kitgen.aids.board import board_area
+from kitgen.areas import place_areas
+from kitgen.art import ArtLibrary
+from kitgen.errors import GameDataError
+from kitgen.game import load_game
+from kitgen.tiling import tile_board
+from kitgen.units import mm, paper_size
+
+MM = 72 / 25.4
+RED = (0.7529411764705882, 0.2235294117647059, 0.16862745098039217)
+
+BOARD = """
+[[components]]
+kind = "board"
+name = "Map"
+size = "380x240mm"
+text = "The Map"
+
+[[components.areas]]
+label = "West {n}"
+size = "40x30mm"
+count = 2
+gap = "5mm"
+x = "20mm"
+y = "60mm"
+
+[[components.areas]]
+label = "East"
+shape = "circle"
+size = "40mm"
+x = "320mm"
+y = "150mm"
+"""
+
+
+def write_game(folder, components: str):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "game.toml").write_text(textwrap.dedent("""\
+        title = "Board Test"
+        players = "2-4"
+        [types.plain]
+        label = "Plain"
+        color = "#336699"
+        """) + textwrap.dedent(components), encoding="utf-8")
+    (folder / "cards.csv").write_text("name,type,count\nOne,plain,2\n", encoding="utf-8")
+    return folder
+
+
+def render(game, paper):
+    return render_aids(game, paper_size(paper), ArtLibrary.for_game(game))
+
+
+@pytest.fixture(scope="module")
+def board_game(tmp_path_factory):
+    return load_game(write_game(tmp_path_factory.mktemp("b") / "g", BOARD))
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_board_parts_print_on_their_pages_with_labels_where_declared(board_game, paper):
+    board = board_game.components[0]
+    tiling = tile_board(board.width, board.height, board_area(paper_size(paper)), board.overlap)
+    assert not tiling.rotated and len(tiling.parts) == 2
+    spaces = {s.label: s for s in place_areas(board.areas, board.width, board.height)}
+    with pdfplumber.open(io.BytesIO(render(board_game, paper))) as pdf:
+        assert len(pdf.pages) == 2
+        seen = {}
+        for part, page in zip(tiling.parts, pdf.pages):
+            assert page.width == pytest.approx(paper_size(paper).width, abs=0.5)
+            text = page.extract_text()
+            assert f"part {part.label} of 2" in text
+            words = page.extract_words()
+            for label, space in spaces.items():
+                cx, cy = space.rect.center
+                inside = part.part.contains_point(cx, cy)
+                px, py = part.to_page(cx, cy)
+                first = label.split()[0]
+                hits = [w for w in words if w["text"] == first and abs((w["x0"] + w["x1"]) / 2 - px) < space.rect.width / 2
+                        and page.height - w["bottom"] < py + space.rect.height / 2
+                        and page.height - w["top"] > py - space.rect.height / 2]
+                # the whole board is drawn under a clip to the part's window, so every label
+                # sits where the tiling maps it; those inside the part are the ones seen
+                assert hits, (part.label, label)
+                assert part.window.contains_point(px, py) == inside, (part.label, label)
+                if inside:
+                    seen[label] = seen.get(label, 0) + 1
+        assert seen == {"West 1": 1, "West 2": 1, "East": 1}
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_seam_targets_and_trim_line_match_the_tiling(board_game, paper):
+    board = board_game.components[0]
+    tiling = tile_board(board.width, board.height, board_area(paper_size(paper)), board.overlap)
+    left, right = tiling.parts
+    with pdfplumber.open(io.BytesIO(render(board_game, paper))) as pdf:
+        for part, page in zip(tiling.parts, pdf.pages):
+            targets = [c for c in page.curves if c.get("stroking_color") and
+                       tuple(round(v, 3) for v in c["stroking_color"]) == tuple(round(v, 3) for v in RED)
+                       and c["width"] > 15]
+            centres = sorted({(round((c["x0"] + c["x1"]) / 2, 1), round(page.height - (c["top"] + c["bottom"]) / 2, 1))
+                              for c in targets})
+            expected = sorted({tuple(round(v, 1) for v in part.to_page(m.x, m.y)) for m in tiling.marks})
+            assert centres == pytest.approx(expected, abs=0.2)
+        # the seam is at the right page's left edge, overlap away from the left page's right edge
+        seam_on_left = left.to_page(tiling.marks[0].x, 0)[0]
+        assert left.window.right - seam_on_left == pytest.approx(board.overlap)
+        assert right.to_page(tiling.marks[0].x, 0)[0] == pytest.approx(right.window.x)
+        # the right part is trimmed along its left edge: a dashed vertical line there
+        page = pdf.pages[1]
+        dashed = [ln for ln in page.lines if abs(ln["x0"] - right.window.x) < 0.3 and abs(ln["x1"] - ln["x0"]) < 0.1
+                  and ln["height"] > right.window.height - 1 and ln.get("dash") and ln["dash"][0]]
+        assert dashed
+
+
+def test_a_board_that_fits_one_page_is_printed_whole(tmp_path):
+    game = load_game(write_game(tmp_path / "g", """
+        [[components]]
+        kind = "board"
+        name = "Small board"
+        size = "180x120mm"
+        count = 2
+        """))
+    with pdfplumber.open(io.BytesIO(render(game, "letter"))) as pdf:
+        assert len(pdf.pages) == 2                           # one page per copy
+        for page in pdf.pages:
+            assert "cut along the solid outline" in page.extract_text()
+            assert not [c for c in page.curves if c["width"] > 15]   # no targets
+
+
+def test_mat_areas_print_inside_the_mat(tmp_path):
+    game = load_game(write_game(tmp_path / "g", """
+        [[components]]
+        kind = "mat"
+        name = "Hut"
+        size = "190x110mm"
+        [[components.areas]]
+        label = "Leaf {n}"
+        size = "30x45mm"
+        count = 5
+        gap = "5mm"
+        y = "20mm"
+        label_at = "center"
+        [[components.areas]]
+        labels = ["Wall", "Roof"]
+        size = "60x20mm"
+        count = 2
+        gap = "10mm"
+        y = "75mm"
+        """))
+    mat = game.components[0]
+    spaces = place_areas(mat.areas, mat.width, mat.height)
+    assert [s.label for s in spaces] == ["Leaf 1", "Leaf 2", "Leaf 3", "Leaf 4", "Leaf 5", "Wall", "Roof"]
+    # centred across: the row of leaves is symmetric about the middle of the mat
+    assert spaces[0].rect.x == pytest.approx(mat.width - spaces[4].rect.right)
+    assert mat.height - spaces[0].rect.top == pytest.approx(mm(20))
+    with pdfplumber.open(io.BytesIO(render(game, "letter"))) as pdf:
+        page = pdf.pages[0]
+        words = page.extract_words()
+        leaves = [w for w in words if w["text"] == "Leaf"]
+        assert len(leaves) == 5
+        assert {w["text"] for w in words} >= {"Wall", "Roof", "Hut"}
+        mat_box = [r for r in page.rects if abs(r["width"] - 190 * MM) < 1 and abs(r["height"] - 110 * MM) < 1]
+        assert mat_box
+        box = mat_box[0]
+        for w in leaves:
+            assert box["x0"] < w["x0"] and w["x1"] < box["x1"] and box["top"] < w["top"] < box["bottom"]
+
+
+def test_bottom_up_order_and_taper(tmp_path):
+    game = load_game(write_game(tmp_path / "g", """
+        [[components]]
+        kind = "board"
+        name = "Pyramid"
+        size = "200x200mm"
+        [[components.areas]]
+        label = "Level {n}"
+        size = "150x20mm"
+        count = 4
+        columns = 1
+        taper = "20mm"
+        order = "bottom-up"
+        y = "30mm"
+        """))
+    board = game.components[0]
+    spaces = place_areas(board.areas, board.width, board.height)
+    by_label = {s.label: s.rect for s in spaces}
+    assert by_label["Level 1"].y < by_label["Level 2"].y < by_label["Level 4"].y     # 1 at the bottom
+    assert [by_label[f"Level {n}"].width for n in range(1, 5)] == pytest.approx([mm(150), mm(130), mm(110), mm(90)])
+    for r in by_label.values():
+        assert r.center[0] == pytest.approx(board.width / 2)
+
+
+@pytest.mark.parametrize("entry, message", [
+    ('kind = "board"\nname = "B"', "missing 'size'"),
+    ('kind = "board"\nname = "B"\nsize = "300mm"', "must give width and height"),
+    ('kind = "board"\nname = "B"\nsize = "300x200mm"\noverlap = "80mm"', "between 3 and 40 mm"),
+    ('kind = "board"\nname = "B"\nsize = "300x200mm"\nshape = "circle"', "unknown key 'shape'"),
+    ('kind = "board"\nname = "B"\nsize = "300x200mm"\n[[components.areas]]\nlabel = "X"\nsize = "50x50mm"\nx = "280mm"',
+     "area 1 (X): space 1"),
+    ('kind = "board"\nname = "B"\nsize = "300x200mm"\n[[components.areas]]\nlabel = "X"\nshape = "star"\nsize = "5mm"',
+     "unknown shape 'star'"),
+    ('kind = "board"\nname = "B"\nsize = "300x200mm"\n[[components.areas]]\nlabels = ["a"]\ncount = 2\nsize = "20x20mm"',
+     "'labels' gives 1 texts for 2 spaces"),
+    ('kind = "board"\nname = "B"\nsize = "300x200mm"\n[[components.areas]]\nlabel = "X"\nshape = "circle"\nsize = "20x20mm"',
+     "a circle takes one length"),
+    ('kind = "board"\nname = "B"\nsize = "300x200mm"\n[[components.areas]]\nlabel = "X"\nsize = "20x20mm"\nx = "left"',
+     "'x'"),
+    ('kind = "mat"\nname = "M"\nsize = "100x80mm"\n[[components.areas]]\nlabel = "X"\nsize = "20x20mm"\ncolour = "#000000"',
+     "unknown key 'colour'"),
+    ('kind = "token"\nname = "T"\n[[components.areas]]\nlabel = "X"\nsize = "20x20mm"', "unknown key 'areas'"),
+])
+def test_bad_board_and_area_data_names_the_component(tmp_path, entry, message):
+    folder = write_game(tmp_path / "g", "[[components]]\n" + entry + "\n")
+    with pytest.raises(GameDataError) as err:
+        load_game(folder)
+    text = str(err.value)
+    assert "game.toml" in text and message in text
+    assert "component 'B' (board)" in text or "component 'M' (mat)" in text or "component 'T' (token)" in text
