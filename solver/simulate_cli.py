@@ -13,7 +13,7 @@ import click
 @click.option("--games", "-n", type=int, default=1000, show_default=True, help="Games to play.")
 @click.option("--players", "-p", type=int, default=4, show_default=True, help="Players per game (2-8).")
 @click.option("--policy", default="greedy,cautious,closer,random", show_default=True, metavar="NAME[,NAME...]",
-              help="Players' policies, cycled over the seats: random, greedy, cautious, closer.")
+              help="Players' policies, cycled over the players: random, greedy, cautious, closer.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed; game i uses seed/i, so results do not depend on the number of workers.")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
