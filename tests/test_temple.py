@@ -1,0 +1,160 @@
+"""The built-in Temple of Inscriptions kit: cards from the data, board and tiles, rulebook, print guarantees."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from kitgen.aids.board import board_area
+from kitgen.packing import content_area
+from kitgen.resources import builtin_dirs
+from kitgen.tiling import tile_board
+from kitgen.units import paper_size
+
+from .conftest import run
+
+SLUG = "temple-of-inscriptions"
+MM = 72 / 25.4
+DATA, TEMPLATES, ART = builtin_dirs(SLUG)
+
+
+def csv_counts() -> Counter:
+    with open(DATA / "cards.csv", encoding="utf-8") as fh:
+        return Counter({row["name"]: int(row["count"]) for row in csv.DictReader(fh)})
+
+
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory):
+    out = {}
+    for paper in ("letter", "a4"):
+        folder = tmp_path_factory.mktemp(paper)
+        result = run("build", SLUG, "--out", folder, "--paper", paper)
+        assert result.exit_code == 0, result.output
+        out[paper] = folder / SLUG
+    return out
+
+
+def test_the_deck_is_the_issue_default():
+    counts = csv_counts()
+    assert sum(counts.values()) == 75
+    assert counts["Jade Jewel"] == 12
+    construction = {n: c for n, c in counts.items() if n != "Jade Jewel"}
+    assert len(construction) == 9 and set(construction.values()) == {7}
+
+
+def test_card_counts_per_name_in_the_manifest_match_the_data(kits):
+    for kit in kits.values():
+        manifest = json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
+        assert Counter(c["name"] for c in manifest["cards"]) == csv_counts()
+        assert sorted(p.name for p in kit.iterdir()) == ["aids.pdf", "cards.pdf", "manifest.json", "rules.pdf"]
+
+
+def test_cards_are_poker_sized_with_backs_behind_fronts(kits):
+    manifest = json.loads((kits["letter"] / "manifest.json").read_text(encoding="utf-8"))
+    width, height = manifest["page_size"]
+    for card in manifest["cards"]:
+        x0, y0, x1, y1 = card["front"]["box"]
+        assert (x1 - x0, y1 - y0) == (pytest.approx(63.5 * MM, abs=0.05), pytest.approx(88.9 * MM, abs=0.05))
+        bx0, by0, bx1, by1 = card["back"]["box"]
+        assert card["back"]["page"] == card["front"]["page"] + 1
+        assert bx0 == pytest.approx(width - x1, abs=0.1) and by0 == pytest.approx(y0, abs=0.1)
+
+
+def test_all_fonts_embedded(kits):
+    for name in ("cards.pdf", "rules.pdf", "aids.pdf"):
+        out = subprocess.run(["pdffonts", str(kits["letter"] / name)], capture_output=True, text=True,
+                             check=True).stdout.splitlines()[2:]
+        assert out, name
+        for row in out:
+            flags = [w for w in row.split() if w in ("yes", "no")]
+            assert flags[0] == "yes", row                        # emb
+            assert "TrueType" in row, row
+
+
+def test_rebuild_is_byte_identical(kits, tmp_path):
+    result = run("build", SLUG, "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    for name in ("cards.pdf", "rules.pdf", "aids.pdf", "manifest.json"):
+        assert hashlib.sha256((tmp_path / SLUG / name).read_bytes()).digest() == \
+            hashlib.sha256((kits["letter"] / name).read_bytes()).digest(), name
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_aids_hold_the_board_in_parts_then_the_tiles_inside_the_printable_area(kits, paper):
+    page_size = paper_size(paper)
+    tiling = tile_board(420 * MM, 297 * MM, board_area(page_size), 10 * MM)
+    parts = len(tiling.parts)
+    with pdfplumber.open(kits[paper] / "aids.pdf") as pdf:
+        texts = [p.extract_text() for p in pdf.pages]
+        board_pages = [i for i, t in enumerate(texts) if "Game board: part" in t]
+        assert board_pages == list(range(parts))
+        for part, i in zip(tiling.parts, board_pages):
+            assert f"part {part.label} of {parts}" in texts[i]
+        # tiles: 9 pyramid tiles and 90 treasure tiles, inside the printable area, not overlapping
+        area = content_area(page_size)
+        boxes = []
+        words = Counter()
+        for page in pdf.pages[parts:]:
+            if "Tiles" not in page.extract_text():
+                continue
+            for r in page.rects:
+                w, h = r["width"] / MM, r["height"] / MM
+                # each tile's outline is stroked 0.3 pt inside its box
+                if (abs(w - 24 + 0.21) < 0.3 and abs(h - 24 + 0.21) < 0.3) or \
+                        (abs(w - 54 + 0.21) < 0.3 and abs(h - 17 + 0.21) < 0.3):
+                    if r["stroking_color"] and max(r["stroking_color"]) < 0.3:   # the dark cut line
+                        boxes.append((page.page_number, r["x0"], page.height - r["bottom"], r["x1"],
+                                      page.height - r["top"]))
+            words.update(w["text"] for w in page.extract_words() if w["top"] > 15 * MM)  # below the heading
+        assert len(boxes) == 99
+        for n, (pg, x0, y0, x1, y1) in enumerate(boxes):
+            assert x0 >= area.x - 0.5 and x1 <= area.right + 0.5 and y0 >= area.y - 0.5 and y1 <= area.top + 0.5
+            for pg2, a0, b0, a1, b1 in boxes[n + 1:]:
+                assert pg != pg2 or not (x0 < a1 and a0 < x1 and y0 < b1 and b0 < y1)
+        assert words["Level"] == 9
+        # the treasure (30 x 1, 25 x 2, 35 x 5) and the numbers of "Level 1", "Level 2", "Level 5"
+        assert (words["1"], words["2"], words["5"]) == (31, 26, 36)
+
+
+def test_rulebook_carries_every_card_name_and_its_rulings(kits):
+    text = "\n".join(p.extract_text() for p in PdfReader(kits["letter"] / "rules.pdf").pages)
+    flat = " ".join(text.split())
+    for name in csv_counts():
+        assert name in flat, name
+    for n, title in enumerate(["Scoring", "The deck", "Treasure", "Starting hand", "Turn order",
+                               "An empty draw pile", "Setting cards", "The summoner's point",
+                               "One construction per round", "Ties"], start=1):
+        assert f"Playtest ruling {n}: {title}" in flat
+    # the playtest defaults are stated with the numbers of the data
+    assert "7 construction cards for each of the 9 levels (63 cards)" in flat
+    assert "at most 5 x (1 + 2 + ... + 9) = 225 points" in flat
+    assert "Example of play" in flat and "BEFORE" in flat and "AFTER" in flat
+    for where in ("cards.csv", "game.toml"):
+        assert where in flat
+
+
+def test_kitgen_list_shows_the_game():
+    result = run("list")
+    assert result.exit_code == 0 and "Temple of Inscriptions" in result.output
+
+
+def test_art_script_is_deterministic_and_complete(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("toi_art", ART / "make_art.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    files = module.build()
+    named = {row["art"] for row in csv.DictReader(open(DATA / "cards.csv", encoding="utf-8"))}
+    assert named | {"back.png", "treasure.png", "summon.png"} == set(files)
+    for name, data in files.items():
+        assert (ART / name).read_bytes() == data, f"{name} differs from what make_art.py draws"
+        assert len(data) < 40_000
