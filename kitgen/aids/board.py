@@ -7,6 +7,8 @@ label ("A1": row letter, column number) and a small map of all the parts.
 
 from __future__ import annotations
 
+from reportlab.lib.colors import HexColor
+
 from .. import fonts
 from ..components import Board
 from ..errors import GameDataError
@@ -76,7 +78,7 @@ def _page(canvas, ctx, board: Board, tiling: Tiling, part, form: str, copy: int)
 
 def _seams(canvas, tiling: Tiling, part) -> None:
     """Seam lines and half-targets: on a seam, each of the two pages shows its half."""
-    canvas.setStrokeColor(_color(SEAM))
+    canvas.setStrokeColor(HexColor(SEAM))
     canvas.setLineWidth(0.6)
     for mark in tiling.marks:
         x, y = part.to_page(mark.x, mark.y)
@@ -86,7 +88,6 @@ def _seams(canvas, tiling: Tiling, part) -> None:
         canvas.line(x, y - MARK_RADIUS * 1.4, x, y + MARK_RADIUS * 1.4)
     canvas.setDash(2, 2)
     canvas.setLineWidth(0.4)
-    p = part.part
     for other in tiling.parts:      # where the next page's edge lands on this one
         if other.row == part.row and other.column == part.column + 1:
             x, _ = part.to_page(other.part.x, 0)
@@ -95,7 +96,6 @@ def _seams(canvas, tiling: Tiling, part) -> None:
             _, y = part.to_page(0, other.part.top)
             canvas.line(part.window.x, y, part.window.right, y)
     canvas.setDash()
-    del p
 
 
 def _edges(canvas, tiling: Tiling, part) -> None:
@@ -123,12 +123,11 @@ def _edges(canvas, tiling: Tiling, part) -> None:
 
 
 def _footer(canvas, ctx, tiling: Tiling, part, total: int) -> None:
+    if total == 1:
+        return
     area = content_area(ctx.paper)
     y0 = area.y
     canvas.saveState()
-    if total == 1:
-        canvas.restoreState()
-        return
     # the part's label, large
     canvas.setFillColor(INK)
     canvas.setFont(fonts.BOLD, 20)
@@ -163,9 +162,3 @@ def _footer(canvas, ctx, tiling: Tiling, part, total: int) -> None:
     for i, line in enumerate(lines):
         canvas.drawString(area.x + mm(18), y0 + mm(7) - i * size * 1.25, line)
     canvas.restoreState()
-
-
-def _color(hex_color: str):
-    from reportlab.lib.colors import HexColor
-
-    return HexColor(hex_color)
