@@ -56,9 +56,20 @@ def cli():
     """Print-and-play kits and rules solvers for tabletop card games."""
 
 
+def _register() -> None:
+    from .commands import build, list_games, new, validate
+    from .export_command import export
+
+    for command in (list_games, new, validate, build, export):
+        cli.add_command(command)
+
+
+_register()
+
+
 def main():
     cli(prog_name="kitgen")
 
 
-from . import commands  # noqa: E402,F401  (registers the built-in commands on `cli`)
-from . import export_command  # noqa: E402,F401  (registers `kitgen export`)
+if __name__ == "__main__":
+    main()

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from .cli import cli
 
 
 class CardSizeType(click.ParamType):
@@ -37,7 +36,7 @@ class OffsetType(click.ParamType):
         return (x, y)
 
 
-@cli.command("list")
+@click.command("list")
 def list_games():
     """Name the built-in games."""
     from .game import load_game
@@ -49,7 +48,7 @@ def list_games():
                    f"{game.players_min}-{game.players_max} players)")
 
 
-@cli.command()
+@click.command()
 @click.argument("game")
 def validate(game):
     """Check a game's data (GAME: built-in name or folder) without rendering."""
@@ -62,7 +61,7 @@ def validate(game):
                f"{report.game.deck_size} cards, {len(report.game.components)} components: OK")
 
 
-@cli.command()
+@click.command()
 @click.argument("path", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--title", default=None, help="Title of the new game (default: from the folder name).")
 def new(path, title):
@@ -73,7 +72,7 @@ def new(path, title):
     click.echo(f"Wrote a starter game in {path} ({len(written)} files). Build it with: kitgen build {path}")
 
 
-@cli.command()
+@click.command()
 @click.argument("game")
 @click.option("--out", "out", type=click.Path(path_type=Path), default=Path("output"), show_default=True,
               help="Folder under which <game-slug>/ is written.")

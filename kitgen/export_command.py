@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from .cli import cli
 from .commands import CardSizeType
 
 FORMAT_HELP = ("png: one PNG per card face and the back (300 DPI, 1/8 in bleed); "
@@ -15,7 +14,7 @@ FORMAT_HELP = ("png: one PNG per card face and the back (300 DPI, 1/8 in bleed);
                "contact-sheet: one PNG of every face and the back, labelled.")
 
 
-@cli.command()
+@click.command()
 @click.argument("game")
 @click.option("--format", "fmt", required=True,
               type=click.Choice(["png", "print-shop", "tts", "contact-sheet"]), help=FORMAT_HELP)
