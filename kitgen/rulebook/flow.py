@@ -146,7 +146,8 @@ class Builder:
                             bulletFontSize=style.fontSize, leftIndent=16, bulletDedent=11,
                             bulletColor=colors.HexColor(self.theme.primary), spaceAfter=5)
 
-    def box(self, block: markup.Box) -> Table:
+    def box(self, block: markup.Box) -> KeepTogether:
+        """A tinted box; kept on one page unless it is longer than a page, then split in its rows."""
         prefix = BOX_PREFIX[block.kind]
         if not block.title:
             title = prefix
@@ -171,8 +172,7 @@ class Builder:
             ("TOPPADDING", (0, 0), (-1, -1), 7), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
         ]))
         table.spaceBefore, table.spaceAfter = 2, 9
-        table._kitgen_box_title = title
-        return table
+        return KeepTogether([table])
 
     # --- data-driven inserts ---
 
