@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from .packing import EPS, Rect
+from .geometry import EPS, Rect
 
 AREA_SHAPES = ("rect", "circle", "card")
 LABEL_PLACES = ("top", "center", "bottom", "left", "above", "below", "none")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .layout import Rect
+from .geometry import Rect
 from .units import MM
 
 POKER_W, POKER_H = 180.0, 252.0

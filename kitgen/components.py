@@ -359,8 +359,8 @@ def _areas(e: _Entry, game, width: float, height: float) -> tuple[AreaSpec, ...]
         bad = outside(place_areas([spec], width, height), width, height)
         if bad:
             r = bad[0].rect
-            e.fail(f"{what}: space {bad[0].number} ({to_mm(r.x):.0f}-{to_mm(r.right):.0f} mm across, "
-                   f"{to_mm(height - r.top):.0f}-{to_mm(height - r.y):.0f} mm down) reaches past the "
+            e.fail(f"{what}: space {bad[0].number} ({to_mm(r.x):.0f}-{to_mm(r.x1):.0f} mm across, "
+                   f"{to_mm(height - r.y1):.0f}-{to_mm(height - r.y):.0f} mm down) reaches past the "
                    f"{to_mm(width):.0f} x {to_mm(height):.0f} mm {e.kind}; move it or make it smaller")
         specs.append(spec)
     return tuple(specs)

@@ -20,7 +20,7 @@ from reportlab.platypus import Paragraph
 from . import fonts
 from .card_face import FaceLayout, face_layout, fit_image
 from .errors import RenderError
-from .layout import Rect
+from .geometry import Rect
 
 PANEL = HexColor("#fbf7ec")
 INK = HexColor("#2b2420")

@@ -14,8 +14,9 @@ import math
 from dataclasses import dataclass
 
 from .errors import OptionError
-from .layout import (MARK_CLEARANCE, PRINTER_MARGIN, Line, Placement, Rect, SheetLayout, crop_marks_for,
-                     place_scale_bar, fit_count)
+from .geometry import Line, Rect
+from .layout import (MARK_CLEARANCE, PRINTER_MARGIN, Placement, SheetLayout, crop_marks_for, fit_count,
+                     place_scale_bar, printable_area)
 from .units import MM, Size, to_mm
 
 FOLD_CLEARANCE = 2.5 * MM     # unprinted paper between a card's bleed and the fold line
@@ -92,7 +93,7 @@ def _build(page: Size, card: Size, bleed: float, vertical: bool, crop_marks: boo
     bare = SheetLayout(page, card, bleed, 2 * deep if vertical else long, long if vertical else 2 * deep,
                        slots, (), None)
     marks = crop_marks_for(bare) if crop_marks else ()
-    sheet = SheetLayout(page, card, bleed, bare.cols, bare.rows, slots, marks, place_scale_bar(bare, margin))
+    sheet = SheetLayout(page, card, bleed, bare.cols, bare.rows, slots, marks, place_scale_bar(bare, printable_area(page, margin)))
     grid = sheet.grid
     if vertical:
         fold_marks = (Line(fold, grid.y1 + MARK_CLEARANCE, fold, page.height - margin),

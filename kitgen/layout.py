@@ -10,55 +10,16 @@ import math
 from dataclasses import dataclass
 
 from .errors import OptionError
+from .geometry import Line, Rect
 from .units import MM, Size, to_mm
 
 PRINTER_MARGIN = 5 * MM       # nothing is printed closer to the paper's edge
 MARK_CLEARANCE = 1.5 * MM     # crop marks stop this short of the card area
 
 
-@dataclass(frozen=True)
-class Rect:
-    x: float
-    y: float
-    w: float
-    h: float
-
-    @property
-    def x1(self) -> float:
-        return self.x + self.w
-
-    @property
-    def y1(self) -> float:
-        return self.y + self.h
-
-    def box(self) -> list[float]:
-        """[x0, y0, x1, y1] rounded to 1/1000 pt, as written in the manifest."""
-        return [round(v, 3) for v in (self.x, self.y, self.x1, self.y1)]
-
-    def inset(self, d: float) -> "Rect":
-        return Rect(self.x + d, self.y + d, self.w - 2 * d, self.h - 2 * d)
-
-    def outset(self, d: float) -> "Rect":
-        return self.inset(-d)
-
-    def shifted(self, dx: float, dy: float) -> "Rect":
-        return Rect(self.x + dx, self.y + dy, self.w, self.h)
-
-    def overlaps(self, other: "Rect", tolerance: float = 1e-6) -> bool:
-        return (self.x < other.x1 - tolerance and other.x < self.x1 - tolerance
-                and self.y < other.y1 - tolerance and other.y < self.y1 - tolerance)
-
-    def contains(self, other: "Rect", tolerance: float = 1e-6) -> bool:
-        return (other.x >= self.x - tolerance and other.y >= self.y - tolerance
-                and other.x1 <= self.x1 + tolerance and other.y1 <= self.y1 + tolerance)
-
-
-@dataclass(frozen=True)
-class Line:
-    x0: float
-    y0: float
-    x1: float
-    y1: float
+def printable_area(page: Size, margin: float = PRINTER_MARGIN) -> Rect:
+    """The part of a page a home printer reaches: all of it but ``margin`` on every side."""
+    return Rect(margin, margin, page.width - 2 * margin, page.height - 2 * margin)
 
 
 @dataclass(frozen=True)
@@ -105,34 +66,38 @@ def fit_count(space: float, item: float, gap: float) -> int:
 
 def sheet_layout(page: Size, card: Size, bleed: float = 0.0, crop_marks: bool = True,
                  margin: float = PRINTER_MARGIN, paper_name: str = "paper",
-                 size_option: str = "--card-size") -> SheetLayout:
+                 size_option: str = "--card-size", area: Rect | None = None) -> SheetLayout:
     """Lay out as many cards as fit on a page, centred, with crop marks to the page edge.
 
     Without bleed the cards touch, so one cut separates two cards.  With bleed
     each card keeps its own bleed area, and neighbouring trim lines are
-    ``2 * bleed`` apart.
+    ``2 * bleed`` apart.  ``area`` (a part of the page, such as the room under
+    a heading) stands for the page when given: the cards keep ``margin`` from
+    its edges, centred in it, and the crop marks stop at its edges.
     """
     if bleed < 0:
         raise OptionError("--bleed", f"bleed must be 0 mm or more, not {to_mm(bleed):g} mm")
+    bounds = area if area is not None else Rect(0.0, 0.0, page.width, page.height)
+    room = bounds.inset(margin)
     pitch_gap = 2 * bleed
-    avail_w, avail_h = page.width - 2 * margin, page.height - 2 * margin
-    cols = fit_count(avail_w - 2 * bleed, card.width, pitch_gap)
-    rows = fit_count(avail_h - 2 * bleed, card.height, pitch_gap)
+    cols = fit_count(room.w - 2 * bleed, card.width, pitch_gap)
+    rows = fit_count(room.h - 2 * bleed, card.height, pitch_gap)
     if cols == 0 or rows == 0:
         need = f"{to_mm(card.width + 2 * bleed):.1f} x {to_mm(card.height + 2 * bleed):.1f} mm"
-        raise OptionError(size_option, f"a card of {need} (with bleed) does not fit on {paper_name} "
+        where = "" if area is None else f" in the {to_mm(bounds.w):.1f} x {to_mm(bounds.h):.1f} mm area"
+        raise OptionError(size_option, f"a card of {need} (with bleed) does not fit on {paper_name}{where} "
                           f"inside the {to_mm(margin):g} mm printer margins "
-                          f"({to_mm(avail_w):.1f} x {to_mm(avail_h):.1f} mm printable)")
+                          f"({to_mm(room.w):.1f} x {to_mm(room.h):.1f} mm printable)")
     grid_w = cols * card.width + (cols - 1) * pitch_gap
     grid_h = rows * card.height + (rows - 1) * pitch_gap
-    left = (page.width - grid_w) / 2
-    top = (page.height + grid_h) / 2
+    cx, cy = bounds.center
+    left, top = cx - grid_w / 2, cy + grid_h / 2
     slots = tuple(Rect(left + c * (card.width + pitch_gap), top - (r + 1) * card.height - r * pitch_gap,
                        card.width, card.height)
                   for r in range(rows) for c in range(cols))
     layout = SheetLayout(page, card, bleed, cols, rows, slots, (), None)
-    marks = crop_marks_for(layout) if crop_marks else ()
-    return SheetLayout(page, card, bleed, cols, rows, slots, marks, place_scale_bar(layout, margin))
+    marks = crop_marks_for(layout, bounds) if crop_marks else ()
+    return SheetLayout(page, card, bleed, cols, rows, slots, marks, place_scale_bar(layout, room))
 
 
 def _cut_positions(starts: list[float], size: float) -> list[float]:
@@ -140,37 +105,42 @@ def _cut_positions(starts: list[float], size: float) -> list[float]:
     return cuts
 
 
-def crop_marks_for(layout: SheetLayout) -> tuple[Line, ...]:
-    """Lines along every cut, from just outside the card area out to the page edge."""
+def crop_marks_for(layout: SheetLayout, bounds: Rect | None = None) -> tuple[Line, ...]:
+    """Lines along every cut, from just outside the card area out to ``bounds`` (the page edge).
+
+    Every line runs left to right or bottom to top; a line with no room to run is left out.
+    """
     grid, page = layout.grid, layout.page
+    if bounds is None:
+        bounds = Rect(0.0, 0.0, page.width, page.height)
     xs = _cut_positions([s.x for s in layout.slots], layout.card.width)
     ys = _cut_positions([s.y for s in layout.slots], layout.card.height)
     lines = []
     for x in xs:
-        lines.append(Line(x, grid.y1 + MARK_CLEARANCE, x, page.height))
-        lines.append(Line(x, 0.0, x, grid.y - MARK_CLEARANCE))
+        lines.append(Line(x, grid.y1 + MARK_CLEARANCE, x, bounds.y1))
+        lines.append(Line(x, bounds.y, x, grid.y - MARK_CLEARANCE))
     for y in ys:
-        lines.append(Line(0.0, y, grid.x - MARK_CLEARANCE, y))
-        lines.append(Line(grid.x1 + MARK_CLEARANCE, y, page.width, y))
-    return tuple(ln for ln in lines if abs(ln.x1 - ln.x0) + abs(ln.y1 - ln.y0) > 0.5)
+        lines.append(Line(bounds.x, y, grid.x - MARK_CLEARANCE, y))
+        lines.append(Line(grid.x1 + MARK_CLEARANCE, y, bounds.x1, y))
+    return tuple(ln for ln in lines if (ln.x1 - ln.x0) + (ln.y1 - ln.y0) > 0.5)
 
 
 SCALE_BAR_LENGTH = 2 * 72.0        # the 2 in bar; the 50 mm bar is a little shorter
 SCALE_BAR_DEPTH = 4.2 * MM         # room the bars and their labels need across
 
 
-def place_scale_bar(layout: SheetLayout, margin: float) -> ScaleBar | None:
-    """Place the scale bar in the roomiest margin, inside the printable area, beside the grid."""
-    grid, page = layout.grid, layout.page
-    left_room = grid.x - MARK_CLEARANCE - margin
-    bottom_room = grid.y - MARK_CLEARANCE - margin
+def place_scale_bar(layout: SheetLayout, room: Rect) -> ScaleBar | None:
+    """Place the scale bar in the roomiest margin of ``room`` (the printable area), beside the grid."""
+    grid = layout.grid
+    left_room = grid.x - MARK_CLEARANCE - room.x
+    bottom_room = grid.y - MARK_CLEARANCE - room.y
     if left_room >= bottom_room and left_room >= SCALE_BAR_DEPTH:
-        x = margin + (left_room - SCALE_BAR_DEPTH) / 2
+        x = room.x + (left_room - SCALE_BAR_DEPTH) / 2
         y = grid.y + (grid.h - SCALE_BAR_LENGTH) / 2 if layout.rows == 1 else _between_marks(
             sorted(s.y for s in layout.slots), layout.card.height, grid.y, grid.y1)
         return ScaleBar(x, y, True, SCALE_BAR_LENGTH)
     if bottom_room >= SCALE_BAR_DEPTH:
-        y = margin + (bottom_room - SCALE_BAR_DEPTH) / 2
+        y = room.y + (bottom_room - SCALE_BAR_DEPTH) / 2
         x = _between_marks(sorted(s.x for s in layout.slots), layout.card.width, grid.x, grid.x1)
         return ScaleBar(x, y, False, SCALE_BAR_LENGTH)
     return None

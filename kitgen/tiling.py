@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .packing import EPS, Rect
+from .geometry import EPS, Rect
 
 DEFAULT_OVERLAP_MM = 10.0
 MARK_RADIUS = 9.0         # points: alignment targets on the seams
@@ -103,7 +103,7 @@ def spans(length: float, window: float, overlap: float) -> list[tuple[float, flo
 
 
 def _count(width: float, height: float, area: Rect, overlap: float) -> int:
-    return len(spans(width, area.width, overlap)) * len(spans(height, area.height, overlap))
+    return len(spans(width, area.w, overlap)) * len(spans(height, area.h, overlap))
 
 
 def tile_board(width: float, height: float, area: Rect, overlap: float) -> Tiling:
@@ -112,18 +112,18 @@ def tile_board(width: float, height: float, area: Rect, overlap: float) -> Tilin
     The board is turned a quarter turn when that needs fewer pages.  Raises
     ValueError when the overlap is not smaller than half the area.
     """
-    if overlap * 2 >= min(area.width, area.height) - EPS:
-        raise ValueError(f"overlap {overlap:.1f} pt is too large for a {area.width:.1f} x "
-                         f"{area.height:.1f} pt page area")
+    if overlap * 2 >= min(area.w, area.h) - EPS:
+        raise ValueError(f"overlap {overlap:.1f} pt is too large for a {area.w:.1f} x "
+                         f"{area.h:.1f} pt page area")
     rotated = _count(height, width, area, overlap) < _count(width, height, area, overlap)
     ow, oh = (height, width) if rotated else (width, height)
-    xs = spans(ow, area.width, overlap)
-    ys_top = spans(oh, area.height, overlap)          # measured down from the top edge
+    xs = spans(ow, area.w, overlap)
+    ys_top = spans(oh, area.h, overlap)          # measured down from the top edge
     parts = []
     for r, (t0, t1) in enumerate(ys_top):
         for c, (x0, x1) in enumerate(xs):
             part = Rect(x0, oh - t1, x1 - x0, t1 - t0)
-            window = Rect(area.x, area.top - part.height, part.width, part.height)
+            window = Rect(area.x, area.y1 - part.h, part.w, part.h)
             parts.append(BoardPart(r, c, part, window, cut_left=c > 0, cut_top=r > 0))
     marks = []
     for c in range(1, len(xs)):                      # seams between columns: the later page's left edge

@@ -147,12 +147,20 @@ def test_reference_cards_count_size_and_crop_marks(builtin_pdfs):
         cards = [r for r in page.rects if abs(r["width"] - 63.5 * MM) < 0.3 and abs(r["height"] - 88.9 * MM) < 0.3]
         borders = {(round(r["x0"], 1), round(r["top"], 1)) for r in cards}
         assert len(borders) == 4
-        # crop marks: short lines outside every card
-        marks = [ln for ln in page.lines if 3 * MM < max(ln["width"], ln["height"]) < 5 * MM]
+        # crop marks: lines continuing the cut lines (as on the card sheets), off every card, under the heading
+        xs = {round(v, 1) for c in cards for v in (c["x0"], c["x1"])}
+        ys = {round(v, 1) for c in cards for v in (c["top"], c["bottom"])}
+        marks = [ln for ln in page.lines if (ln["width"] < 0.1 and round(ln["x0"], 1) in xs)
+                 or (ln["height"] < 0.1 and round(ln["top"], 1) in ys)]
         assert len(marks) >= 8
+        rule = min(ln["top"] for ln in page.lines if ln["width"] > page.width - 2 * FIVE_MM - 1)  # under the heading
         for m in marks:
+            assert max(m["width"], m["height"]) >= 4 * MM - 0.1
+            assert m["top"] > rule + 1 * MM
             for c in cards:
                 assert not (c["x0"] + 1 < centre(m)[0] < c["x1"] - 1 and c["top"] + 1 < centre(m)[1] < c["bottom"] - 1)
+                for x, y in ((m["x0"], m["top"]), (m["x1"], m["bottom"])):
+                    assert not (c["x0"] + 0.5 < x < c["x1"] - 0.5 and c["top"] + 0.5 < y < c["bottom"] - 0.5)
         # body text is readable: no character smaller than 5.5 pt
         body = [ch for ch in page.chars if ch["top"] > cards[0]["top"] + 12 * MM]
         assert body and min(ch["size"] for ch in body) >= 5.5

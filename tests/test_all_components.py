@@ -139,7 +139,7 @@ def test_aids_pages_in_order_with_every_piece_inside_the_page(kit):
         assert words["Reef"] == 7
         assert words["1"] == 12 + 2 and words["3"] == 6 + 2       # shells, plus the slot numbers 1 and 3 per mat
         for n, (pg, x0, y0, x1, y1) in enumerate(outlines):
-            assert x0 >= area.x - 0.5 and x1 <= area.right + 0.5 and y0 >= area.y - 0.5 and y1 <= area.top + 0.5
+            assert x0 >= area.x - 0.5 and x1 <= area.x1 + 0.5 and y0 >= area.y - 0.5 and y1 <= area.y1 + 0.5
         # pieces do not overlap: compare the outer boxes (mats' inner frames lie inside their own box)
         outer = [o for o in outlines if not any(o is not p and p[0] == o[0] and p[1] <= o[1] + 0.1 and
                                                 p[2] <= o[2] + 0.1 and p[3] >= o[3] - 0.1 and

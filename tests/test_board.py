@@ -85,9 +85,9 @@ def test_board_parts_print_on_their_pages_with_labels_where_declared(board_game,
                 inside = part.part.contains_point(cx, cy)
                 px, py = part.to_page(cx, cy)
                 first = label.split()[0]
-                hits = [w for w in words if w["text"] == first and abs((w["x0"] + w["x1"]) / 2 - px) < space.rect.width / 2
-                        and page.height - w["bottom"] < py + space.rect.height / 2
-                        and page.height - w["top"] > py - space.rect.height / 2]
+                hits = [w for w in words if w["text"] == first and abs((w["x0"] + w["x1"]) / 2 - px) < space.rect.w / 2
+                        and page.height - w["bottom"] < py + space.rect.h / 2
+                        and page.height - w["top"] > py - space.rect.h / 2]
                 # the whole board is drawn under a clip to the part's window, so every label
                 # sits where the tiling maps it; those inside the part are the ones seen
                 assert hits, (part.label, label)
@@ -114,12 +114,12 @@ def test_seam_targets_and_trim_line_match_the_tiling(board_game, paper):
             assert [v for c in centres for v in c] == pytest.approx([v for e in expected for v in e], abs=0.2)
         # the seam is at the right page's left edge, overlap away from the left page's right edge
         seam_on_left = left.to_page(tiling.marks[0].x, 0)[0]
-        assert left.window.right - seam_on_left == pytest.approx(board.overlap)
+        assert left.window.x1 - seam_on_left == pytest.approx(board.overlap)
         assert right.to_page(tiling.marks[0].x, 0)[0] == pytest.approx(right.window.x)
         # the right part is trimmed along its left edge: a dashed vertical line there
         page = pdf.pages[1]
         dashed = [ln for ln in page.lines if abs(ln["x0"] - right.window.x) < 0.3 and abs(ln["x1"] - ln["x0"]) < 0.1
-                  and ln["height"] > right.window.height - 1 and ln.get("dash") and ln["dash"][0]]
+                  and ln["height"] > right.window.h - 1 and ln.get("dash") and ln["dash"][0]]
         assert dashed
 
 
@@ -162,8 +162,8 @@ def test_mat_areas_print_inside_the_mat(tmp_path):
     spaces = place_areas(mat.areas, mat.width, mat.height)
     assert [s.label for s in spaces] == ["Leaf 1", "Leaf 2", "Leaf 3", "Leaf 4", "Leaf 5", "Wall", "Roof"]
     # centred across: the row of leaves is symmetric about the middle of the mat
-    assert spaces[0].rect.x == pytest.approx(mat.width - spaces[4].rect.right)
-    assert mat.height - spaces[0].rect.top == pytest.approx(mm(20))
+    assert spaces[0].rect.x == pytest.approx(mat.width - spaces[4].rect.x1)
+    assert mat.height - spaces[0].rect.y1 == pytest.approx(mm(20))
     with pdfplumber.open(io.BytesIO(render(game, "letter"))) as pdf:
         page = pdf.pages[0]
         words = page.extract_words()
@@ -196,7 +196,7 @@ def test_bottom_up_order_and_taper(tmp_path):
     spaces = place_areas(board.areas, board.width, board.height)
     by_label = {s.label: s.rect for s in spaces}
     assert by_label["Level 1"].y < by_label["Level 2"].y < by_label["Level 4"].y     # 1 at the bottom
-    assert [by_label[f"Level {n}"].width for n in range(1, 5)] == pytest.approx([mm(150), mm(130), mm(110), mm(90)])
+    assert [by_label[f"Level {n}"].w for n in range(1, 5)] == pytest.approx([mm(150), mm(130), mm(110), mm(90)])
     for r in by_label.values():
         assert r.center[0] == pytest.approx(board.width / 2)
 

@@ -116,7 +116,7 @@ def test_aids_hold_the_board_in_parts_then_the_tiles_inside_the_printable_area(k
             words.update(w["text"] for w in page.extract_words() if w["top"] > 15 * MM)  # below the heading
         assert len(boxes) == 99
         for n, (pg, x0, y0, x1, y1) in enumerate(boxes):
-            assert x0 >= area.x - 0.5 and x1 <= area.right + 0.5 and y0 >= area.y - 0.5 and y1 <= area.top + 0.5
+            assert x0 >= area.x - 0.5 and x1 <= area.x1 + 0.5 and y0 >= area.y - 0.5 and y1 <= area.y1 + 0.5
             for pg2, a0, b0, a1, b1 in boxes[n + 1:]:
                 assert pg != pg2 or not (x0 < a1 and a0 < x1 and y0 < b1 and b0 < y1)
         assert words["Level"] == 9

@@ -16,8 +16,8 @@ PAPERS = ["letter", "a4"]
 
 def check_cover(tiling, overlap):
     """Every part's columns and rows: contiguous spans from 0 to the side, neighbours sharing ``overlap``."""
-    xs = sorted({(round(p.part.x, 6), round(p.part.right, 6)) for p in tiling.parts})
-    ys = sorted({(round(p.part.y, 6), round(p.part.top, 6)) for p in tiling.parts})
+    xs = sorted({(round(p.part.x, 6), round(p.part.x1, 6)) for p in tiling.parts})
+    ys = sorted({(round(p.part.y, 6), round(p.part.y1, 6)) for p in tiling.parts})
     assert len(tiling.parts) == len(xs) * len(ys) == tiling.columns * tiling.rows
     for spans_, side in ((xs, tiling.width), (ys, tiling.height)):
         assert spans_[0][0] == pytest.approx(0, abs=1e-6)
@@ -42,8 +42,8 @@ def test_parts_cover_the_board_with_the_stated_overlap(paper, size_mm):
     check_cover(tiling, overlap)
     printable = printable_area(page)
     for part in tiling.parts:
-        assert part.window.width == pytest.approx(part.part.width)
-        assert part.window.height == pytest.approx(part.part.height)
+        assert part.window.w == pytest.approx(part.part.w)
+        assert part.window.h == pytest.approx(part.part.h)
         assert area.contains(part.window) and printable.contains(part.window)
         assert part.cut_left == (part.column > 0) and part.cut_top == (part.row > 0)
 
@@ -77,7 +77,7 @@ def test_alignment_marks_sit_on_seams_inside_both_neighbours(paper):
         if mark.vertical:
             assert any(p.cut_left and p.part.x == pytest.approx(mark.x) for p in holders)
         else:
-            assert any(p.cut_top and p.part.top == pytest.approx(mark.y) for p in holders)
+            assert any(p.cut_top and p.part.y1 == pytest.approx(mark.y) for p in holders)
 
 
 def test_a_point_maps_to_the_same_spot_of_the_board_on_both_pages():

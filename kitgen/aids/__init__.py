@@ -3,7 +3,7 @@
 :func:`render_aids` groups the game's components by kind and hands each group
 to its renderer in :data:`RENDERERS`; a new kind of component is one parser in
 :mod:`kitgen.components` and one entry here.  Geometry comes from
-:mod:`kitgen.packing`; the renderers only draw.
+:mod:`kitgen.packing` and :mod:`kitgen.layout`; the renderers only draw.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def render_aids(game, paper: Size, art) -> bytes:
         area = content_area(paper)
         canvas.setFont(fonts.REGULAR, 11)
         canvas.setFillColor(INK)
-        canvas.drawString(area.x, area.top - 20, "This game declares no table aids "
+        canvas.drawString(area.x, area.y1 - 20, "This game declares no table aids "
                           "(add [[components]] entries to game.toml).")
         ctx.end_page()
     return canvas_bytes(canvas)

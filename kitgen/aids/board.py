@@ -12,7 +12,8 @@ from reportlab.lib.colors import HexColor
 from .. import fonts
 from ..components import Board
 from ..errors import GameDataError
-from ..packing import Rect, content_area
+from ..geometry import Rect
+from ..packing import content_area
 from ..tiling import MARK_RADIUS, Tiling, tile_board
 from ..units import mm, to_mm
 from .draw import CUT, GUIDE, INK, MUTED, fit_size, heading
@@ -25,7 +26,7 @@ SEAM = "#c0392b"         # the seam lines and targets: a red that shows on most 
 def board_area(paper) -> Rect:
     """The page area a part of a board may cover: the content area less the footer band."""
     area = content_area(paper)
-    return Rect(area.x, area.y + FOOTER, area.width, area.height - FOOTER)
+    return Rect(area.x, area.y + FOOTER, area.w, area.h - FOOTER)
 
 
 def tiling_for(board: Board, paper) -> Tiling:
@@ -63,7 +64,7 @@ def _page(canvas, ctx, board: Board, tiling: Tiling, part, form: str, copy: int)
     w = part.window
     canvas.saveState()
     path = canvas.beginPath()
-    path.rect(w.x, w.y, w.width, w.height)
+    path.rect(w.x, w.y, w.w, w.h)
     canvas.clipPath(path, stroke=0, fill=0)
     canvas.saveState()
     canvas.translate(w.x - part.part.x, w.y - part.part.y)
@@ -91,10 +92,10 @@ def _seams(canvas, tiling: Tiling, part) -> None:
     for other in tiling.parts:      # where the next page's edge lands on this one
         if other.row == part.row and other.column == part.column + 1:
             x, _ = part.to_page(other.part.x, 0)
-            canvas.line(x, part.window.y, x, part.window.top)
+            canvas.line(x, part.window.y, x, part.window.y1)
         if other.column == part.column and other.row == part.row + 1:
-            _, y = part.to_page(0, other.part.top)
-            canvas.line(part.window.x, y, part.window.right, y)
+            _, y = part.to_page(0, other.part.y1)
+            canvas.line(part.window.x, y, part.window.x1, y)
     canvas.setDash()
 
 
@@ -102,10 +103,10 @@ def _edges(canvas, tiling: Tiling, part) -> None:
     """Solid cut lines on the board's own edges, dashed trim lines where a neighbour overlaps."""
     w, p = part.window, part.part
     sides = {
-        "left": ((w.x, w.y), (w.x, w.top), p.x <= 1e-6, part.cut_left),
-        "right": ((w.right, w.y), (w.right, w.top), p.right >= tiling.width - 1e-6, False),
-        "top": ((w.x, w.top), (w.right, w.top), p.top >= tiling.height - 1e-6, part.cut_top),
-        "bottom": ((w.x, w.y), (w.right, w.y), p.y <= 1e-6, False),
+        "left": ((w.x, w.y), (w.x, w.y1), p.x <= 1e-6, part.cut_left),
+        "right": ((w.x1, w.y), (w.x1, w.y1), p.x1 >= tiling.width - 1e-6, False),
+        "top": ((w.x, w.y1), (w.x1, w.y1), p.y1 >= tiling.height - 1e-6, part.cut_top),
+        "bottom": ((w.x, w.y), (w.x1, w.y), p.y <= 1e-6, False),
     }
     canvas.saveState()
     for (x1, y1), (x2, y2), outer, trim in sides.values():
@@ -135,7 +136,7 @@ def _footer(canvas, ctx, tiling: Tiling, part, total: int) -> None:
     # a map of the parts, this one filled
     cell = min(mm(4), (FOOTER - mm(3)) / tiling.rows)
     map_w = cell * tiling.columns * 1.4
-    mx = area.right - map_w
+    mx = area.x1 - map_w
     for other in tiling.parts:
         x = mx + other.column * cell * 1.4
         y = y0 + mm(1) + (tiling.rows - 1 - other.row) * cell

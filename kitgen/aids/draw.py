@@ -6,7 +6,8 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from .. import fonts
-from ..packing import MARGIN, Rect, Segment
+from ..geometry import Rect
+from ..packing import MARGIN
 
 INK = HexColor("#2b2420")
 MUTED = HexColor("#7a7064")
@@ -48,17 +49,17 @@ def fit_size(text: str, font: str, largest: float, smallest: float, width: float
 def draw_art(canvas, path, box: Rect, label: str) -> None:
     """An art file fitted inside ``box`` (aspect kept, centred), or a placeholder naming it."""
     if path is not None:
-        canvas.drawImage(str(path), box.x, box.y, box.width, box.height, mask="auto",
+        canvas.drawImage(str(path), box.x, box.y, box.w, box.h, mask="auto",
                          preserveAspectRatio=True, anchor="c")
         return
     canvas.saveState()
     canvas.setFillColor(PLACEHOLDER)
     canvas.setStrokeColor(PLACEHOLDER_LINE)
     canvas.setLineWidth(0.5)
-    canvas.rect(box.x, box.y, box.width, box.height, fill=1, stroke=1)
-    canvas.line(box.x, box.y, box.right, box.top)
-    canvas.line(box.x, box.top, box.right, box.y)
-    size = fit_size(label, fonts.REGULAR, 6.0, 3.5, box.width - 4) or 3.5
+    canvas.rect(box.x, box.y, box.w, box.h, fill=1, stroke=1)
+    canvas.line(box.x, box.y, box.x1, box.y1)
+    canvas.line(box.x, box.y1, box.x1, box.y)
+    size = fit_size(label, fonts.REGULAR, 6.0, 3.5, box.w - 4) or 3.5
     canvas.setFillColor(INK)
     canvas.setFont(fonts.REGULAR, size)
     cx, cy = box.center
@@ -84,11 +85,3 @@ def heading(canvas, paper, title: str, note: str) -> None:
     canvas.line(MARGIN, baseline - 5, paper.width - MARGIN, baseline - 5)
     canvas.restoreState()
 
-
-def stroke_segments(canvas, segments: list[Segment], width: float = 0.5, color=CUT) -> None:
-    canvas.saveState()
-    canvas.setStrokeColor(color)
-    canvas.setLineWidth(width)
-    for s in segments:
-        canvas.line(s.x1, s.y1, s.x2, s.y2)
-    canvas.restoreState()

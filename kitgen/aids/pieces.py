@@ -15,7 +15,8 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from .. import fonts
 from ..components import Face, Piece
 from ..errors import GameDataError, RenderError
-from ..packing import DoesNotFit, Rect, content_area, hexagon_points, pack_shelves
+from ..geometry import Rect
+from ..packing import DoesNotFit, content_area, hexagon_points, pack_shelves
 from ..units import mm, to_mm
 from .draw import CUT, GUIDE, draw_art, fit_size, heading, mix, text_color_on
 from .surface import paint_surface
@@ -29,7 +30,7 @@ def _outline(canvas, shape: str, box: Rect):
     path = canvas.beginPath()
     if shape == "circle":
         cx, cy = box.center
-        path.circle(cx, cy, box.width / 2)
+        path.circle(cx, cy, box.w / 2)
     elif shape == "hexagon":
         points = hexagon_points(box)
         path.moveTo(*points[0])
@@ -37,7 +38,7 @@ def _outline(canvas, shape: str, box: Rect):
             path.lineTo(*p)
         path.close()
     else:
-        path.rect(box.x, box.y, box.width, box.height)
+        path.rect(box.x, box.y, box.w, box.h)
     return path
 
 
@@ -45,14 +46,14 @@ def _text_width(shape: str, box: Rect, y: float, pad: float) -> float:
     """Room for a line of text at height ``y`` inside the shape."""
     cx, cy = box.center
     if shape == "circle":
-        r = box.width / 2 - pad
+        r = box.w / 2 - pad
         dy = abs(y - cy)
         return 2 * math.sqrt(max(r * r - dy * dy, 0.0))
     if shape == "hexagon":
-        half_h = box.height / 2 - pad
+        half_h = box.h / 2 - pad
         frac = min(abs(y - cy) / half_h, 1.0) if half_h > 0 else 1.0
-        return box.width - 2 * pad - (box.width / 2) * frac
-    return box.width - 2 * pad
+        return box.w - 2 * pad - (box.w / 2) * frac
+    return box.w - 2 * pad
 
 
 class FacePainter:
@@ -74,8 +75,8 @@ class FacePainter:
         c.rect(0, 0, p.width, p.height, stroke=0, fill=1)
         inner = box.inset(BORDER)
         if p.shape == "hexagon":
-            inner = Rect(box.x + BORDER / 0.866, box.y + BORDER, box.width - 2 * BORDER / 0.866,
-                         box.height - 2 * BORDER)
+            inner = Rect(box.x + BORDER / 0.866, box.y + BORDER, box.w - 2 * BORDER / 0.866,
+                         box.h - 2 * BORDER)
         c.setStrokeColor(mix(face.color, "#ffffff", 0.55))
         c.setLineWidth(0.8)
         if p.areas:          # a mat with labelled spaces: title at the top, spaces where declared
@@ -90,7 +91,7 @@ class FacePainter:
 
     @staticmethod
     def _largest(inner: Rect, font: str, k: float) -> float:
-        return min(inner.height * k, 36 if font == fonts.BOLD else 9)
+        return min(inner.h * k, 36 if font == fonts.BOLD else 9)
 
     def _content(self, face: Face, inner: Rect) -> None:
         c, p = self.canvas, self.piece
@@ -105,11 +106,11 @@ class FacePainter:
         # text block at the bottom, art above it
         text_h = sum(self._largest(inner, f, k) * 1.2 for t, f, k in lines)
         if has_art:
-            bottom = inner.y + inner.height * (0.13 if p.shape != "rect" else 0.06)
+            bottom = inner.y + inner.h * (0.13 if p.shape != "rect" else 0.06)
             art_bottom = bottom + text_h + pad / 2
-            art_top = inner.top - inner.height * (0.05 if p.shape != "rect" else 0.06)
+            art_top = inner.y1 - inner.h * (0.05 if p.shape != "rect" else 0.06)
             side = art_top - art_bottom
-            side = min(side, _text_width(p.shape, inner, art_bottom, pad) * 0.98, inner.width * 0.7)
+            side = min(side, _text_width(p.shape, inner, art_bottom, pad) * 0.98, inner.w * 0.7)
             if side > mm(4):
                 art_box = Rect(cx - side / 2, art_bottom + (art_top - art_bottom - side) / 2, side, side)
                 draw_art(c, self.art.find(face.art, p.where), art_box, face.art)
@@ -145,7 +146,7 @@ def render_pieces(canvas, pieces: list[Piece], ctx) -> None:
         piece = copies[exc.index][0]
         raise GameDataError(f"{piece.where}: {to_mm(piece.width):.0f} x {to_mm(piece.height):.0f} mm is "
                             f"larger than the printable area of the page "
-                            f"({to_mm(area.width):.0f} x {to_mm(area.height):.0f} mm)") from None
+                            f"({to_mm(area.w):.0f} x {to_mm(area.h):.0f} mm)") from None
     forms = {}
     for piece in pieces:
         painter = FacePainter(canvas, ctx.art, piece)
@@ -166,12 +167,12 @@ def render_pieces(canvas, pieces: list[Piece], ctx) -> None:
         for pl, (piece, _) in here:
             if piece.shape in ("circle", "hexagon"):
                 r = pl.rect
-                canvas.rect(r.x, r.y, r.width, r.height, stroke=1, fill=0)
+                canvas.rect(r.x, r.y, r.w, r.h, stroke=1, fill=0)
         canvas.restoreState()
         for pl, (piece, face) in here:
             canvas.saveState()
             if pl.rotated:
-                canvas.translate(pl.rect.right, pl.rect.y)
+                canvas.translate(pl.rect.x1, pl.rect.y)
                 canvas.rotate(90)
             else:
                 canvas.translate(pl.rect.x, pl.rect.y)

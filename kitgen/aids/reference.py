@@ -1,4 +1,4 @@
-"""Player reference cards: card-sized, laid out like a card sheet with crop marks."""
+"""Player reference cards: card-sized, laid out like the card sheets, under the page heading."""
 
 from __future__ import annotations
 
@@ -11,13 +11,16 @@ from reportlab.platypus import Paragraph
 from .. import fonts
 from ..components import Reference
 from ..errors import GameDataError, OptionError, RenderError
-from ..packing import DoesNotFit, Rect, card_grid, content_area, crop_marks, paginate
+from ..layout import MARK_CLEARANCE, sheet_layout
+from ..packing import content_area, paginate
+from ..sheets import draw_crop_marks
 from ..units import Size, card_size, mm, to_mm
-from .draw import GUIDE, INK, PANEL, fit_size, heading, mix, stroke_segments, text_color_on
+from .draw import GUIDE, INK, PANEL, fit_size, heading, mix, text_color_on
 
 LARGEST, SMALLEST = 11.0, 5.5     # body text sizes tried, in points
 PAD = mm(3)
 TITLE_H = mm(9)
+MARK_ROOM = MARK_CLEARANCE + mm(4)   # kept free around the cards: crop marks at least 4 mm long
 
 
 def _markup(line: str) -> str:
@@ -96,8 +99,8 @@ def render_references(canvas, refs: list[Reference], ctx) -> None:
             fonts.check_glyphs(line, ref.where, fonts.BOLD)
         size = _size(ref, ctx.game)
         try:
-            grid = card_grid(size, area)
-        except DoesNotFit:
+            layout = sheet_layout(ctx.paper, size, margin=MARK_ROOM, area=area)
+        except OptionError:
             source = "its 'size'" if ref.size is not None else f"the game's card_size {ctx.game.card_size!r}"
             raise GameDataError(f"{ref.where}: a card of {to_mm(size.width):.1f} x {to_mm(size.height):.1f} mm "
                                 f"({source}) does not fit on the page with its crop marks") from None
@@ -106,16 +109,15 @@ def render_references(canvas, refs: list[Reference], ctx) -> None:
         canvas.beginForm(form, lowerx=0, lowery=0, upperx=size.width, uppery=size.height)
         _draw_card(canvas, ref, size, band, ctx.title)
         canvas.endForm()
-        pages = paginate(ref.count, grid.per_page)
+        pages = paginate(ref.count, layout.per_page)
         for number, copies in enumerate(pages, start=1):
             note = f"{ref.name}: cut along the crop marks"
             heading(canvas, ctx.paper, ctx.title, note + (f" (page {number} of {len(pages)})"
                                                           if len(pages) > 1 else ""))
-            cells = [grid.cells[i] for i in range(len(copies))]
-            for cell in cells:
+            for slot in layout.slots[:len(copies)]:
                 canvas.saveState()
-                canvas.translate(cell.x, cell.y)
+                canvas.translate(slot.x, slot.y)
                 canvas.doForm(form)
                 canvas.restoreState()
-            stroke_segments(canvas, crop_marks(cells))
+            draw_crop_marks(canvas, layout)
             ctx.end_page()

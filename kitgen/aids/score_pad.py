@@ -8,7 +8,8 @@ from reportlab.lib.colors import HexColor
 
 from .. import fonts
 from ..components import ScorePad
-from ..packing import Rect, content_area
+from ..geometry import Rect
+from ..packing import content_area
 from ..units import mm
 from .draw import GUIDE, INK, MUTED, fit_size, heading, mix
 
@@ -33,13 +34,13 @@ class PadGrid:
 
 def pad_grid(pad: ScorePad, area: Rect) -> PadGrid:
     fixed = [ROUND_W] + ([TRACK_W] if pad.track else [])
-    player_w = (area.width - sum(fixed)) / pad.players
+    player_w = (area.w - sum(fixed)) / pad.players
     widths = fixed + [player_w] * pad.players
     xs = [area.x]
     for w in widths:
         xs.append(xs[-1] + w)
-    row_h = min(MAX_ROW_H, (area.height - HEADER_H - TOTAL_H) / pad.rounds)
-    ys = [area.top, area.top - HEADER_H]
+    row_h = min(MAX_ROW_H, (area.h - HEADER_H - TOTAL_H) / pad.rounds)
+    ys = [area.y1, area.y1 - HEADER_H]
     for _ in range(pad.rounds):
         ys.append(ys[-1] - row_h)
     ys.append(ys[-1] - TOTAL_H)
@@ -47,7 +48,7 @@ def pad_grid(pad: ScorePad, area: Rect) -> PadGrid:
 
 
 def _centred(canvas, text: str, cell: Rect, font: str, largest: float, color=INK, dy: float = 0.0) -> None:
-    size = fit_size(text, font, largest, 4.5, cell.width - 4) or 4.5
+    size = fit_size(text, font, largest, 4.5, cell.w - 4) or 4.5
     canvas.setFont(font, size)
     canvas.setFillColor(color)
     cx, cy = cell.center
@@ -68,11 +69,11 @@ def render_score_pads(canvas, pads: list[ScorePad], ctx) -> None:
             canvas.setFillColor(mix(accent, "#ffffff", 0.82))
             for row in (0, n_rows - 1):
                 r = Rect(grid.xs[0], grid.ys[row + 1], grid.xs[-1] - grid.xs[0], grid.ys[row] - grid.ys[row + 1])
-                canvas.rect(r.x, r.y, r.width, r.height, stroke=0, fill=1)
+                canvas.rect(r.x, r.y, r.w, r.h, stroke=0, fill=1)
             canvas.setFillColor(HexColor("#f4f1ea"))
             for row in range(2, pad.rounds + 1, 2):
                 r = grid.cell(row, 0)
-                canvas.rect(r.x, r.y, grid.xs[-1] - r.x, r.height, stroke=0, fill=1)
+                canvas.rect(r.x, r.y, grid.xs[-1] - r.x, r.h, stroke=0, fill=1)
             # lines: thin inside, heavier frame and under the header / above the totals
             canvas.setStrokeColor(GUIDE)
             canvas.setLineWidth(0.5)
@@ -97,10 +98,10 @@ def render_score_pads(canvas, pads: list[ScorePad], ctx) -> None:
                 cell = grid.cell(0, first_player + p)
                 canvas.setFont(fonts.REGULAR, 6)
                 canvas.setFillColor(MUTED)
-                canvas.drawString(cell.x + 3, cell.top - 8, f"Player {p + 1}")
+                canvas.drawString(cell.x + 3, cell.y1 - 8, f"Player {p + 1}")
                 canvas.setStrokeColor(GUIDE)
                 canvas.setLineWidth(0.4)
-                canvas.line(cell.x + 4, cell.y + 4, cell.right - 4, cell.y + 4)
+                canvas.line(cell.x + 4, cell.y + 4, cell.x1 - 4, cell.y + 4)
             # rounds, the pre-filled track, totals
             values = pad.track_values()
             for r in range(pad.rounds):

@@ -13,7 +13,7 @@ from .. import fonts
 from ..areas import captions, place_areas
 from ..components import Face, Piece
 from ..errors import RenderError
-from ..packing import Rect
+from ..geometry import Rect
 from ..units import mm, to_mm
 from .draw import draw_art, fit_size, mix, text_color_on
 
@@ -37,16 +37,16 @@ def paint_surface(canvas, art, piece: Piece, face: Face) -> None:
     box = Rect(0, 0, piece.width, piece.height)
     c.saveState()
     c.setFillColor(HexColor(face.color))
-    c.rect(0, 0, box.width, box.height, stroke=0, fill=1)
+    c.rect(0, 0, box.w, box.h, stroke=0, fill=1)
     if face.art:
         path = art.find(face.art, piece.where)
         draw_art(c, path, box.inset(EDGE / 2), face.art)
     c.setStrokeColor(mix(face.color, "#000000", 0.35))
     c.setLineWidth(1.2)
-    c.rect(EDGE, EDGE, box.width - 2 * EDGE, box.height - 2 * EDGE, stroke=1, fill=0)
+    c.rect(EDGE, EDGE, box.w - 2 * EDGE, box.h - 2 * EDGE, stroke=1, fill=0)
     c.setStrokeColor(mix(face.color, "#000000", 0.2))
     c.setLineWidth(0.5)
-    c.rect(EDGE + mm(1.2), EDGE + mm(1.2), box.width - 2 * EDGE - mm(2.4), box.height - 2 * EDGE - mm(2.4),
+    c.rect(EDGE + mm(1.2), EDGE + mm(1.2), box.w - 2 * EDGE - mm(2.4), box.h - 2 * EDGE - mm(2.4),
            stroke=1, fill=0)
     _title(c, piece, face)
     for cap in captions(piece.areas, piece.width, piece.height):
@@ -85,11 +85,11 @@ def _outline(c, shape: str, r: Rect):
     path = c.beginPath()
     if shape == "circle":
         cx, cy = r.center
-        path.circle(cx, cy, min(r.width, r.height) / 2)
+        path.circle(cx, cy, min(r.w, r.h) / 2)
     elif shape == "card":
-        path.roundRect(r.x, r.y, r.width, r.height, min(CARD_RADIUS, r.width / 4, r.height / 4))
+        path.roundRect(r.x, r.y, r.w, r.h, min(CARD_RADIUS, r.w / 4, r.h / 4))
     else:
-        path.rect(r.x, r.y, r.width, r.height)
+        path.rect(r.x, r.y, r.w, r.h)
     return path
 
 
@@ -111,30 +111,30 @@ def _space(c, art, piece: Piece, face: Face, spec, space) -> None:
         ink = text_color_on(face.color, face.text_color)     # printed on the piece, not in the space
     else:
         ink = text_color_on(fill_hex)
-    inner_w = r.width - mm(3) if spec.shape != "circle" else r.width * 0.7
-    largest = max(6.0, min(13.0, r.height * 0.22))
+    inner_w = r.w - mm(3) if spec.shape != "circle" else r.w * 0.7
+    largest = max(6.0, min(13.0, r.h * 0.22))
     if spec.label_at == "left":
-        largest = max(6.0, min(22.0, r.height * 0.45))
-        inner_w = r.width * 0.32
+        largest = max(6.0, min(22.0, r.h * 0.45))
+        inner_w = r.w * 0.32
     if spec.label_at in ("above", "below"):
         largest = 8.5
-        inner_w = max(r.width, mm(20))
+        inner_w = max(r.w, mm(20))
     size = 0.0
     if label and spec.label_at != "none":
         fonts.check_glyphs(label, piece.where, fonts.BOLD)
         size = fit_size(label, fonts.BOLD, largest, LABEL_MIN, inner_w)
         if size is None:
             raise RenderError(f"{piece.where}: area label {label!r} does not fit its "
-                              f"{to_mm(r.width):.0f} mm space even at {LABEL_MIN:g} pt; shorten it")
+                              f"{to_mm(r.w):.0f} mm space even at {LABEL_MIN:g} pt; shorten it")
     if spec.art:
-        room = Rect(r.x + r.width * 0.15, r.y + r.height * 0.12, r.width * 0.7, r.height * 0.76)
+        room = Rect(r.x + r.w * 0.15, r.y + r.h * 0.12, r.w * 0.7, r.h * 0.76)
         if size and spec.label_at == "top":
-            room = Rect(room.x, room.y, room.width, r.top - size * 1.6 - room.y)
+            room = Rect(room.x, room.y, room.w, r.y1 - size * 1.6 - room.y)
         elif size and spec.label_at == "bottom":
-            room = Rect(room.x, r.y + size * 1.6, room.width, room.top - r.y - size * 1.6)
+            room = Rect(room.x, r.y + size * 1.6, room.w, room.y1 - r.y - size * 1.6)
         elif size and spec.label_at == "left":
-            room = Rect(r.x + inner_w + mm(2), room.y, r.right - inner_w - mm(4) - r.x, room.height)
-        if room.width > mm(3) and room.height > mm(3):
+            room = Rect(r.x + inner_w + mm(2), room.y, r.x1 - inner_w - mm(4) - r.x, room.h)
+        if room.w > mm(3) and room.h > mm(3):
             draw_art(c, art.find(spec.art, piece.where), room, spec.art)
     if size:
         c.setFillColor(ink)
@@ -142,17 +142,17 @@ def _space(c, art, piece: Piece, face: Face, spec, space) -> None:
         cx, cy = r.center
         place = spec.label_at
         if place == "top":
-            top = r.top - (r.height * 0.15 if spec.shape == "circle" else mm(1.5))
+            top = r.y1 - (r.h * 0.15 if spec.shape == "circle" else mm(1.5))
             c.drawCentredString(cx, top - size * 0.85, label)
         elif place == "bottom":
-            bottom = r.y + (r.height * 0.15 if spec.shape == "circle" else mm(1.5))
+            bottom = r.y + (r.h * 0.15 if spec.shape == "circle" else mm(1.5))
             c.drawCentredString(cx, bottom + size * 0.25, label)
         elif place == "center":
             c.drawCentredString(cx, cy - size * 0.35, label)
         elif place == "left":
             c.drawString(r.x + mm(2), cy - size * 0.35, label)
         elif place == "above":
-            c.drawCentredString(cx, r.top + size * 0.45, label)
+            c.drawCentredString(cx, r.y1 + size * 0.45, label)
         elif place == "below":
             c.drawCentredString(cx, r.y - size * 1.1, label)
     c.restoreState()

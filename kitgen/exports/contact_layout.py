@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..layout import Rect
+from ..geometry import Rect
 
 MAX_COLS = 10
 MARGIN = 24.0
