@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterable, Sequence
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
 from PIL import Image, ImageDraw
 
@@ -439,3 +441,24 @@ def half_turn_symmetric(picture: Image.Image) -> Image.Image:
         row = picture.crop((0, h // 2, (w + 1) // 2, h // 2 + 1))
         out.paste(row.transpose(Image.Transpose.FLIP_LEFT_RIGHT), (w - (w + 1) // 2, h // 2))
     return out
+
+
+# --- command line ----------------------------------------------------------
+
+def run(build: Callable[[], dict[str, bytes]], default_dir: Path, argv: list[str] | None = None,
+        prog: str = "make_art.py") -> int:
+    """The command line of a game's ``make_art.py``: ``prog [OUTDIR]``.
+
+    Writes every file ``build()`` returns (name -> bytes) into OUTDIR, or
+    ``default_dir`` when none is given; returns the exit status.
+    """
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) > 1:
+        print(f"usage: {prog} [OUTDIR]", file=sys.stderr)
+        return 2
+    out = Path(args[0]) if args else default_dir
+    from .output import write_files   # reportlab is needed only here, when writing
+
+    written = write_files(out, build(), option="OUTDIR")
+    print(f"wrote {len(written)} files to {out}")
+    return 0

@@ -413,16 +413,7 @@ def build() -> dict[str, bytes]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) > 1:
-        print("usage: make_art.py [OUTDIR]", file=sys.stderr)
-        return 2
-    out = Path(args[0]) if args else HERE
-    from kitgen.output import write_files
-
-    written = write_files(out, build(), option="OUTDIR")
-    print(f"wrote {len(written)} files to {out}")
-    return 0
+    return ak.run(build, HERE, argv)
 
 
 if __name__ == "__main__":
