@@ -43,9 +43,9 @@ class Turn(NamedTuple):
     build: tuple[tuple[int, int], ...]  # (token, value placed), in order
 
 
-def summarise(values: list[int], gods: int, maize: bool, tops: list[int], cfg: Config):
-    """The memo key of a position; ``values`` are the Bid values in hand, ``tops`` the temple tops."""
-    cap = cfg.max_farm + cfg.max_build
+def _value_counts(values: list[int], tops: list[int], cap: int, cfg: Config):
+    """How many Bid cards of each value (at most ``cap`` of one value count) and temple tops of each
+    value (those a card can still go on, at most ``max_build`` of one value)."""
     counts = [0] * (cfg.max_value + 1)
     for v in values:
         if counts[v] < cap:
@@ -54,7 +54,14 @@ def summarise(values: list[int], gods: int, maize: bool, tops: list[int], cfg: C
     for t in tops:
         if t < cfg.max_value and top_counts[t] < cfg.max_build:
             top_counts[t] += 1
-    return tuple(counts), min(gods, cap), bool(maize), tuple(top_counts)
+    return tuple(counts), tuple(top_counts)
+
+
+def summarise(values: list[int], gods: int, maize: bool, tops: list[int], cfg: Config):
+    """The memo key of a position; ``values`` are the Bid values in hand, ``tops`` the temple tops."""
+    cap = cfg.max_farm + cfg.max_build
+    counts, top_counts = _value_counts(values, tops, cap, cfg)
+    return counts, min(gods, cap), bool(maize), top_counts
 
 
 def best_turn(values, gods, maize, population, tops, cfg: Config = Config()) -> Turn:
@@ -187,17 +194,10 @@ def best_bid(values, gods, maize, population, tops, cfg: Config, max_bid: int, m
     hand whose optimal turn builds at least ``min_points``; () when no bid does.  Ties go to the
     better turn, then to fewer cards."""
     cap = cfg.max_farm + cfg.max_build + max_bid
-    counts = [0] * (cfg.max_value + 1)
-    for v in values:
-        if counts[v] < cap:
-            counts[v] += 1
-    top_counts = [0] * (cfg.max_value + 1)
-    for t in tops:
-        if t < cfg.max_value and top_counts[t] < cfg.max_build:
-            top_counts[t] += 1
+    counts, top_counts = _value_counts(values, tops, cap, cfg)
     ceiling = cfg.max_farm * max(cfg.max_value, cfg.god_value) + 1
-    return _best_bid(tuple(counts), min(gods, cap), bool(maize), max(min(population, ceiling), -1),
-                     tuple(top_counts), cfg, max_bid, min_points, keep_maize)
+    return _best_bid(counts, min(gods, cap), bool(maize), max(min(population, ceiling), -1),
+                     top_counts, cfg, max_bid, min_points, keep_maize)
 
 
 @lru_cache(maxsize=200_000)
