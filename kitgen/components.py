@@ -266,6 +266,16 @@ def _pair(e: _Entry, size: Any, key: str) -> tuple[float, float] | None:
     return e.length(first, key), e.length(second, key)
 
 
+def _optional_length(e: _Entry, data: dict, key: str, default: float, where: str = "") -> float:
+    """The length (in points) given as ``data[key]``, or ``default`` when the key is absent."""
+    if key not in data:
+        return default
+    try:
+        return length_mm(data[key], f"{where}'{key}'")
+    except ValueError as exc:
+        e.fail(str(exc))
+
+
 def _offset(e: _Entry, data: dict, key: str, what: str) -> float | None:
     value = data.get(key, "center")
     if isinstance(value, str) and value.strip().lower() in ("center", "centre"):
@@ -330,20 +340,10 @@ def _areas(e: _Entry, game, width: float, height: float) -> tuple[AreaSpec, ...]
             e.fail(f"{what}: 'labels' must be a list of texts, one per space")
         if labels and len(labels) != count:
             e.fail(f"{what}: 'labels' gives {len(labels)} texts for {count} spaces (count = {count})")
-        gap = 0.0
-        if "gap" in a:
-            try:
-                gap = length_mm(a["gap"], f"{what}: 'gap'")
-            except ValueError as exc:
-                e.fail(str(exc))
-        taper = 0.0
-        if "taper" in a:
-            try:
-                taper = length_mm(a["taper"], f"{what}: 'taper'")
-            except ValueError as exc:
-                e.fail(str(exc))
-            if w - taper * (count - 1) < mm(5):
-                e.fail(f"{what}: 'taper' leaves the last space narrower than 5 mm")
+        gap = _optional_length(e, a, "gap", 0.0, f"{what}: ")
+        taper = _optional_length(e, a, "taper", 0.0, f"{what}: ")
+        if "taper" in a and w - taper * (count - 1) < mm(5):
+            e.fail(f"{what}: 'taper' leaves the last space narrower than 5 mm")
         order = e.text("order", "rows", a).lower()
         if order not in ORDERS:
             e.fail(f"{what}: unknown order {order!r} (accepted: {', '.join(ORDERS)})")
@@ -377,14 +377,9 @@ def _board(e: _Entry, game, count: int) -> Board:
     width, height = pair
     if max(width, height) > mm(2000):
         e.fail(f"size {size!r} is larger than 2 m; give the board's size in mm, e.g. \"420x297mm\"")
-    overlap = mm(DEFAULT_OVERLAP_MM)
-    if "overlap" in e.data:
-        try:
-            overlap = length_mm(e.data["overlap"], "'overlap'")
-        except ValueError as exc:
-            e.fail(str(exc))
-        if not mm(3) <= overlap <= mm(40):
-            e.fail(f"'overlap' = {e.data['overlap']!r} must be between 3 and 40 mm")
+    overlap = _optional_length(e, e.data, "overlap", mm(DEFAULT_OVERLAP_MM))
+    if "overlap" in e.data and not mm(3) <= overlap <= mm(40):
+        e.fail(f"'overlap' = {e.data['overlap']!r} must be between 3 and 40 mm")
     face = Face(text=e.text("text", e.name), subtitle=e.text("subtitle", ""),
                 color=e.color("color", "#e9e1cf"), text_color=e.color("text_color", ""),
                 art=e.art("art", ""), count=count)
