@@ -32,7 +32,8 @@ def image_size(path: str) -> tuple[int, int]:
     return ImageReader(path).getSize()
 
 
-def _mix(color: str, other: str, t: float) -> Color:
+def mix(color: str, other: str, t: float) -> Color:
+    """``color`` moved a fraction ``t`` of the way towards ``other``."""
     a, b = HexColor(color), HexColor(other)
     return Color(a.red + (b.red - a.red) * t, a.green + (b.green - a.green) * t, a.blue + (b.blue - a.blue) * t)
 
@@ -151,7 +152,7 @@ class CardPainter:
         p = lay.panel
         radius = 5 * lay.scale
         canvas.setFillColor(PANEL)
-        canvas.setStrokeColor(_mix(colour, "#000000", 0.35))
+        canvas.setStrokeColor(mix(colour, "#000000", 0.35))
         canvas.setLineWidth(0.8 * lay.scale)
         canvas.roundRect(p.x, p.y, p.w, p.h, radius, fill=1, stroke=1)
         self._draw_name(canvas, card, lay, name_size)
@@ -179,13 +180,13 @@ class CardPainter:
 
     def _draw_plain_art(self, canvas, lay: FaceLayout, colour: str) -> None:
         box = lay.art
-        canvas.setFillColor(_mix(colour, "#ffffff", 0.82))
+        canvas.setFillColor(mix(colour, "#ffffff", 0.82))
         canvas.roundRect(box.x, box.y, box.w, box.h, 4 * lay.scale, fill=1, stroke=0)
 
     def _big_value(self, canvas, value: str, lay: FaceLayout, colour: str) -> None:
         box = lay.text
         size = fit_line(value, fonts.BOLD, min(box.h * 0.8, 60 * lay.scale), 6, box.w * 0.8) or 6
-        canvas.setFillColor(_mix(colour, "#ffffff", 0.1))
+        canvas.setFillColor(mix(colour, "#ffffff", 0.1))
         canvas.setFont(fonts.BOLD, size)
         canvas.drawCentredString(box.x + box.w / 2, box.y + (box.h - size * 0.72) / 2, value)
 
@@ -209,7 +210,7 @@ class CardPainter:
         box = lay.type_line
         label = self.game.types[card.type].label.upper()
         size = fit_line(label, fonts.BOLD, lay.type_size, 4.5, box.w) or 4.5
-        canvas.setFillColor(_mix(colour, "#000000", 0.15))
+        canvas.setFillColor(mix(colour, "#000000", 0.15))
         canvas.setFont(fonts.BOLD, size)
         canvas.drawCentredString(box.x + box.w / 2, box.y + (box.h - size * 0.72) / 2, label)
 

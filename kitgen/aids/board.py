@@ -16,7 +16,7 @@ from ..geometry import Rect
 from ..packing import content_area
 from ..tiling import MARK_RADIUS, Tiling, tile_board
 from ..units import mm, to_mm
-from .draw import CUT, GUIDE, INK, MUTED, fit_size, heading
+from .draw import CUT, GUIDE, INK, MUTED, fit_line, heading
 from .surface import paint_surface
 
 FOOTER = mm(14)          # band under the board part: part label, map, how to assemble
@@ -150,13 +150,13 @@ def _footer(canvas, ctx, tiling: Tiling, part, total: int) -> None:
     if tiling.rotated:
         text = "The board is printed turned a quarter turn. " + text
     room = mx - area.x - mm(18) - mm(4)
-    size = fit_size(text, fonts.REGULAR, 7.5, 5, room)
+    size = fit_line(text, fonts.REGULAR, 7.5, 5, room)
     canvas.setFillColor(MUTED)
     if size is None:                     # two lines on narrow paper
         half = len(text) // 2
         cut = text.rfind(" ", 0, half + 10)
         lines = [text[:cut], text[cut + 1:]]
-        size = min(fit_size(line, fonts.REGULAR, 7.5, 4, room) or 4 for line in lines)
+        size = min(fit_line(line, fonts.REGULAR, 7.5, 4, room) or 4 for line in lines)
     else:
         lines = [text]
     canvas.setFont(fonts.REGULAR, size)

@@ -6,8 +6,10 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from .. import fonts
+from ..draw_card import fit_line, mix  # noqa: F401  (shared with the card faces; the aids take them from here)
 from ..geometry import Rect
-from ..packing import MARGIN
+from ..packing import MARGIN, hexagon_points
+from ..units import mm
 
 INK = HexColor("#2b2420")
 MUTED = HexColor("#7a7064")
@@ -16,13 +18,7 @@ CUT = HexColor("#3b332c")
 PANEL = HexColor("#fbf7ec")
 PLACEHOLDER = HexColor("#e8e2d6")
 PLACEHOLDER_LINE = HexColor("#b3a994")
-
-
-def mix(color: str, other: str, t: float) -> Color:
-    """``color`` moved a fraction ``t`` of the way towards ``other``."""
-    a, b = HexColor(color), HexColor(other)
-    return Color(a.red + (b.red - a.red) * t, a.green + (b.green - a.green) * t,
-                 a.blue + (b.blue - a.blue) * t)
+CARD_RADIUS = mm(3)    # corners of a card-shaped outline
 
 
 def is_dark(color: str) -> bool:
@@ -36,14 +32,23 @@ def text_color_on(background: str, wanted: str = "") -> Color:
     return HexColor("#fbf7ec") if is_dark(background) else INK
 
 
-def fit_size(text: str, font: str, largest: float, smallest: float, width: float) -> float | None:
-    """The largest size (in steps of 1/4 pt) at which ``text`` fits ``width`` on one line."""
-    size = largest
-    while size >= smallest - 1e-9:
-        if stringWidth(text, font, size) <= width:
-            return size
-        size -= 0.25
-    return None
+def outline(canvas, shape: str, box: Rect):
+    """A path of ``shape`` filling ``box``: circle, hexagon (flat-topped), card (rounded corners) or a rectangle."""
+    path = canvas.beginPath()
+    if shape == "circle":
+        cx, cy = box.center
+        path.circle(cx, cy, min(box.w, box.h) / 2)
+    elif shape == "hexagon":
+        points = hexagon_points(box)
+        path.moveTo(*points[0])
+        for p in points[1:]:
+            path.lineTo(*p)
+        path.close()
+    elif shape == "card":
+        path.roundRect(box.x, box.y, box.w, box.h, min(CARD_RADIUS, box.w / 4, box.h / 4))
+    else:
+        path.rect(box.x, box.y, box.w, box.h)
+    return path
 
 
 def draw_art(canvas, path, box: Rect, label: str) -> None:
@@ -59,7 +64,7 @@ def draw_art(canvas, path, box: Rect, label: str) -> None:
     canvas.rect(box.x, box.y, box.w, box.h, fill=1, stroke=1)
     canvas.line(box.x, box.y, box.x1, box.y1)
     canvas.line(box.x, box.y1, box.x1, box.y)
-    size = fit_size(label, fonts.REGULAR, 6.0, 3.5, box.w - 4) or 3.5
+    size = fit_line(label, fonts.REGULAR, 6.0, 3.5, box.w - 4) or 3.5
     canvas.setFillColor(INK)
     canvas.setFont(fonts.REGULAR, size)
     cx, cy = box.center
@@ -76,7 +81,7 @@ def heading(canvas, paper, title: str, note: str) -> None:
     canvas.setFont(fonts.BOLD, 11)
     canvas.drawString(MARGIN, baseline, title)
     canvas.setFillColor(MUTED)
-    size = fit_size(note, fonts.ITALIC, 8.5, 6, paper.width - 2 * MARGIN - stringWidth(title, fonts.BOLD, 11) - 12)
+    size = fit_line(note, fonts.ITALIC, 8.5, 6, paper.width - 2 * MARGIN - stringWidth(title, fonts.BOLD, 11) - 12)
     if size:
         canvas.setFont(fonts.ITALIC, size)
         canvas.drawRightString(paper.width - MARGIN, baseline, note)

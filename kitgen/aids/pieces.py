@@ -16,30 +16,13 @@ from .. import fonts
 from ..components import Face, Piece
 from ..errors import GameDataError, RenderError
 from ..geometry import Rect
-from ..packing import DoesNotFit, content_area, hexagon_points, pack_shelves
+from ..packing import DoesNotFit, content_area, pack_shelves
 from ..units import mm, to_mm
-from .draw import CUT, GUIDE, draw_art, fit_size, heading, mix, text_color_on
+from .draw import CUT, GUIDE, draw_art, fit_line, heading, mix, outline, text_color_on
 from .surface import paint_surface
 
 BORDER = mm(1.6)       # plain band inside the cut line, so a slightly off cut loses nothing
 MIN_TEXT = 5.0
-
-
-def _outline(canvas, shape: str, box: Rect):
-    """A path of the shape filling ``box`` (local coordinates)."""
-    path = canvas.beginPath()
-    if shape == "circle":
-        cx, cy = box.center
-        path.circle(cx, cy, box.w / 2)
-    elif shape == "hexagon":
-        points = hexagon_points(box)
-        path.moveTo(*points[0])
-        for p in points[1:]:
-            path.lineTo(*p)
-        path.close()
-    else:
-        path.rect(box.x, box.y, box.w, box.h)
-    return path
 
 
 def _text_width(shape: str, box: Rect, y: float, pad: float) -> float:
@@ -70,7 +53,7 @@ class FacePainter:
         c, p = self.canvas, self.piece
         box = Rect(0, 0, p.width, p.height)
         c.saveState()
-        c.clipPath(_outline(c, p.shape, box), stroke=0, fill=0)
+        c.clipPath(outline(c, p.shape, box), stroke=0, fill=0)
         c.setFillColor(HexColor(face.color))
         c.rect(0, 0, p.width, p.height, stroke=0, fill=1)
         inner = box.inset(BORDER)
@@ -82,12 +65,12 @@ class FacePainter:
         if p.areas:          # a mat with labelled spaces: title at the top, spaces where declared
             paint_surface(c, self.art, p, face)
         else:
-            c.drawPath(_outline(c, p.shape, inner), stroke=1, fill=0)
+            c.drawPath(outline(c, p.shape, inner), stroke=1, fill=0)
             self._content(face, inner)
         c.restoreState()
         c.setStrokeColor(CUT)
         c.setLineWidth(0.6)
-        c.drawPath(_outline(c, p.shape, box.inset(0.3)), stroke=1, fill=0)
+        c.drawPath(outline(c, p.shape, box.inset(0.3)), stroke=1, fill=0)
 
     @staticmethod
     def _largest(inner: Rect, font: str, k: float) -> float:
@@ -123,7 +106,7 @@ class FacePainter:
             y -= largest * 0.95
             fonts.check_glyphs(text, p.where, font)
             width = min(_text_width(p.shape, inner, y, pad), _text_width(p.shape, inner, y + largest * 0.7, pad))
-            size = fit_size(text, font, largest, MIN_TEXT, width)
+            size = fit_line(text, font, largest, MIN_TEXT, width)
             if size is None:
                 raise RenderError(f"{p.where}: text {text!r} does not fit on a {to_mm(p.width):.0f} mm "
                                   f"{p.shape} even at {MIN_TEXT:g} pt; shorten it or make the piece larger")

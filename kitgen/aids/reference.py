@@ -15,7 +15,7 @@ from ..layout import MARK_CLEARANCE, sheet_layout
 from ..packing import content_area, paginate
 from ..sheets import draw_crop_marks
 from ..units import Size, card_size, mm, to_mm
-from .draw import GUIDE, INK, PANEL, fit_size, heading, mix, text_color_on
+from .draw import GUIDE, INK, PANEL, fit_line, heading, mix, text_color_on
 
 LARGEST, SMALLEST = 11.0, 5.5     # body text sizes tried, in points
 PAD = mm(3)
@@ -54,7 +54,7 @@ def _draw_card(canvas, ref: Reference, size: Size, band: str, footer: str) -> No
     canvas.rect(0, 0, w, h, stroke=0, fill=1)
     canvas.setFillColor(HexColor(band))
     canvas.rect(0, h - TITLE_H - PAD, w, TITLE_H + PAD, stroke=0, fill=1)
-    title_size = fit_size(ref.title, fonts.BOLD, 10, 6, w - 2 * PAD)
+    title_size = fit_line(ref.title, fonts.BOLD, 10, 6, w - 2 * PAD)
     if title_size is None:
         raise RenderError(f"{ref.where}: the title {ref.title!r} does not fit across the card; shorten it")
     canvas.setFillColor(text_color_on(band))
@@ -75,7 +75,7 @@ def _draw_card(canvas, ref: Reference, size: Size, band: str, footer: str) -> No
         canvas.setLineWidth(0.5)
         canvas.line(PAD, PAD + footer_h - mm(1.5), w - PAD, PAD + footer_h - mm(1.5))
         canvas.setFillColor(HexColor("#7a7064"))
-        fs = fit_size(footer, fonts.ITALIC, 6, 4, width) or 4
+        fs = fit_line(footer, fonts.ITALIC, 6, 4, width) or 4
         canvas.setFont(fonts.ITALIC, fs)
         canvas.drawCentredString(w / 2, PAD, footer)
     canvas.setStrokeColor(GUIDE)

@@ -11,7 +11,7 @@ from ..components import ScorePad
 from ..geometry import Rect
 from ..packing import content_area
 from ..units import mm
-from .draw import GUIDE, INK, MUTED, fit_size, heading, mix
+from .draw import GUIDE, INK, MUTED, fit_line, heading, mix
 
 ROUND_W = mm(16)
 TRACK_W = mm(26)
@@ -48,7 +48,7 @@ def pad_grid(pad: ScorePad, area: Rect) -> PadGrid:
 
 
 def _centred(canvas, text: str, cell: Rect, font: str, largest: float, color=INK, dy: float = 0.0) -> None:
-    size = fit_size(text, font, largest, 4.5, cell.w - 4) or 4.5
+    size = fit_line(text, font, largest, 4.5, cell.w - 4) or 4.5
     canvas.setFont(font, size)
     canvas.setFillColor(color)
     cx, cy = cell.center

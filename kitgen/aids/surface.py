@@ -15,11 +15,10 @@ from ..components import Face, Piece
 from ..errors import RenderError
 from ..geometry import Rect
 from ..units import mm, to_mm
-from .draw import draw_art, fit_size, mix, text_color_on
+from .draw import draw_art, fit_line, mix, outline, text_color_on
 
 EDGE = mm(4)            # the decorative frame inside the cut line
 LABEL_MIN = 5.0
-CARD_RADIUS = mm(3)
 
 
 def title_height(piece: Piece) -> float:
@@ -71,7 +70,7 @@ def _title(c, piece: Piece, face: Face) -> None:
         if not text:
             continue
         fonts.check_glyphs(text, piece.where, font)
-        size = fit_size(text, font, largest, LABEL_MIN, width)
+        size = fit_line(text, font, largest, LABEL_MIN, width)
         if size is None:
             raise RenderError(f"{piece.where}: the title {text!r} does not fit across the "
                               f"{to_mm(piece.width):.0f} mm {piece.kind}; shorten it")
@@ -79,18 +78,6 @@ def _title(c, piece: Piece, face: Face) -> None:
         c.setFont(font, size)
         c.drawCentredString(piece.width / 2, y, text)
         y -= big * 0.35 + small * 1.1
-
-
-def _outline(c, shape: str, r: Rect):
-    path = c.beginPath()
-    if shape == "circle":
-        cx, cy = r.center
-        path.circle(cx, cy, min(r.w, r.h) / 2)
-    elif shape == "card":
-        path.roundRect(r.x, r.y, r.w, r.h, min(CARD_RADIUS, r.w / 4, r.h / 4))
-    else:
-        path.rect(r.x, r.y, r.w, r.h)
-    return path
 
 
 def _space(c, art, piece: Piece, face: Face, spec, space) -> None:
@@ -104,7 +91,7 @@ def _space(c, art, piece: Piece, face: Face, spec, space) -> None:
     c.setLineWidth(1.0)
     if spec.shape == "card":
         c.setDash(4, 2.5)
-    c.drawPath(_outline(c, spec.shape, r), stroke=1, fill=1)
+    c.drawPath(outline(c, spec.shape, r), stroke=1, fill=1)
     c.setDash()
     label = space.label
     if spec.label_at in ("above", "below"):
@@ -122,7 +109,7 @@ def _space(c, art, piece: Piece, face: Face, spec, space) -> None:
     size = 0.0
     if label and spec.label_at != "none":
         fonts.check_glyphs(label, piece.where, fonts.BOLD)
-        size = fit_size(label, fonts.BOLD, largest, LABEL_MIN, inner_w)
+        size = fit_line(label, fonts.BOLD, largest, LABEL_MIN, inner_w)
         if size is None:
             raise RenderError(f"{piece.where}: area label {label!r} does not fit its "
                               f"{to_mm(r.w):.0f} mm space even at {LABEL_MIN:g} pt; shorten it")
