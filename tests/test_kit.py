@@ -17,6 +17,7 @@ from kitgen.resources import builtin_dirs
 from kitgen.units import MM
 
 from .conftest import run
+from .pdfcheck import unembedded_fonts
 
 LETTER = (612.0, 792.0)
 A4 = (595.276, 841.89)
@@ -98,28 +99,7 @@ def test_backs_print_behind_fronts_on_the_next_page(altun_kit):
 
 def test_all_fonts_are_embedded_truetype(altun_kit):
     for name in ("cards.pdf", "rules.pdf", "aids.pdf"):
-        fonts = {}
-        for page in PdfReader(altun_kit / name).pages:
-            _collect_fonts(page.get("/Resources"), fonts)
-        assert fonts, name
-        for font_name, descriptor in fonts.items():
-            assert descriptor is not None and "/FontFile2" in descriptor, f"{name}: {font_name} not embedded"
-
-
-def _collect_fonts(resources, out: dict) -> None:
-    if resources is None:
-        return
-    resources = resources.get_object()
-    for font in (resources.get("/Font") or {}).values():
-        font = font.get_object()
-        if font.get("/Subtype") == "/Type0":
-            font = font["/DescendantFonts"][0].get_object()
-        desc = font.get("/FontDescriptor")
-        out[font.get("/BaseFont")] = desc.get_object() if desc is not None else None
-    for xobj in (resources.get("/XObject") or {}).values():
-        xobj = xobj.get_object()
-        if xobj.get("/Subtype") == "/Form":
-            _collect_fonts(xobj.get("/Resources"), out)
+        assert unembedded_fonts(altun_kit / name) == [], name
 
 
 def test_the_cedilla_of_facade_prints(altun_kit):
