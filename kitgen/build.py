@@ -54,17 +54,21 @@ class ValidationReport:
 
 
 def validate_game(game_or_path: str | Path) -> ValidationReport:
-    """Load a game and check what can be checked without rendering: data, art files, text glyphs."""
+    """Check all that can be checked without drawing: the data, the card size, art files,
+    glyphs, and that every name and text fits its box at the game's card size."""
     from . import fonts
+    from .draw_card import CardPainter
 
     game = load_game(game_or_path)
+    size = card_size(game.card_size, f"{_label(game_or_path, game, 'game.toml')}: card_size")
     art = ArtLibrary.for_game(game)
     source = _csv_label(game_or_path, game)
+    painter = CardPainter(game, size.width, size.height, 0.0, art, source)
     for card in game.cards:
-        for column, text in (("name", card.name), ("value", card.value), ("text", card.text)):
-            fonts.check_glyphs(text, f"{source}, row {card.row}, column '{column}'")
+        painter.check(card)
         if card.art:
             art.find(card.art, f"{source}, row {card.row}, column 'art'")
+    fonts.check_glyphs(game.back.title + game.back.subtitle, "game.toml, [back] title/subtitle")
     if game.back.art:
         art.find(game.back.art, "game.toml, [back] art")
     return ValidationReport(game, art.warnings)

@@ -120,6 +120,7 @@ def test_text_too_long_names_the_card(altun_copy, tmp_path):
     assert_user_error(run("build", altun_copy, "--out", tmp_path / "out"),
                       "row 3", "'Stone'", "does not fit")
     assert not (tmp_path / "out").exists()
+    assert_user_error(run("validate", altun_copy), "row 3", "'Stone'", "does not fit")
 
 
 def test_glyph_the_font_lacks_is_a_clear_error(altun_copy, tmp_path):
