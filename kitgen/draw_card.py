@@ -18,7 +18,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
 from . import fonts
-from .card_face import FaceLayout, face_layout, fit_image
+from .card_face import ART_SHARES, TEXT_MIN, FaceLayout, face_layout, fit_image
 from .errors import RenderError
 from .geometry import Rect
 
@@ -109,18 +109,34 @@ class CardPainter:
         return self._fits[card.row]
 
     def _fit(self, card):
-        lay = face_layout(self.w, self.h, bool(card.value), bool(card.text))
-        name_size = fit_line(card.name, fonts.BOLD, lay.name_size, max(7.0, lay.name_size * 0.55), lay.name.w)
-        if name_size is None:
+        """(layout, name box, name size, text paragraph) of a face, or an error naming the card.
+
+        A long name may reach into the free top-right corner; a long text first
+        shrinks to a comfortable size, then takes room from the art, and only
+        then shrinks to the minimum.
+        """
+        has_value, has_text = bool(card.value), bool(card.text)
+        lay = face_layout(self.w, self.h, has_value, has_text)
+        name_min = max(TEXT_MIN + 1, lay.name_size * 0.55)
+        for box in (lay.name, lay.name_wide):
+            name_size = fit_line(card.name, fonts.BOLD, lay.name_size, name_min, box.w)
+            if name_size is not None:
+                break
+        else:
             raise RenderError(f"{self.where(card)}: the name is too long for the card even at "
-                              f"{max(7.0, lay.name_size * 0.55):.1f} pt; shorten it or use a larger card")
-        para = None
-        if card.text:
-            para = fit_paragraph(card.text, lay.text, lay.text_size, lay.text_min)
-            if para is None:
-                raise RenderError(f"{self.where(card)}: the text does not fit its box even at "
-                                  f"{lay.text_min:.1f} pt; shorten it or use a larger card")
-        return lay, name_size, para
+                              f"{name_min:.1f} pt; shorten it or use a larger card")
+        if not has_text:
+            return lay, box, name_size, None
+        for share in ART_SHARES:
+            lay = face_layout(self.w, self.h, has_value, has_text, share)
+            para = fit_paragraph(card.text, lay.text, lay.text_size, lay.text_comfort)
+            if para is not None:
+                return lay, box, name_size, para
+        para = fit_paragraph(card.text, lay.text, lay.text_comfort, TEXT_MIN)
+        if para is None:
+            raise RenderError(f"{self.where(card)}: the text does not fit its box even at "
+                              f"{TEXT_MIN:g} pt; shorten it or use a larger card")
+        return lay, box, name_size, para
 
     def face(self, canvas, card) -> str:
         key = f"face{card.row}"
@@ -144,7 +160,7 @@ class CardPainter:
         canvas.beginForm(name, lowerx=-b, lowery=-b, upperx=self.w + b, uppery=self.h + b)
 
     def _draw_face(self, canvas, card) -> None:
-        lay, name_size, para = self._fitted(card)
+        lay, name_box, name_size, para = self._fitted(card)
         colour = self.game.types[card.type].color
         b = self.bleed
         canvas.setFillColor(HexColor(colour))
@@ -155,7 +171,7 @@ class CardPainter:
         canvas.setStrokeColor(mix(colour, "#000000", 0.35))
         canvas.setLineWidth(0.8 * lay.scale)
         canvas.roundRect(p.x, p.y, p.w, p.h, radius, fill=1, stroke=1)
-        self._draw_name(canvas, card, lay, name_size)
+        self._draw_name(canvas, card, name_box, name_size)
         art = self.art.find(card.art, f"{self.source}, row {card.row}, column 'art'") if card.art else None
         if card.art:
             draw_image_or_placeholder(canvas, art, lay.art, card.art)
@@ -172,8 +188,7 @@ class CardPainter:
             self._badge(canvas, lay.corner_bottom, card.value, colour, lay, upright=False)
         self._draw_type_line(canvas, card, lay, colour)
 
-    def _draw_name(self, canvas, card, lay: FaceLayout, size: float) -> None:
-        box = lay.name
+    def _draw_name(self, canvas, card, box: Rect, size: float) -> None:
         canvas.setFillColor(INK)
         canvas.setFont(fonts.BOLD, size)
         canvas.drawCentredString(box.x + box.w / 2, box.y + (box.h - size * 0.72) / 2, card.name)
