@@ -36,13 +36,20 @@ def replace_folder(target: Path, files: dict[str, bytes], option: str = "--out")
         os.replace(staged, target)
     except OSError as exc:
         shutil.rmtree(staged, ignore_errors=True)
-        if old is not None and (old / target.name).exists() and not target.exists():
-            os.replace(old / target.name, target)
+        _put_back(old, target)
         raise OutputError(f"{option}: cannot write to {parent} ({exc.strerror})") from None
     except BaseException:
+        # Ctrl-C between the two moves: the old folder goes back before it is cleaned up
         shutil.rmtree(staged, ignore_errors=True)
+        _put_back(old, target)
         raise
     finally:
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
     return [target / name for name in files]
+
+
+def _put_back(old: Path | None, target: Path) -> None:
+    """Move the set-aside folder back to ``target`` if the new one never arrived."""
+    if old is not None and (old / target.name).exists() and not target.exists():
+        os.replace(old / target.name, target)
