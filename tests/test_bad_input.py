@@ -137,3 +137,34 @@ def test_failed_build_keeps_the_previous_kit(altun_copy, tmp_path):
     set_csv(altun_copy, HEADER + "Plaza,bid,x,1,,\n")
     assert_user_error(run("build", altun_copy, "--out", out), "column 'count'")
     assert {p.name: p.read_bytes() for p in kit.iterdir()} == before
+
+
+def test_failure_while_writing_puts_the_previous_kit_back(altun_copy, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    assert run("build", altun_copy, "--out", out).exit_code == 0
+    kit = out / "altun-ha"
+    before = {p.name: p.read_bytes() for p in kit.iterdir()}
+    real_replace, calls = os.replace, []
+
+    def failing_replace(src, dst):
+        calls.append(dst)
+        if len(calls) == 4:              # cards.pdf is in, rules.pdf has been moved aside
+            raise OSError(28, "No space left on device")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    assert_user_error(run("build", altun_copy, "--out", out, "--paper", "a4"), "--out", "No space left on device")
+    monkeypatch.undo()
+    assert len(calls) > 4                # the roll-back moved files too
+    assert {p.name: p.read_bytes() for p in kit.iterdir()} == before   # no stray temporary files either
+
+
+def test_a_folder_in_the_way_of_an_output_file_is_refused_before_writing(tmp_path):
+    out = tmp_path / "out"
+    assert run("build", "altun-ha", "--out", out).exit_code == 0
+    kit = out / "altun-ha"
+    (kit / "rules.pdf").unlink()
+    (kit / "rules.pdf").mkdir()
+    before = {p.name: p.read_bytes() for p in kit.iterdir() if p.is_file()}
+    assert_user_error(run("build", "altun-ha", "--out", out, "--paper", "a4"), "rules.pdf", "is a folder")
+    assert {p.name: p.read_bytes() for p in kit.iterdir() if p.is_file()} == before
