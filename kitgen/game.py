@@ -171,11 +171,14 @@ def _read_toml(path: Path, where: str) -> dict[str, Any]:
 
 def _read_csv(path: Path, where: str) -> list[tuple[int, dict[str, str]]]:
     text = _decode(_read_bytes(path, where), where)
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    rows: list[list[str]] = []
     try:
-        rows = list(reader)
+        for row in reader:
+            rows.append(row)
     except csv.Error as exc:
-        raise GameDataError(f"malformed CSV: {exc}", file=where, row=reader.line_num) from None
+        hint = "; a quoted field is never closed" if "end of data" in str(exc) else ""
+        raise GameDataError(f"malformed CSV: {exc}{hint}", file=where, row=len(rows) + 1) from None
     if not rows or not any(cell.strip() for cell in rows[0]):
         raise GameDataError("empty file; the first row must name the columns "
                             f"({', '.join(REQUIRED_COLUMNS)}, ...)", file=where)

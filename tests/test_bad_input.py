@@ -44,6 +44,7 @@ HEADER = "name,type,count,value,text,art\n"
     (HEADER + "Plaza,bid,1,1,,../../../etc/passwd.png\n", ["row 2", "column 'art'", "outside the game folder"]),
     (HEADER + "Plaza,bid,1,1,,/etc/x.png\n", ["row 2", "column 'art'", "relative"]),
     (HEADER, ["cards.csv", "no cards"]),
+    (HEADER + 'Plaza,bid,2,1,"Lay it first,\nBase,bid,1,2,,\n', ["cards.csv", "row 2", "never closed"]),
     ("", ["cards.csv", "empty file"]),
 ])
 def test_bad_cards_csv(altun_copy, tmp_path, csv_text, needles):
