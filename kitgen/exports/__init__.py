@@ -44,7 +44,8 @@ def export_game(game_or_path: str | Path, fmt: str, out: str | Path = "output",
     module_name, output_name = FORMATS[fmt]
     module = importlib.import_module(f"{__name__}.{module_name}")
     _check_applies(fmt, module, options)
-    job = prepare(game_or_path, options, module.DEFAULT_BLEED, module.DEFAULT_DPI)
+    job = prepare(game_or_path, options, module.DEFAULT_BLEED, module.DEFAULT_DPI,
+                  full_size_images=getattr(module, "FULL_SIZE_IMAGES", False))
     target = Path(out) / job.game.slug / output_name
     files = module.export(job, target)
     return ExportResult(format=fmt, title=job.game.title, target=target, files=list(files),

@@ -10,6 +10,8 @@ from ..units import Size, card_size, inch, length_mm, to_mm
 
 DPI_RANGE = (36, 1200)
 DEFAULT_JOBS = 2
+MAX_IMAGE_SIDE = 20_000         # pixels on either side of one card image
+MAX_IMAGE_PIXELS = 89_478_485   # Pillow's own limit before it warns of a decompression bomb
 
 
 @dataclass(frozen=True)
@@ -74,9 +76,30 @@ def parse_dpi(value, default: int) -> int:
     return value
 
 
+def check_image_size(job: ExportJob) -> None:
+    """Refuse card images too large to write or to open (one card with its bleed at the DPI)."""
+    w = job.pixels(job.card.width + 2 * job.bleed)
+    h = job.pixels(job.card.height + 2 * job.bleed)
+    if max(w, h) <= MAX_IMAGE_SIDE and w * h <= MAX_IMAGE_PIXELS:
+        return
+    # the largest DPI that keeps both limits, rounded down
+    per_dot_w, per_dot_h = w / job.dpi, h / job.dpi
+    fits = min(MAX_IMAGE_SIDE / max(per_dot_w, per_dot_h), (MAX_IMAGE_PIXELS / (per_dot_w * per_dot_h)) ** 0.5)
+    hint = (f"use --dpi {int(fits)} or less" if fits >= DPI_RANGE[0]
+            else "use a smaller --card-size")
+    bleed = f" with {to_mm(job.bleed):.1f} mm bleed" if job.bleed else ""
+    raise OptionError("--card-size/--dpi", f"a {to_mm(job.card.width):g} x {to_mm(job.card.height):g} mm "
+                      f"card{bleed} at {job.dpi} DPI is a {w} x {h} px image; one image may be at most "
+                      f"{MAX_IMAGE_SIDE} px a side and {MAX_IMAGE_PIXELS / 1e6:.0f} megapixels; {hint}")
+
+
 def prepare(game_or_path: str | Path, options: ExportOptions, default_bleed: float,
-            default_dpi: int) -> ExportJob:
-    """Check the options, load the game and check every card draws, before anything is rendered."""
+            default_dpi: int, full_size_images: bool = False) -> ExportJob:
+    """Check the options, load the game and check every card draws, before anything is rendered.
+
+    ``full_size_images``: the format writes each card as an image at the full
+    DPI (rather than shrinking it to fit a sheet), so its pixel size is capped.
+    """
     from ..art import ArtLibrary
     from ..build import _csv_label
     from ..game import load_game
@@ -90,6 +113,8 @@ def prepare(game_or_path: str | Path, options: ExportOptions, default_bleed: flo
                      "--card-size" if options.card_size else "game.toml card_size")
     job = ExportJob(game=game, card=size, bleed=bleed, dpi=dpi, jobs=options.jobs,
                     art=ArtLibrary.for_game(game), source=_csv_label(game_or_path, game), options=options)
+    if full_size_images:
+        check_image_size(job)
     painter = job.painter()
     for card in game.cards:
         painter.check(card)

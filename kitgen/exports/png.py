@@ -14,6 +14,7 @@ from .raster import PageJob, rasterise
 
 DEFAULT_BLEED = inch(1 / 8)
 DEFAULT_DPI = 300
+FULL_SIZE_IMAGES = True    # every card is one image at the full DPI: its pixel size is capped
 
 
 def card_pngs(job, bleed: float | None = None) -> dict[str, bytes]:
