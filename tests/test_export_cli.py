@@ -101,3 +101,19 @@ def test_formats_that_shrink_large_cards_to_a_sheet_are_not_capped(tmp_path):
     game = small_game(tmp_path / "g")
     job = prepare(game, ExportOptions(card_size="1000x1000"), 0.0, 300)
     assert job.dpi == 300
+
+
+@pytest.mark.parametrize("url", ["notaurl", "example.org/decks", "ftp://example.org/decks", "https://",
+                                 "http:///decks", "https://example.org/my decks", "file://", ""])
+def test_a_base_url_must_be_a_web_or_file_address(tmp_path, url):
+    result = run("export", "altun-ha", "--format", "tts", "--out", tmp_path, "--base-url", url)
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("Error: --base-url: ") and "https://" in result.output
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("url", ["https://example.org/decks/", "http://localhost:8000", "file:///srv/decks"])
+def test_web_and_file_base_urls_are_accepted(url):
+    from kitgen.exports.job import parse_base_url
+
+    assert parse_base_url(url) == url

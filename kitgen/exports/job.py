@@ -12,6 +12,7 @@ DPI_RANGE = (36, 1200)
 DEFAULT_JOBS = 2
 MAX_IMAGE_SIDE = 20_000         # pixels on either side of one card image
 MAX_IMAGE_PIXELS = 89_478_485   # Pillow's own limit before it warns of a decompression bomb
+URL_SCHEMES = ("http", "https", "file")
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,22 @@ def parse_dpi(value, default: int) -> int:
     return value
 
 
+def parse_base_url(value: str | None) -> str | None:
+    """The ``--base-url`` option: an http://, https:// or file:// address of a folder, or None."""
+    if value is None:
+        return None
+    from urllib.parse import urlsplit
+
+    text = str(value).strip()
+    parts = urlsplit(text)
+    scheme = parts.scheme.lower()
+    if (scheme not in URL_SCHEMES or any(ch.isspace() for ch in text)
+            or (scheme != "file" and not parts.netloc) or (scheme == "file" and not parts.path)):
+        raise OptionError("--base-url", f"{value!r} is not a web address; give the folder the images "
+                          "will be uploaded to, starting with https://, http:// or file://")
+    return text
+
+
 def check_image_size(job: ExportJob) -> None:
     """Refuse card images too large to write or to open (one card with its bleed at the DPI)."""
     w = job.pixels(job.card.width + 2 * job.bleed)
@@ -108,6 +125,7 @@ def prepare(game_or_path: str | Path, options: ExportOptions, default_bleed: flo
     dpi = parse_dpi(options.dpi, default_dpi)
     if isinstance(options.jobs, bool) or not isinstance(options.jobs, int) or options.jobs < 1:
         raise OptionError("--jobs", f"{options.jobs!r} is not a number of processes (1 or more)")
+    parse_base_url(options.base_url)
     game = load_game(game_or_path)
     size = card_size(options.card_size or game.card_size,
                      "--card-size" if options.card_size else "game.toml card_size")
