@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +14,8 @@ from .game import Game, load_game
 from .units import card_size, mm, paper_size
 
 DUPLEX_MODES = ("long", "short", "none")
+MAX_BLEED_MM = 10.0          # more is no longer bleed but a frame
+MAX_BACK_OFFSET_MM = 10.0    # printers drift by a few millimetres; more would push backs off the page
 LAYOUTS = ("duplex", "gutterfold")
 
 
@@ -96,8 +99,12 @@ def build_kit(game_or_path: str | Path, out: str | Path = "output",
         raise OptionError("--duplex", f"unknown mode {options.duplex!r}; use long, short or none")
     if options.layout not in LAYOUTS:
         raise OptionError("--layout", f"unknown layout {options.layout!r}; use duplex or gutterfold")
-    if options.bleed_mm < 0:
-        raise OptionError("--bleed", f"bleed must be 0 mm or more, not {options.bleed_mm:g}")
+    if not (math.isfinite(options.bleed_mm) and 0 <= options.bleed_mm <= MAX_BLEED_MM):
+        raise OptionError("--bleed", f"bleed must be 0 mm or more, up to {MAX_BLEED_MM:g} mm, "
+                          f"not {options.bleed_mm:g}")
+    if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET_MM for v in options.back_offset_mm):
+        raise OptionError("--back-offset", f"each shift must be within ±{MAX_BACK_OFFSET_MM:g} mm, not "
+                          + ",".join(f"{v:g}" for v in options.back_offset_mm))
     game = load_game(game_or_path)
     paper = paper_size(options.paper)
     size_option = "--card-size" if options.card_size else f"{_label(game_or_path, game, 'game.toml')}: card_size"

@@ -48,6 +48,9 @@ class KitgenGroup(click.Group):
             return super().invoke(ctx)
         except KitgenError as exc:
             raise UserError(str(exc)) from None
+        except click.UsageError as exc:   # a command's options: one line, like every other mistake
+            where = exc.ctx.command_path if exc.ctx else ctx.command_path
+            raise UserError(f"{exc.format_message()} (see '{where} --help')") from None
 
 
 @click.group(cls=KitgenGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 
-
 class CardSizeType(click.ParamType):
     name = "SIZE"
 
@@ -91,10 +90,17 @@ def new(path, title):
 @click.option("--layout", type=click.Choice(["duplex", "gutterfold"]), default="duplex", show_default=True,
               help="duplex: pages of fronts, then their backs; gutterfold: fronts and backs side by side "
                    "on one page, folded along the middle (--duplex and --back-offset do not apply).")
-def build(game, out, card_size, paper, bleed, duplex, back_offset, crop_marks, layout):
+@click.pass_context
+def build(ctx, game, out, card_size, paper, bleed, duplex, back_offset, crop_marks, layout):
     """Build the print-and-play kit of GAME (a built-in name or a game folder)."""
     from .build import BuildOptions, build_kit
+    from .errors import OptionError
 
+    if layout == "gutterfold":
+        for name in ("duplex", "back_offset"):
+            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
+                option = "--" + name.replace("_", "-")
+                raise OptionError(option, "does not apply to --layout gutterfold (fronts and backs share a page)")
     options = BuildOptions(card_size=card_size, paper=paper.lower(), bleed_mm=bleed, duplex=duplex,
                            back_offset_mm=back_offset, crop_marks=crop_marks, layout=layout)
     result = build_kit(game, out, options)

@@ -24,6 +24,7 @@ from . import resources
 from .errors import GameDataError
 
 REQUIRED_COLUMNS = ("name", "type", "count")
+MAX_COUNT = 10_000           # copies of one card; more is a typing slip, not a deck
 OPTIONAL_COLUMNS = ("value", "text", "art")
 TOP_LEVEL_KEYS = {
     "title", "slug", "subtitle", "players", "card_size", "rulebook", "back", "types",
@@ -283,8 +284,11 @@ def _cards(records, types: dict[str, CardType], where: str) -> tuple[Card, ...]:
             raise GameDataError(f"unknown card type {type_text!r}; game.toml declares "
                                 f"{', '.join(types)}", file=where, row=row, column="type")
         count_text = rec["count"].strip()
-        if not re.fullmatch(r"\d+", count_text) or int(count_text) < 1:
+        if not re.fullmatch(r"[0-9]+", count_text) or int(count_text) < 1:
             raise GameDataError(f"count {count_text!r} is not a whole number >= 1",
+                                file=where, row=row, column="count")
+        if int(count_text) > MAX_COUNT:
+            raise GameDataError(f"count {count_text} is more than {MAX_COUNT:,} copies of one card",
                                 file=where, row=row, column="count")
         art = rec.get("art", "").strip()
         cards.append(Card(name=name, type=key, count=int(count_text),

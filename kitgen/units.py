@@ -56,6 +56,7 @@ PAPER_SIZES_MM: dict[str, tuple[float, float]] = {
     "a4": (210.0, 297.0),
 }
 
+MIN_CARD_MM = 10.0
 _CUSTOM = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[xX×]\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*$")
 
 
@@ -68,8 +69,9 @@ def card_size(spec: str, option: str = "--card-size") -> Size:
     m = _CUSTOM.match(key)
     if m:
         w, h = float(m.group(1)), float(m.group(2))
-        if w <= 0 or h <= 0:
-            raise OptionError(option, f"card size {spec!r} must be larger than 0 x 0 mm")
+        if min(w, h) < MIN_CARD_MM:
+            raise OptionError(option, f"card size {spec!r} is too small: each side must be at least "
+                              f"{MIN_CARD_MM:g} mm")
         return Size(mm(w), mm(h))
     names = ", ".join(CARD_SIZES_MM)
     raise OptionError(option, f"unknown card size {spec!r}; use one of {names} or WxH in mm (e.g. 63x88)")

@@ -24,10 +24,9 @@ def assert_user_error(result, *needles: str) -> None:
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
     lines = [ln for ln in result.output.splitlines() if ln.strip()]
-    error = [ln for ln in lines if ln.startswith("Error: ")]
-    assert len(error) == 1, result.output
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
     for needle in needles:
-        assert needle in error[0], error[0]
+        assert needle in lines[0], lines[0]
 
 
 HEADER = "name,type,count,value,text,art\n"
@@ -41,6 +40,8 @@ HEADER = "name,type,count,value,text,art\n"
     (HEADER + "Plaza,bid,two,1,,\n", ["row 2", "column 'count'", "'two'"]),
     (HEADER + "Plaza,bid,0,1,,\n", ["row 2", "column 'count'", ">= 1"]),
     (HEADER + "Plaza,bid,1.5,1,,\n", ["row 2", "column 'count'"]),
+    (HEADER + "Plaza,bid,99999999999999999,1,,\n", ["row 2", "column 'count'", "more than 10,000"]),
+    (HEADER + "Plaza,bid,²,1,,\n", ["row 2", "column 'count'"]),
     (HEADER + "Plaza,bid,1,1,,../../../etc/passwd.png\n", ["row 2", "column 'art'", "outside the game folder"]),
     (HEADER + "Plaza,bid,1,1,,/etc/x.png\n", ["row 2", "column 'art'", "relative"]),
     (HEADER, ["cards.csv", "no cards"]),
@@ -103,6 +104,14 @@ def test_bad_game_toml(altun_copy, tmp_path, edit, needles):
     (["--back-offset", "1"], ["--back-offset", "two numbers"]),
     (["--paper", "a3"], ["--paper"]),
     (["--duplex", "both"], ["--duplex"]),
+    (["--bleed", "nan"], ["--bleed", "0 mm or more"]),
+    (["--bleed", "50"], ["--bleed", "up to 10 mm"]),
+    (["--back-offset", "nan,0"], ["--back-offset", "within"]),
+    (["--back-offset", "1000,0"], ["--back-offset", "within"]),
+    (["--card-size", "0.01x0.01"], ["--card-size", "at least 10 mm"]),
+    (["--layout", "gutterfold", "--duplex", "short"], ["--duplex", "does not apply"]),
+    (["--layout", "gutterfold", "--back-offset", "1,1"], ["--back-offset", "does not apply"]),
+    (["--paper"], ["--paper", "requires an argument"]),
 ])
 def test_bad_options(tmp_path, args, needles):
     assert_user_error(run("build", "altun-ha", "--out", tmp_path / "out", *args), *needles)
