@@ -299,6 +299,77 @@ def test_god_builds_as_any_value_and_nothing_built_costs_seven():
     assert g3.build_phase(()) == -7 and g3.scores[0] == -7 and g3.no_build == 1
 
 
+# --- refused moves change nothing -------------------------------------------------------
+
+def state(g):
+    """Everything a move could change, as plain values."""
+    return ([list(h) for h in g.hands], list(g.deck), list(g.discard), list(g.scores),
+            [dict(x) for x in g.points], set(g.traded), list(g.trade_plays), [list(t) for t in g.temples],
+            [dict(x) for x in g.seen_hands], list(g.seen_deck), g.population, g.priest_king, g.over, g.end,
+            g.out_of_cards, g.rng.getstate())
+
+
+def _empty_deck(g):
+    g.discard, g.deck = g.deck, []  # Ceramics must reshuffle the discard pile to look
+
+
+def _obsidian_played(g):
+    g.play_trade(0, TradePlay(card(g, 0, "Obsidian")))
+
+
+# name: (what happens first, legally; the refused move; words of the refusal)
+REFUSED = {
+    "Ceramics pick not looked at": (None, lambda g: g.play_trade(0, TradePlay(card(g, 0, "Ceramics")),
+                                                                 lambda looked: g.deck[0]), "Ceramics"),
+    "Ceramics pick after a reshuffle": (_empty_deck, lambda g: g.play_trade(
+        0, TradePlay(card(g, 0, "Ceramics")), lambda looked: card(g, 1, "Altar")), "Ceramics"),
+    "second Trade card": (_obsidian_played, lambda g: g.play_trade(0, TradePlay(card(g, 0, "Stone"))),
+                          "already played"),
+    "Trade card without a target": (None, lambda g: g.play_trade(0, TradePlay(card(g, 0, "Pyrite"))), "opponent"),
+    "target that is no player": (None, lambda g: g.play_trade(0, TradePlay(card(g, 0, "Pyrite"), "2")),
+                                 "opponent"),
+    "Jade in the Trade phase": (None, lambda g: g.play_trade(0, TradePlay(card(g, 0, "Jade"))), "revealed"),
+    "Trade card not held": (None, lambda g: g.play_trade(0, TradePlay(card(g, 1, "Cocoa"))), "not in the hand"),
+    "bid of three cards": (None, lambda g: g.bid_phase({1: bid(g, 1, "Plaza"),
+                                                        0: bid(g, 0, "Steps", "Base", "Stage")}), "at most 2"),
+    "bid of a Trade card": (None, lambda g: g.bid_phase({0: bid(g, 0, "Steps"), 1: bid(g, 1, "Cocoa")}),
+                            "cannot be bid"),
+    "bid of a card not held": (None, lambda g: g.bid_phase({0: bid(g, 0, "Steps"), 1: Bid((card(g, 0, "Base"),))}),
+                               "not in the hand"),
+    "Jade revealed without it": (None, lambda g: g.bid_phase({0: bid(g, 0, "Steps"),
+                                                              1: Bid((), card(g, 0, "Jade"))}), "without holding"),
+    "farm worth too little": (None, lambda g: g.farm_phase((card(g, 0, "Base"),)), "less than Population"),
+    "famine when able to feed": (None, lambda g: g.farm_phase(()), "must farm"),
+    "Maize with other cards": (None, lambda g: g.farm_phase((card(g, 0, "Maize"), card(g, 0, "Steps"))), "alone"),
+    "farm with a Trade card": (None, lambda g: g.farm_phase((card(g, 0, "Steps"), card(g, 0, "Stone"))),
+                               "cannot pay"),
+    "build on a missing temple": (None, lambda g: g.build_phase((Placement(card(g, 0, "Plaza"), 1, None),
+                                                                 Placement(card(g, 0, "Base"), 2, 3))), "no temple"),
+    "build a card not held": (None, lambda g: g.build_phase((Placement(card(g, 1, "Plaza"), 1, None),)),
+                              "not in the hand"),
+    "discard too few": (None, lambda g: g.cycle_phase({0: tuple(g.hands[0][:3]), 1: ()}), "exactly"),
+    "second player discards too few": (None, lambda g: g.cycle_phase({0: tuple(g.hands[0][:5]), 1: ()}),
+                                       "player 2"),
+    "discard a card not held": (None, lambda g: g.cycle_phase({0: tuple(g.hands[0][:4]) + (card(g, 1, "Cocoa"),),
+                                                               1: tuple(g.hands[1][:2])}), "not in the hand"),
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED))
+def test_a_refused_move_leaves_the_game_unchanged(name):
+    g = table_game([["Ceramics", "Obsidian", "Stone", "Pyrite", "Jade", "Maize", "Steps", "Base", "Stage", "Plaza"],
+                    ["Plaza", "Cocoa", "Altar", "Plaza", "Base", "Stairs", "Stage"]],
+                   deck_top=["Plaza", "Base", "Stage", "Stairs", "Platform"], population=6)
+    g.priest_king = 0
+    first, move, message = REFUSED[name]
+    if first is not None:
+        first(g)
+    before = state(g)
+    with pytest.raises(IllegalMove, match=message):
+        move(g)
+    assert state(g) == before
+
+
 # --- Calendar, draw, cycle ----------------------------------------------------------------
 
 def test_calendar_passes_counter_clockwise_and_trading_goes_clockwise():

@@ -69,6 +69,9 @@ def _codex(game, p, play, choose):
     game.seen_deck[p] = tuple(game.deck[-game.R.codex_look:][::-1]) if game.R.codex_look else ()
 
 
+# effects that ask the player to choose, and so can refuse the choice after the card is played
+CHOOSES = ("Ceramics",)
+
 EFFECTS = {
     "Stone": _stone, "Salt": _salt, "Cocoa": _cocoa, "Ceramics": _ceramics, "Honey": _honey,
     "Feathers": _feathers, "Textiles": _textiles, "Pyrite": _pyrite, "Obsidian": _obsidian,

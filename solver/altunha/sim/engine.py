@@ -2,7 +2,7 @@
 
 The engine also referees: every move goes through a method that checks it
 and raises :class:`IllegalMove` with a clear message, so a policy (or a
-person) cannot break the rules.  Rulings the seed leaves open (shared with
+person) cannot break the rules; a refused move leaves the game as it was.  Rulings the seed leaves open (shared with
 the rulebook):
 
 * Seats are numbered clockwise.  The Calendar token passes counter-clockwise
@@ -27,7 +27,7 @@ from typing import NamedTuple
 from kitgen.errors import KitgenError
 
 from .cards import BID, GOD, IN_TRADE_PHASE, TARGETED, TRADE, numbers_for, table_for
-from .effects import EFFECTS
+from .effects import CHOOSES, EFFECTS
 from .enumerate import can_feed
 from .variants import Rules
 
@@ -182,6 +182,28 @@ class Game:
         for c in cards:
             hand.remove(c)
 
+    def _snapshot(self) -> tuple:
+        """Everything a move can change, to put back if the move is refused part-way."""
+        return ([list(h) for h in self.hands], list(self.deck), list(self.discard), list(self.scores),
+                [dict(x) for x in self.points], set(self.traded), len(self.trade_plays),
+                [dict(x) for x in self.seen_hands], list(self.seen_deck), [list(t) for t in self.temples],
+                self.out_of_cards, self.rng.getstate())
+
+    def _restore(self, state: tuple):
+        (hands, deck, discard, scores, points, traded, plays, seen_hands, seen_deck, temples,
+         self.out_of_cards, rng) = state
+        for now, before in zip(self.hands, hands):
+            now[:] = before
+        self.deck[:], self.discard[:], self.scores[:] = deck, discard, scores
+        for now, before in zip(self.points, points):
+            now.clear()
+            now.update(before)
+        self.traded.clear()
+        self.traded.update(traded)
+        del self.trade_plays[plays:]
+        self.seen_hands[:], self.seen_deck[:], self.temples[:] = seen_hands, seen_deck, temples
+        self.rng.setstate(rng)
+
     def _label(self, card) -> str:
         if isinstance(card, int) and 0 <= card < self.table.size:
             return f"{self.table.name[card]} (card {card})"
@@ -227,14 +249,22 @@ class Game:
             when = "revealed with the bid" if name == "Jade" else "used in the Farm phase"
             self.illegal(player, f"{name} is not played in the Trade phase; it is {when}")
         if name in TARGETED:
-            if play.target is None or not 0 <= play.target < self.n or play.target == player:
+            target = play.target
+            if not isinstance(target, int) or not 0 <= target < self.n or target == player:
                 self.illegal(player, f"{name} needs one opponent as its target (players 1..{self.n}, "
                                      f"not the player himself)")
+        # an effect that asks for a choice checks it only once the card is played: keep what to put back
+        undo = self._snapshot() if name in CHOOSES else None
         self.hands[player].remove(card)
         self.discard.append(card)
         self.traded.add(player)
         self.trade_plays.append((name, player))
-        EFFECTS[name](self, player, play, choose)
+        try:
+            EFFECTS[name](self, player, play, choose)
+        except IllegalMove:
+            if undo is not None:
+                self._restore(undo)  # a refused choice changes nothing
+            raise
 
     def bid_phase(self, bids: dict[int, Bid]):
         """Reveal every bid at once; discard them; award the Priest King token (or nobody)."""
@@ -402,12 +432,16 @@ class Game:
     def cycle_phase(self, discards: dict[int, tuple[int, ...]]):
         """Every player over the hand limit discards down to it (cards of his choice)."""
         self.phase = "Cycle"
-        for p in range(self.n):
+        chosen = {}
+        for p in range(self.n):  # check every player's discards before any card moves
             excess = max(0, len(self.hands[p]) - self.R.hand_limit)
             cards = tuple(discards.get(p, ()))
             if len(cards) != excess:
                 self.illegal(p, f"must discard exactly {excess} card(s) to keep {self.R.hand_limit}, "
                                 f"not {len(cards)}")
+            self._check_held(p, cards, "discard")
+            chosen[p] = cards
+        for p, cards in chosen.items():
             self._take(p, cards, "discard")
             self.discard.extend(cards)
 
