@@ -3,7 +3,10 @@
 import pytest
 
 from solver.altunha.sim.chart_layout import label_every, nice_ticks, slots
-from solver.altunha.sim.stats import mean_ci, percentile, wilson
+from solver.altunha.sim.engine import SOURCES
+from solver.altunha.sim.runner import Spec
+from solver.altunha.sim.stats import mean_ci, percentile, summarize, wilson
+from solver.altunha.sim.variants import load_rules
 
 
 def test_wilson_matches_published_values():
@@ -41,3 +44,35 @@ def test_bar_slots_fill_the_length_without_overlap():
     shown = -(-40 // k)
     assert shown * 10 <= 200 and -(-40 // (k - 1)) * 13 > 200  # the labels fit, one more would not
     assert label_every(4, 200, 10) == 1
+
+
+# --- figures from hand-made records ------------------------------------------------------
+
+def game_record(wins, trades=(), end="famine", rounds=10):
+    """A two-player game's record with the given win shares by seat and Trade plays (name, seat)."""
+    return {
+        "rounds": rounds, "end": end, "dealt_calendar_seat": 1,
+        "seats": [{"policy": "greedy", "score": 10 * w, "win": w, "points": [0] * len(SOURCES)} for w in wins],
+        "trades": list(trades), "king_rounds": rounds, "no_build": 0, "build_rounds": rounds,
+        "reasons": {"highest": rounds}, "max_no_king_streak": 0, "lead_changes": 0, "clear_round": 1,
+        "famine_seat": 0 if end == "famine" else None, "famine_margin": 0 if end == "famine" else None,
+        "famine_winner": False, "famine_decisive": False, "final_population": 9,
+    }
+
+
+SPEC = Spec(load_rules(), 2, ("greedy",), 0)
+
+
+def test_trade_card_win_rate_counts_each_player_once_per_game_with_his_share():
+    records = [
+        game_record([0.5, 0.5], [("Stone", 0), ("Stone", 0)]),  # played again after a reshuffle; a shared win
+        game_record([0.0, 1.0], [("Stone", 1), ("Obsidian", 0)]),
+        game_record([0.0, 1.0], [("Stone", 0)]),
+    ]
+    stone = summarize(records, SPEC)["trade_cards"]["Stone"]
+    assert stone["plays"] == 4 and stone["players"] == 3
+    assert stone["per_game"] == pytest.approx(4 / 3, abs=1e-4)
+    assert stone["player_won"]["n"] == 3
+    assert stone["player_won"]["rate"] == pytest.approx((0.5 + 1.0 + 0.0) / 3, abs=1e-4)
+    obsidian = summarize(records, SPEC)["trade_cards"]["Obsidian"]
+    assert obsidian["player_won"]["rate"] == 0 and obsidian["player_won"]["n"] == 1

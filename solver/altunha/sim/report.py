@@ -308,7 +308,7 @@ def summary_pages(pages: Pages, s: dict, label: str = ""):
         hbar("Win rate of a Trade card's player", cards,
              [("won", [x["rate"] for x in won], [x["low"] for x in won], [x["high"] for x in won], BAR)],
              w, h, ref=s["balance"]["fair_share"], ref_label="fair share", fmt=_pct_tick,
-             note="share of plays whose player won"),
+             note="once per game and player; shared wins split"),
         vbar("Priest King rounds", ["could not build", "no king (no bid won)"],
              [pk["rate"] or 0, 1 - (s["priest_king"]["rounds_with_king"]["rate"] or 0)], w, h,
              [pk["low"], 1 - (s["priest_king"]["rounds_with_king"]["high"] or 0)],

@@ -85,10 +85,16 @@ def summarize(records: list[dict], spec) -> dict:
               for i, src in enumerate(SOURCES)}
     trades = {}
     for card in TRADE_CARDS:
-        plays = [(r, seat) for r in records for name, seat in r["trades"] if name == card]
-        wins = sum(1.0 if r["seats"][seat]["win"] > 0 else 0.0 for r, seat in plays)
-        trades[card] = {"plays": len(plays), "per_game": _r(len(plays) / n),
-                        "player_won": wilson(wins, len(plays))}
+        plays, wins, players_of = 0, 0.0, 0
+        for r in records:
+            seats = {seat for name, seat in r["trades"] if name == card}
+            plays += sum(1 for name, _ in r["trades"] if name == card)
+            # each player of the card counts once per game (a card may come round again after a
+            # reshuffle), with his share of the win, as in the seat and policy rates
+            players_of += len(seats)
+            wins += sum(r["seats"][seat]["win"] for seat in seats)
+        trades[card] = {"plays": plays, "per_game": _r(plays / n), "players": players_of,
+                        "player_won": wilson(wins, players_of)}
     king_rounds = sum(r["king_rounds"] for r in records)
     reasons: dict[str, int] = {}
     for r in records:
@@ -193,7 +199,7 @@ def findings(s: dict) -> list[str]:
     if pk["n"]:
         out.append(f"The Priest King could not build in {_pct(pk['rate'])} of his rounds.")
     trades = s["trade_cards"]
-    swing = [(c, t["player_won"]) for c, t in trades.items() if t["plays"] >= 30 and t["player_won"]["rate"] is not None]
+    swing = [(c, t["player_won"]) for c, t in trades.items() if t["players"] >= 30 and t["player_won"]["rate"] is not None]
     fair = bal["fair_share"]
     for card, w in swing:
         if w["low"] > fair + 0.1:
