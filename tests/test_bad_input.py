@@ -133,6 +133,26 @@ def test_text_too_long_names_the_card(altun_copy, tmp_path):
     assert_user_error(run("validate", altun_copy), "row 3", "'Stone'", "does not fit")
 
 
+@pytest.mark.parametrize("csv_row, toml_edit, needles", [
+    ("Plaza,bid,1,1234567890123,,", None, ["row 2", "column 'value'", "corners"]),
+    ("Plaza,bid,1,1,,", ('label = "Bid"', 'label = "' + "Bid card of the great temple " * 3 + '"'),
+     ["types.bid.label", "too long"]),
+    ("Plaza,bid,1,1,,", ('subtitle = "Belize, 200 BC - 900 AD"', 'subtitle = "' + "Belize " * 30 + '"'),
+     ["[back] subtitle", "too long"]),
+])
+def test_text_that_cannot_fit_its_place_is_refused(altun_copy, tmp_path, csv_row, toml_edit, needles):
+    set_csv(altun_copy, HEADER + csv_row + "\n")
+    toml = altun_copy / "game.toml"
+    text = toml.read_text(encoding="utf-8").replace('rulebook = "rules.md.j2"', "")
+    if toml_edit:
+        assert toml_edit[0] in text
+        text = text.replace(*toml_edit)
+    toml.write_text(text, encoding="utf-8")
+    assert_user_error(run("build", altun_copy, "--out", tmp_path / "out"), *needles)
+    assert_user_error(run("validate", altun_copy), *needles)
+    assert not (tmp_path / "out").exists()
+
+
 def test_glyph_the_font_lacks_is_a_clear_error(altun_copy, tmp_path):
     set_csv(altun_copy, HEADER + "Plaza,bid,1,1,Roll a die 🎲 now,\n")
     assert_user_error(run("build", altun_copy, "--out", tmp_path / "out"),
