@@ -48,6 +48,10 @@ def simulate(game, games, players, policy, seed, sets, compare_file, workers, cl
     else:
         result = run(game, games, players, policy, seed, settings, compare_file, workers, cluster, out)
     s = result.summary
+    for summary in (s, result.variant):
+        if summary is not None and summary["warning"]:
+            click.echo(summary["warning"] if summary is s else
+                       f"Variant '{result.variant_name}': {summary['warning']}")
     click.echo(f"Played {result.games_played} games in {result.seconds:.1f} s "
                f"({result.games_per_second:.0f} games/s).")
     for line in _summary_lines(s):

@@ -109,3 +109,20 @@ def test_progress_bar_on_request_and_quiet_by_default(tmp_path):
     assert shown.exit_code == 0 and "Playing" in shown.output
     quiet = CliRunner().invoke(cli, ["simulate", "--games", "30", "--workers", "1", "--out", str(tmp_path)])
     assert quiet.exit_code == 0 and "Playing" not in quiet.output
+
+
+def test_games_cut_off_by_the_simulator_are_flagged_first(tmp_path):
+    # four greedy players never take a famine: every game stops at the stalemate cut-off
+    result = invoke("--games", "12", "--policy", "greedy", "--workers", "1", "--out", str(tmp_path / "cut"))
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    assert first.startswith("WARNING: 12 of 12 games (100.0%) did not end by the rules") and "stalemate 12" in first
+    with pdfplumber.open(tmp_path / "cut" / "altun-ha" / "balance.pdf") as pdf:
+        text = " ".join(pdf.pages[0].extract_text().split())
+    findings = text.index("Findings")
+    assert text.index("WARNING: 12 of 12 games (100.0%) did not end by the rules") == findings + len("Findings ")
+    assert text.index("WARNING") < text.index("never ended in a famine") < text.index("Key figures")
+    famines = invoke("--games", "12", "--policy", "random", "--workers", "1", "--out", str(tmp_path / "fed"))
+    assert famines.output.startswith("Played 12 games") and "WARNING" not in famines.output
+    with pdfplumber.open(tmp_path / "fed" / "altun-ha" / "balance.pdf") as pdf:
+        assert "WARNING" not in pdf.pages[0].extract_text()

@@ -5,7 +5,7 @@ import pytest
 from solver.altunha.sim.chart_layout import label_every, nice_ticks, slots
 from solver.altunha.sim.engine import SOURCES
 from solver.altunha.sim.runner import Spec
-from solver.altunha.sim.stats import mean_ci, percentile, summarize, wilson
+from solver.altunha.sim.stats import how_games_ended, mean_ci, percentile, summarize, wilson
 from solver.altunha.sim.variants import load_rules
 
 
@@ -76,3 +76,18 @@ def test_trade_card_win_rate_counts_each_player_once_per_game_with_his_share():
     assert stone["player_won"]["rate"] == pytest.approx((0.5 + 1.0 + 0.0) / 3, abs=1e-4)
     obsidian = summarize(records, SPEC)["trade_cards"]["Obsidian"]
     assert obsidian["player_won"]["rate"] == 0 and obsidian["player_won"]["n"] == 1
+
+
+def test_a_warning_when_most_games_are_cut_off():
+    famine = game_record([1.0, 0.0])
+    stalemate = game_record([0.5, 0.5], end="stalemate", rounds=14)
+    timeout = game_record([0.0, 1.0], end="timeout", rounds=40)
+    assert summarize([famine, famine, stalemate, timeout], SPEC)["warning"] is None  # half is not most
+    warning = summarize([famine, stalemate, stalemate, timeout], SPEC)["warning"]
+    assert warning.startswith("WARNING: 3 of 4 games (75.0%) did not end by the rules")
+    assert "stalemate 2, stalled 0, round limit 1" in warning and "stop bidding" in warning
+
+
+def test_how_games_ended_in_words():
+    assert how_games_ended({"stalemate": 10000}) == "all 10000 games ended at the stalemate cut-off"
+    assert how_games_ended({"timeout": 2, "famine": 5}) == "games ended in a famine: 5, at the round limit: 2"

@@ -190,6 +190,17 @@ class Pages:
         p.drawOn(self.c, MARGIN, self.y - h)
         self.y -= h + space
 
+    def warning(self, text, size=9.5):
+        """A boxed bold paragraph in red, for what must not be missed."""
+        pad = 5
+        style = ParagraphStyle("w", fontName=fonts.BOLD, fontSize=size, leading=size * 1.3, textColor=NEG,
+                               backColor=HexColor("#fbeceb"), borderColor=NEG, borderWidth=0.8,
+                               borderPadding=pad)
+        p = Paragraph(_escape(text), style)
+        _, h = p.wrap(self.width - 2 * pad, self.y)
+        p.drawOn(self.c, MARGIN + pad, self.y - h - pad)
+        self.y -= h + 2 * pad + 8
+
     def table(self, rows, widths, size=8, header=True):
         line = size + 4.5
         for i, row in enumerate(rows):
@@ -222,6 +233,10 @@ class Pages:
 
     def bytes(self):
         return canvas_bytes(self.c)
+
+
+def _escape(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;")
 
 
 def _ci(w):
@@ -336,8 +351,10 @@ def render_report(summary: dict, variant: dict | None = None, variant_name: str 
                "Seat 1 holds the Calendar in round 1 and plays first; rates carry 95% Wilson intervals, "
                "means 95% normal intervals.")
     pages.heading("Findings", 12)
+    if s["warning"]:
+        pages.warning(s["warning"])
     for line in s["findings"]:
-        pages.para("&bull; " + line.replace("&", "&amp;").replace("<", "&lt;"), 9, 3)
+        pages.para("&bull; " + _escape(line), 9, 3)
     pages.y -= 4
     pages.heading("Key figures", 12)
     pages.table(key_rows(s), [pages.width * 0.55, pages.width * 0.45])
@@ -348,6 +365,8 @@ def render_report(summary: dict, variant: dict | None = None, variant_name: str 
         pages.heading(f"Variant '{variant_name}' against the baseline (same seeds)", 13)
         changed_v = ", ".join(f"{k}={variant['rules'][k]}" for k in variant["changed_rules"]) or "none"
         pages.para(f"Variant rules changed: {changed_v}.")
+        if variant["warning"]:
+            pages.warning(f"Variant '{variant_name}': {variant['warning']}")
         table = [("Figure", "Baseline", "Variant", "Difference")]
         table += [(r["figure"], _fmt_cell(r["baseline"]), _fmt_cell(r["variant"]), _fmt_cell(r["difference"]))
                   for r in rows]

@@ -13,6 +13,9 @@ from .engine import SOURCES
 
 Z = 1.959963984540054  # 95 %
 ENDS = ("famine", "stalemate", "stall", "timeout", "empty_deck")
+CUTOFFS = ("stalemate", "stall", "timeout")  # ends the simulator imposes, not the rules
+ENDED = {"famine": "in a famine", "stalemate": "at the stalemate cut-off", "stall": "at the stall cut-off",
+         "timeout": "at the round limit", "empty_deck": "when the deck ran out"}
 TRADE_CARDS = ("Stone", "Salt", "Maize", "Cocoa", "Ceramics", "Honey", "Feathers", "Textiles",
                "Pyrite", "Obsidian", "Jade", "Codex")
 
@@ -160,7 +163,30 @@ def summarize(records: list[dict], spec) -> dict:
         },
     }
     summary["findings"] = findings(summary)
+    summary["warning"] = cutoff_warning(summary)
     return summary
+
+
+def how_games_ended(counts: dict[str, int]) -> str:
+    """'all 10000 games ended at the stalemate cut-off', or the count of each end."""
+    n = sum(counts.values())
+    ends = [e for e in ENDS if counts.get(e)]
+    if len(ends) == 1:
+        return f"all {n} games ended {ENDED[ends[0]]}"
+    return "games ended " + ", ".join(f"{ENDED[e]}: {counts[e]}" for e in ends)
+
+
+def cutoff_warning(s: dict) -> str | None:
+    """A warning when most games were stopped by the simulator instead of ending by the rules."""
+    n = s["games"]
+    cut = sum(s["ends"][e]["count"] for e in CUTOFFS)
+    if 2 * cut <= n:
+        return None
+    return (f"WARNING: {cut} of {n} games ({_pct(cut / n)}) did not end by the rules: the simulator stopped "
+            f"them (stalemate {s['ends']['stalemate']['count']}, stalled {s['ends']['stall']['count']}, "
+            f"round limit {s['ends']['timeout']['count']}). Game length, scores and win rates describe "
+            "where these games were cut off, not finished games: players who cannot feed the people "
+            "stop bidding (a bid of no cards is always allowed), so nobody takes the famine.")
 
 
 def _pct(x) -> str:
