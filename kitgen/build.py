@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .art import ArtLibrary
 from .errors import OptionError
-from .game import Game, load_game
+from .game import Game, load_game, printed_text
 from .units import card_size, mm, paper_size
 
 DUPLEX_MODES = ("long", "short", "none")
@@ -59,22 +59,32 @@ class ValidationReport:
 def validate_game(game_or_path: str | Path) -> ValidationReport:
     """Check all that can be checked without drawing: the data, the card size, art files,
     glyphs, and that every name and text fits its box at the game's card size."""
-    from . import fonts
     from .draw_card import CardPainter
+    from .rulebook import check_rulebook
 
     game = load_game(game_or_path)
     size = card_size(game.card_size, f"{_label(game_or_path, game, 'game.toml')}: card_size")
     art = ArtLibrary.for_game(game)
     source = _csv_label(game_or_path, game)
+    check_printed_glyphs(game_or_path, game)
     painter = CardPainter(game, size.width, size.height, 0.0, art, source)
     for card in game.cards:
         painter.check(card)
         if card.art:
             art.find(card.art, f"{source}, row {card.row}, column 'art'")
-    fonts.check_glyphs(game.back.title + game.back.subtitle, "game.toml, [back] title/subtitle")
     if game.back.art:
         art.find(game.back.art, "game.toml, [back] art")
+    check_rulebook(game)
     return ValidationReport(game, art.warnings)
+
+
+def check_printed_glyphs(game_or_path, game: Game) -> None:
+    """Refuse game.toml text the font cannot print, naming the key (cards are checked per row)."""
+    from . import fonts
+
+    toml = _label(game_or_path, game, "game.toml")
+    for key, text in printed_text(game.raw):
+        fonts.check_glyphs(text, f"{toml}, key '{key}'")
 
 
 def _label(game_or_path, game: Game, name: str) -> str:
@@ -106,6 +116,7 @@ def build_kit(game_or_path: str | Path, out: str | Path = "output",
         raise OptionError("--back-offset", f"each shift must be within ±{MAX_BACK_OFFSET_MM:g} mm, not "
                           + ",".join(f"{v:g}" for v in options.back_offset_mm))
     game = load_game(game_or_path)
+    check_printed_glyphs(game_or_path, game)
     paper = paper_size(options.paper)
     size_option = "--card-size" if options.card_size else f"{_label(game_or_path, game, 'game.toml')}: card_size"
     size = card_size(options.card_size or game.card_size, size_option)

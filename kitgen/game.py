@@ -100,6 +100,27 @@ class Game:
         return contained(self.art_dir, name, where)
 
 
+PRINTED_KEYS = {"title", "subtitle", "label", "labels", "name", "text", "lines", "track", "caption", "designer"}
+
+
+def printed_text(data: Any, path: str = "") -> list[tuple[str, str]]:
+    """(key path, text) of every game.toml string that ends up printed, e.g. ('types.bid.label', 'Bid')."""
+    found: list[tuple[str, str]] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            sub = f"{path}.{key}" if path else str(key)
+            if key in PRINTED_KEYS and isinstance(value, str):
+                found.append((sub, value))
+            elif key in PRINTED_KEYS and isinstance(value, list):
+                found.extend((f"{sub}[{i}]", v) for i, v in enumerate(value, 1) if isinstance(v, str))
+            else:
+                found.extend(printed_text(value, sub))
+    elif isinstance(data, list):
+        for i, item in enumerate(data, 1):
+            found.extend(printed_text(item, f"{path}[{i}]"))
+    return found
+
+
 def slugify(text: str) -> str:
     return _SLUG.sub("-", text.lower()).strip("-") or "game"
 

@@ -153,6 +153,36 @@ def test_text_that_cannot_fit_its_place_is_refused(altun_copy, tmp_path, csv_row
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("old, new, key", [
+    ('title = "Altun Ha"', 'title = "Altun Ha 中"', "key 'title'"),
+    ('label = "Trade"', 'label = "Trade 🎲"', "key 'types.trade.label'"),
+    ('name = "Calendar"', 'name = "Calendar 中"', "key 'components[1].name'"),
+])
+def test_game_toml_text_the_font_lacks_names_the_key(altun_copy, tmp_path, old, new, key):
+    toml = altun_copy / "game.toml"
+    text = toml.read_text(encoding="utf-8")
+    assert old in text
+    toml.write_text(text.replace(old, new, 1), encoding="utf-8")
+    for args in (["build", altun_copy, "--out", tmp_path / "out"], ["validate", altun_copy]):
+        assert_user_error(run(*args), "game.toml", key, "no glyph")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("edit, needles", [
+    (('rulebook = "rules.md.j2"', 'rulebook = "nope.md.j2"'), ["nope.md.j2", "not found"]),
+    (("# Setup", "# Setup {% if %}"), ["rules.md.j2", "line"]),
+])
+def test_validate_checks_the_rulebook_template(altun_copy, edit, needles):
+    if edit[0].startswith("rulebook"):
+        target = altun_copy / "game.toml"
+    else:
+        target = altun_copy / "templates" / "rules.md.j2"
+    text = target.read_text(encoding="utf-8")
+    assert edit[0] in text
+    target.write_text(text.replace(*edit, 1), encoding="utf-8")
+    assert_user_error(run("validate", altun_copy), *needles)
+
+
 def test_glyph_the_font_lacks_is_a_clear_error(altun_copy, tmp_path):
     set_csv(altun_copy, HEADER + "Plaza,bid,1,1,Roll a die 🎲 now,\n")
     assert_user_error(run("build", altun_copy, "--out", tmp_path / "out"),

@@ -13,13 +13,22 @@ from ..units import Size
 from . import flow, markup, template
 
 
-def render_rulebook(game, paper: Size) -> bytes:
-    """PDF bytes of the game's rulebook on ``paper`` (e.g. ``kitgen.units.paper_size("a4")``)."""
+def _blocks(game):
     inserts: list[markup.Insert] = []
     context = template.build_context(game, inserts)
     text, where = template.render_text(game, context, inserts)
-    blocks = markup.parse(text, inserts, where)
+    return markup.parse(text, inserts, where), where
+
+
+def render_rulebook(game, paper: Size) -> bytes:
+    """PDF bytes of the game's rulebook on ``paper`` (e.g. ``kitgen.units.paper_size("a4")``)."""
+    blocks, where = _blocks(game)
     return flow.build_pdf(blocks, game, paper, where)
 
 
-__all__ = ["render_rulebook"]
+def check_rulebook(game) -> None:
+    """Render the template to text and parse it, without drawing: template mistakes raise here."""
+    _blocks(game)
+
+
+__all__ = ["render_rulebook", "check_rulebook"]
