@@ -16,6 +16,7 @@ import csv
 import io
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -122,7 +123,12 @@ def printed_text(data: Any, path: str = "") -> list[tuple[str, str]]:
 
 
 def slugify(text: str) -> str:
-    return _SLUG.sub("-", text.lower()).strip("-") or "game"
+    """A folder name for a title: 'Über Spiel' -> 'uber-spiel'; titles with no Latin letters keep theirs."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    slug = _SLUG.sub("-", ascii_text.lower()).strip("-")
+    if not slug:   # Greek, Cyrillic...: keep the letters themselves rather than collide on "game"
+        slug = re.sub(r"[^\w]+", "-", text.lower()).strip("-_")
+    return slug or "game"
 
 
 def contained(base: Path, name: str, where: str) -> Path:

@@ -82,3 +82,12 @@ def test_new_writes_a_starter_that_builds(tmp_path):
     for c in man["cards"]:
         assert found_in(words[c["front"]["page"]], c["name"].split()[0], c["front"]["box"])
     assert run("new", folder).exit_code == 2    # refuses to overwrite
+
+
+def test_titles_with_accents_or_other_scripts_get_distinct_folders():
+    from kitgen.game import slugify
+
+    assert slugify("Über Spiel") == "uber-spiel"
+    assert slugify("Altun Ha: the Game!") == "altun-ha-the-game"
+    greek, russian = slugify("Ωμέγα Παιχνίδι"), slugify("Жук и Ко")
+    assert greek != russian and "game" not in (greek, russian)
