@@ -10,7 +10,7 @@ from .draw_card import CardPainter, fit_line
 from .gutterfold import FOLD_DASH, GutterfoldLayout, place_gutterfold
 from .output import canvas_bytes, new_canvas
 from .layout import MARK_CLEARANCE, PRINTER_MARGIN
-from .sheets import GUIDE_COLOUR, CardSheets, draw_crop_marks, draw_sheet_label, draw_scale_bar
+from .sheets import GUIDE_COLOUR, CardSheets, draw_crop_marks, draw_scale_bar, draw_sheet_label, sheet_manifest
 from .units import MM, to_mm
 
 FOLD_COLOUR = HexColor("#6b6258")
@@ -36,23 +36,9 @@ def render_gutterfold_sheets(game, layout: GutterfoldLayout, art, source: str, p
         _label(canvas, layout, f"{game.title} · gutterfold {page}/{pages} · {size_label} · "
                "print one-sided at 100%, fold on the dashed line, glue, then cut")
         canvas.showPage()
-    manifest = {
-        "game": game.slug,
-        "title": game.title,
-        "paper": paper_name,
-        "layout": "gutterfold",
-        "page_size": [round(layout.page.width, 3), round(layout.page.height, 3)],
-        "card_size_mm": [round(to_mm(layout.card.width), 3), round(to_mm(layout.card.height), 3)],
-        "bleed_mm": round(to_mm(layout.bleed), 3),
-        "duplex": "none",
-        "fold": {"vertical": layout.vertical, "at": round(layout.fold_position, 3)},
-        "pages": pages,
-        "cards_per_page": layout.per_page,
-        "cards": [{"name": game.cards[pl.index].name, "copy": pl.copy,
-                   "front": {"page": pl.front_page, "box": pl.front.box()},
-                   "back": {"page": pl.back_page, "box": pl.back.box(), "rotation": layout.back_rotation}}
-                  for pl in placements],
-    }
+    manifest = sheet_manifest(game, layout, placements, pages, paper_name, layout_name="gutterfold",
+                              duplex="none", fold={"vertical": layout.vertical, "at": round(layout.fold_position, 3)},
+                              back_rotation=layout.back_rotation)
     return CardSheets(canvas_bytes(canvas), manifest, pages, placements)
 
 

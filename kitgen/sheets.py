@@ -64,21 +64,37 @@ def render_card_sheets(game, layout: SheetLayout, duplex: str, back_offset: tupl
         draw_sheet_label(canvas, layout, f"{game.title} · {kind} {sheet_no}/{len(fronts_pages)} · {size_label}"
                     f" · print at 100%, {DUPLEX_HINT[duplex]}")
         canvas.showPage()
+    manifest = sheet_manifest(game, layout, placements, pages, paper_name, layout_name="duplex", duplex=duplex)
+    return CardSheets(canvas_bytes(canvas), manifest, pages, placements)
+
+
+def sheet_manifest(game, layout, placements: list[Placement], pages: int, paper_name: str, *,
+                   layout_name: str, duplex: str, fold: dict | None = None,
+                   back_rotation: int | None = None) -> dict:
+    """manifest.json: the sheet settings, then every card copy with its front and back boxes.
+
+    ``layout`` is a SheetLayout or a GutterfoldLayout (anything with page, card, bleed, per_page).
+    """
+    rotation = {} if back_rotation is None else {"rotation": back_rotation}
     manifest = {
         "game": game.slug,
         "title": game.title,
         "paper": paper_name,
+        "layout": layout_name,
         "page_size": [round(layout.page.width, 3), round(layout.page.height, 3)],
         "card_size_mm": [round(to_mm(layout.card.width), 3), round(to_mm(layout.card.height), 3)],
         "bleed_mm": round(to_mm(layout.bleed), 3),
         "duplex": duplex,
-        "pages": pages,
-        "cards_per_page": layout.per_page,
-        "cards": [{"name": game.cards[pl.index].name, "copy": pl.copy,
-                   "front": {"page": pl.front_page, "box": pl.front.box()},
-                   "back": {"page": pl.back_page, "box": pl.back.box()}} for pl in placements],
     }
-    return CardSheets(canvas_bytes(canvas), manifest, pages, placements)
+    if fold is not None:
+        manifest["fold"] = fold
+    manifest["pages"] = pages
+    manifest["cards_per_page"] = layout.per_page
+    manifest["cards"] = [{"name": game.cards[pl.index].name, "copy": pl.copy,
+                          "front": {"page": pl.front_page, "box": pl.front.box()},
+                          "back": {"page": pl.back_page, "box": pl.back.box(), **rotation}}
+                         for pl in placements]
+    return manifest
 
 
 def _sheet_of_back(page: int, placements: list[Placement]) -> int:
