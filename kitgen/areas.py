@@ -5,7 +5,10 @@ An :class:`AreaSpec` is one ``[[components.areas]]`` table, already checked by
 ``columns`` per row, ``gap`` apart, whose top-left corner sits ``x``, ``y``
 from the top-left corner of the piece (or centred across / down it).
 :func:`place_areas` turns the specs into :class:`Space` rectangles in the
-piece's own coordinates (origin bottom left, as in PDF).  Nothing here draws.
+piece's own coordinates (origin bottom left, as in PDF).  Where the texts
+printed outside the spaces go (a group's caption, labels above or below a
+space) is worked out here too, so the renderer and the edge check agree.
+Nothing here draws or measures text.
 """
 
 from __future__ import annotations
@@ -19,6 +22,12 @@ from .geometry import EPS, Rect
 AREA_SHAPES = ("rect", "circle", "card")
 LABEL_PLACES = ("top", "center", "bottom", "left", "above", "below", "none")
 ORDERS = ("rows", "bottom-up")
+OUTER_PLACES = ("above", "below")   # label places printed on the piece, outside the space
+
+# baselines of the texts outside the spaces, in font sizes from the group or space
+CAPTION_RAISE = 0.5     # a caption's baseline above the group's top
+ABOVE_RAISE = 0.45      # an "above" label's baseline above its space's top
+BELOW_DROP = 1.1        # a "below" label's baseline under its space's bottom
 
 
 @dataclass(frozen=True)
@@ -127,3 +136,34 @@ def outside(spaces: Sequence[Space], width: float, height: float) -> list[Space]
     """The spaces that reach past the edges of a ``width`` x ``height`` piece."""
     piece = Rect(0, 0, width, height)
     return [s for s in spaces if not piece.contains(s.rect, tol=EPS * 100)]
+
+
+def caption_baseline(cap: Caption, size: float) -> float:
+    return cap.y + size * CAPTION_RAISE
+
+
+def outer_label_anchor(space: Space, place: str, size: float) -> tuple[float, float]:
+    """(centre x, baseline) of a label printed ``above`` or ``below`` its space."""
+    r = space.rect
+    cx = r.x + r.w / 2
+    if place == "above":
+        return cx, r.y1 + size * ABOVE_RAISE
+    return cx, r.y - size * BELOW_DROP
+
+
+def centred_room(cx: float, width: float, margin: float = 0.0) -> float:
+    """The widest line centred on ``cx`` that stays ``margin`` inside a piece ``width`` wide."""
+    return max(0.0, 2 * (min(cx, width - cx) - margin))
+
+
+def text_box(cx: float, baseline: float, text_width: float, ascent: float, descent: float) -> Rect:
+    """The box of one centred line of text; ``descent`` is negative below the baseline, as fonts give it."""
+    return Rect(cx - text_width / 2, baseline + descent, text_width, ascent - descent)
+
+
+def edges_crossed(box: Rect, width: float, height: float) -> list[str]:
+    """The edges of a ``width`` x ``height`` piece that ``box`` reaches past: top, bottom, left, right."""
+    tol = EPS * 100
+    sides = (("top", box.y1 > height + tol), ("bottom", box.y < -tol),
+             ("left", box.x < -tol), ("right", box.x1 > width + tol))
+    return [name for name, crossed in sides if crossed]

@@ -227,3 +227,90 @@ def test_bad_board_and_area_data_names_the_component(tmp_path, entry, message):
     text = str(err.value)
     assert "game.toml" in text and message in text
     assert "component 'B' (board)" in text or "component 'M' (mat)" in text or "component 'T' (token)" in text
+
+
+def mat_with_area(area: str, size: str = "100x100mm") -> str:
+    return f"""
+        [[components]]
+        kind = "mat"
+        name = "M"
+        size = "{size}"
+        [[components.areas]]
+        """ + textwrap.indent(textwrap.dedent(area).strip(), " " * 8) + "\n"
+
+
+@pytest.mark.parametrize("area, message", [
+    # the group touches the top edge: its caption would print above the mat
+    ('label = "Pile"\nsize = "30x30mm"\ny = "0mm"\ncaption = "Caption"',
+     "area 1: caption 'Caption' reaches past the top edge of the 100 x 100 mm mat"),
+    # wider than the whole mat even at the smallest size
+    ('label = "Pile"\nsize = "30x30mm"\ny = "40mm"\ncaption = "' + "A very long caption " * 6 + '"',
+     "area 1: caption 'A very long caption"),
+    ('label = "Top"\nsize = "30x30mm"\ny = "0mm"\nlabel_at = "above"',
+     "area 1: label above space 1 'Top' reaches past the top edge"),
+    ('label = "Low"\nsize = "30x30mm"\ny = "70mm"\nlabel_at = "below"',
+     "area 1: label below space 1 'Low' reaches past the bottom edge"),
+    ('label = "Rather a long label under a small space"\nsize = "10x10mm"\nx = "0mm"\nlabel_at = "below"',
+     "is wider than the"),
+])
+def test_texts_outside_the_spaces_that_leave_the_mat_are_refused(tmp_path, area, message):
+    from .conftest import run
+
+    folder = write_game(tmp_path / "g", mat_with_area(area))
+    with pytest.raises(GameDataError, match="game.toml: component 'M' \\(mat\\): area 1") as err:
+        render(load_game(folder), "letter")
+    assert message in str(err.value)
+    result = run("build", folder, "--out", tmp_path / "out")
+    assert result.exit_code == 2 and result.output.startswith("Error: ") and message in result.output
+    assert "Traceback" not in result.output
+
+
+def mat_frame(page) -> dict:
+    frames = [r for r in page.rects if abs(r["width"] - 100 * MM) < 1 and abs(r["height"] - 100 * MM) < 1]
+    assert frames
+    return frames[0]
+
+
+def test_a_caption_wider_than_its_group_shrinks_to_stay_on_the_mat(tmp_path):
+    caption = "Discard pile, face up, newest on top"
+    folder = write_game(tmp_path / "g", mat_with_area(
+        f'label = "Pile"\nsize = "30x30mm"\nx = "5mm"\ny = "40mm"\ncaption = "{caption}"'))
+    with pdfplumber.open(io.BytesIO(render(load_game(folder), "letter"))) as pdf:
+        page = pdf.pages[0]
+        box = mat_frame(page)
+        words = [w for w in page.extract_words() if w["text"] in caption.split()]
+        line = [w for w in words if abs(w["top"] - words[0]["top"]) < 1]
+        assert " ".join(w["text"] for w in line) == caption
+        for w in line:          # every letter on the mat, and the line above the group's top (40 mm down)
+            assert box["x0"] <= w["x0"] and w["x1"] <= box["x1"]
+            assert w["bottom"] < box["top"] + 40 * MM
+        size = line[0]["bottom"] - line[0]["top"]
+        assert size < 9.5                       # shrunk from the mat's caption size to fit
+        centre = (line[0]["x0"] + line[-1]["x1"]) / 2
+        assert centre == pytest.approx(box["x0"] + 20 * MM, abs=1.0)   # still centred on the group
+
+
+def test_labels_above_and_below_print_next_to_their_space_inside_the_mat(tmp_path):
+    folder = write_game(tmp_path / "g", mat_with_area(
+        'labels = ["Upper", "Lower"]\nsize = "30x20mm"\ncount = 2\ncolumns = 1\ngap = "15mm"\ny = "20mm"\n'
+        'label_at = "above"'))
+    with pdfplumber.open(io.BytesIO(render(load_game(folder), "letter"))) as pdf:
+        page = pdf.pages[0]
+        box = mat_frame(page)
+        for name, space_top in (("Upper", 20), ("Lower", 55)):
+            (w,) = [w for w in page.extract_words() if w["text"] == name]
+            assert box["top"] + (space_top - 6) * MM < w["top"] and w["bottom"] < box["top"] + space_top * MM
+            assert w["x0"] + w["x1"] == pytest.approx(box["x0"] + box["x1"], abs=1.0)   # centred like the space
+
+
+def test_text_box_and_edges_crossed():
+    from kitgen.areas import centred_room, edges_crossed, text_box
+    from kitgen.geometry import Rect
+
+    box = text_box(50, 90, 40, 8, -2)
+    assert box == Rect(30, 88, 40, 10)
+    assert edges_crossed(box, 100, 100) == []
+    assert edges_crossed(box, 100, 95) == ["top"]
+    assert edges_crossed(text_box(10, 1, 40, 8, -2), 100, 100) == ["bottom", "left"]
+    assert edges_crossed(text_box(95, 50, 20, 8, -2), 100, 100) == ["right"]
+    assert centred_room(20, 100, 2) == 36 and centred_room(70, 100) == 60 and centred_room(0, 100, 1) == 0

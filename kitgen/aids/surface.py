@@ -7,18 +7,92 @@ it in a PDF form and places or tiles it.  Positions come from
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 
 from .. import fonts
-from ..areas import captions, place_areas
+from ..areas import (OUTER_PLACES, caption_baseline, captions, centred_room, edges_crossed,
+                     outer_label_anchor, place_areas, text_box)
 from ..components import Face, Piece
-from ..errors import RenderError
+from ..errors import GameDataError, RenderError
 from ..geometry import Rect
 from ..units import mm, to_mm
 from .draw import draw_art, fit_line, mix, outline, text_color_on
 
 EDGE = mm(4)            # the decorative frame inside the cut line
 LABEL_MIN = 5.0
+TEXT_MARGIN = mm(1)     # texts outside the spaces keep this far from the piece's edge
+OUTER_LABEL_SIZE = 8.5  # labels above or below a space
+OUTER_LABEL_WIDTH = mm(20)
+
+
+@dataclass(frozen=True)
+class OuterText:
+    """A text printed on the piece outside the spaces: a group's caption or an above/below label."""
+
+    spec: int                   # index of the area it belongs to
+    number: int | None          # the space it labels; None for the group's caption
+    text: str
+    size: float
+    x: float                    # centre
+    baseline: float
+
+
+def caption_size(piece: Piece) -> float:
+    return 9.5 if piece.kind == "mat" else 12.0
+
+
+def outer_texts(piece: Piece) -> list[OuterText]:
+    """Captions and above/below labels fitted to the piece, or a GameDataError naming the area.
+
+    A text is shrunk (down to 5 pt) to fit the width the piece leaves around its
+    centre; one that still does not fit, or that reaches past an edge of the
+    piece (a caption over a group at the top edge), is refused.
+    """
+    out = []
+    for cap in captions(piece.areas, piece.width, piece.height):
+        size = _fit(piece, cap.spec, "caption", cap.text, caption_size(piece),
+                    centred_room(cap.x, piece.width, TEXT_MARGIN))
+        out.append(_placed(piece, OuterText(cap.spec, None, cap.text, size, cap.x,
+                                            caption_baseline(cap, size)), "caption"))
+    for space in place_areas(piece.areas, piece.width, piece.height):
+        spec = piece.areas[space.spec]
+        if spec.label_at not in OUTER_PLACES or not space.label:
+            continue
+        cx = space.rect.center[0]
+        room = min(max(space.rect.w, OUTER_LABEL_WIDTH), centred_room(cx, piece.width, TEXT_MARGIN))
+        what = f"label {spec.label_at} space {space.number}"
+        size = _fit(piece, space.spec, what, space.label, OUTER_LABEL_SIZE, room)
+        x, baseline = outer_label_anchor(space, spec.label_at, size)
+        out.append(_placed(piece, OuterText(space.spec, space.number, space.label, size, x, baseline), what))
+    return out
+
+
+def _fit(piece: Piece, spec: int, what: str, text: str, largest: float, room: float) -> float:
+    fonts.check_glyphs(text, piece.where, fonts.BOLD)
+    size = fit_line(text, fonts.BOLD, largest, LABEL_MIN, room)
+    if size is None:
+        raise GameDataError(f"{piece.where}: area {spec + 1}: {what} {text!r} is wider than the "
+                            f"{to_mm(room):.0f} mm the {_piece_size(piece)} leaves for it even at "
+                            f"{LABEL_MIN:g} pt; shorten it or move the group")
+    return size
+
+
+def _placed(piece: Piece, t: OuterText, what: str) -> OuterText:
+    ascent, descent = getAscentDescent(fonts.BOLD, t.size)
+    box = text_box(t.x, t.baseline, stringWidth(t.text, fonts.BOLD, t.size), ascent, descent)
+    crossed = edges_crossed(box, piece.width, piece.height)
+    if crossed:
+        raise GameDataError(f"{piece.where}: area {t.spec + 1}: {what} {t.text!r} reaches past the "
+                            f"{' and '.join(crossed)} edge of the {_piece_size(piece)}; move the group "
+                            f"further in or leave the text out")
+    return t
+
+
+def _piece_size(piece: Piece) -> str:
+    return f"{to_mm(piece.width):.0f} x {to_mm(piece.height):.0f} mm {piece.kind}"
 
 
 def title_height(piece: Piece) -> float:
@@ -48,15 +122,23 @@ def paint_surface(canvas, art, piece: Piece, face: Face) -> None:
     c.rect(EDGE + mm(1.2), EDGE + mm(1.2), box.w - 2 * EDGE - mm(2.4), box.h - 2 * EDGE - mm(2.4),
            stroke=1, fill=0)
     _title(c, piece, face)
-    for cap in captions(piece.areas, piece.width, piece.height):
-        size = 9.5 if piece.kind == "mat" else 12.0
-        fonts.check_glyphs(cap.text, piece.where, fonts.BOLD)
-        c.setFont(fonts.BOLD, size)
-        c.setFillColor(text_color_on(face.color, face.text_color))
-        c.drawCentredString(cap.x, cap.y + size * 0.5, cap.text)
+    outer = outer_texts(piece)
+    ink = text_color_on(face.color, face.text_color)    # printed on the piece, not in a space
+    labels = {(t.spec, t.number): t for t in outer if t.number is not None}
+    for text in outer:
+        if text.number is None:
+            _outer_text(c, text, ink)
     for space in place_areas(piece.areas, piece.width, piece.height):
         _space(c, art, piece, face, piece.areas[space.spec], space)
+        if (space.spec, space.number) in labels:
+            _outer_text(c, labels[space.spec, space.number], ink)
     c.restoreState()
+
+
+def _outer_text(c, text: OuterText, ink) -> None:
+    c.setFillColor(ink)
+    c.setFont(fonts.BOLD, text.size)
+    c.drawCentredString(text.x, text.baseline, text.text)
 
 
 def _title(c, piece: Piece, face: Face) -> None:
@@ -94,20 +176,14 @@ def _space(c, art, piece: Piece, face: Face, spec, space) -> None:
     c.drawPath(outline(c, spec.shape, r), stroke=1, fill=1)
     c.setDash()
     label = space.label
-    if spec.label_at in ("above", "below"):
-        ink = text_color_on(face.color, face.text_color)     # printed on the piece, not in the space
-    else:
-        ink = text_color_on(fill_hex)
+    ink = text_color_on(fill_hex)
     inner_w = r.w - mm(3) if spec.shape != "circle" else r.w * 0.7
     largest = max(6.0, min(13.0, r.h * 0.22))
     if spec.label_at == "left":
         largest = max(6.0, min(22.0, r.h * 0.45))
         inner_w = r.w * 0.32
-    if spec.label_at in ("above", "below"):
-        largest = 8.5
-        inner_w = max(r.w, mm(20))
     size = 0.0
-    if label and spec.label_at != "none":
+    if label and spec.label_at not in ("none",) + OUTER_PLACES:    # outer labels: see outer_texts
         fonts.check_glyphs(label, piece.where, fonts.BOLD)
         size = fit_line(label, fonts.BOLD, largest, LABEL_MIN, inner_w)
         if size is None:
@@ -138,10 +214,6 @@ def _space(c, art, piece: Piece, face: Face, spec, space) -> None:
             c.drawCentredString(cx, cy - size * 0.35, label)
         elif place == "left":
             c.drawString(r.x + mm(2), cy - size * 0.35, label)
-        elif place == "above":
-            c.drawCentredString(cx, r.y1 + size * 0.45, label)
-        elif place == "below":
-            c.drawCentredString(cx, r.y - size * 1.1, label)
     c.restoreState()
 
 
