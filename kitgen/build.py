@@ -59,6 +59,7 @@ class ValidationReport:
 def validate_game(game_or_path: str | Path) -> ValidationReport:
     """Check all that can be checked without drawing: the data, the card size, art files,
     glyphs, and that every name and text fits its box at the game's card size."""
+    from .aids.surface import outer_texts
     from .draw_card import CardPainter
     from .rulebook import check_rulebook
 
@@ -74,6 +75,9 @@ def validate_game(game_or_path: str | Path) -> ValidationReport:
             art.find(card.art, f"{source}, row {card.row}, column 'art'")
     if game.back.art:
         art.find(game.back.art, "game.toml, [back] art")
+    for component in game.components:
+        if getattr(component, "areas", ()):
+            outer_texts(component)      # captions and labels that would leave their piece
     check_rulebook(game)
     return ValidationReport(game, art.warnings)
 

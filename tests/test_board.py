@@ -260,9 +260,10 @@ def test_texts_outside_the_spaces_that_leave_the_mat_are_refused(tmp_path, area,
     with pytest.raises(GameDataError, match="game.toml: component 'M' \\(mat\\): area 1") as err:
         render(load_game(folder), "letter")
     assert message in str(err.value)
-    result = run("build", folder, "--out", tmp_path / "out")
-    assert result.exit_code == 2 and result.output.startswith("Error: ") and message in result.output
-    assert "Traceback" not in result.output
+    for args in (["build", folder, "--out", tmp_path / "out"], ["validate", folder]):
+        result = run(*args)
+        assert result.exit_code == 2 and result.output.startswith("Error: ") and message in result.output
+        assert "Traceback" not in result.output
 
 
 def mat_frame(page) -> dict:
