@@ -13,6 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from solver.altunha.sim.enumerate import clear_caches  # noqa: E402
 from solver.altunha.sim.runner import Spec, run_games, default_workers  # noqa: E402
 from solver.altunha.sim.stats import how_games_ended  # noqa: E402
 from solver.altunha.sim.variants import load_rules  # noqa: E402
@@ -21,6 +22,7 @@ from solver.altunha.sim.variants import load_rules  # noqa: E402
 def measure(games: int, workers: int) -> tuple[float, dict[str, int]]:
     """Seconds taken, and how many games ended each way."""
     spec = Spec(load_rules(), 4, ("greedy",), 2024)
+    clear_caches()  # forked workers would otherwise start with the caches an earlier run filled
     started = time.perf_counter()
     records = run_games(spec, games, workers=workers)
     seconds = time.perf_counter() - started

@@ -1,6 +1,7 @@
 """Runs: the same seed gives the same balance.json for any number of workers (and on Dask);
 a rule variant changes what it should."""
 
+import gc
 import json
 
 import pytest
@@ -106,3 +107,14 @@ def test_dask_cluster_gives_the_same_records():
         assert balance_json(summarize(remote, spec)) == balance_json(summarize(local, spec))
     finally:
         cluster.close()
+
+
+def test_one_worker_keeps_finished_games_out_of_the_collectors_scans():
+    assert gc.get_freeze_count() == 0
+    frozen = []
+    records = run_games(Spec(RULES, 4, ("greedy",), 8), 60, workers=1,
+                        progress=lambda n: frozen.append(gc.get_freeze_count()))
+    assert len(frozen) > 1 and all(c > 0 for c in frozen) and frozen == sorted(frozen)
+    assert gc.get_freeze_count() == 0  # thawed again once the run is over
+    assert records == run_games(Spec(RULES, 4, ("greedy",), 8), 60, workers=2)
+

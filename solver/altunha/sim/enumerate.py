@@ -237,3 +237,9 @@ def _best_bid(counts, gods, maize, population, tops, cfg, max_bid, min_points, k
         if best_key is None or key > best_key:
             best, best_key = combo, key
     return best
+
+
+def clear_caches():
+    """Forget every memoised turn, build and bid (for timings that start cold)."""
+    for cached in (_best_turn, _best_build, _best_bid):
+        cached.cache_clear()

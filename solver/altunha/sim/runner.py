@@ -8,6 +8,7 @@ workers or machines.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import random
@@ -98,8 +99,19 @@ def play_chunk(spec: Spec, start: int, stop: int) -> list[dict]:
     return [record(spec, play_game(spec, i)) for i in range(start, stop)]
 
 
+def _play_chunk_frozen(spec: Spec, start: int, stop: int) -> list[dict]:
+    """play_chunk, then move every object alive into the collector's permanent generation.
+
+    The records and the move caches only grow over a run and a game leaves no
+    reference cycles behind, so the cyclic collector need not scan them again
+    and again (that took about a tenth of a run's time)."""
+    out = play_chunk(spec, start, stop)
+    gc.freeze()
+    return out
+
+
 def _play_chunk_args(args):
-    return play_chunk(*args)
+    return _play_chunk_frozen(*args)
 
 
 def _chunks(games: int, size: int = CHUNK):
@@ -126,10 +138,15 @@ def run_games(spec: Spec, games: int, workers: int | None = None, cluster: str |
     chunks = _chunks(games, max(1, min(CHUNK, games // (workers * 4) or 1)))
     out: list[dict] = []
     if workers == 1 or len(chunks) == 1:
-        for start, stop in chunks:
-            out.extend(play_chunk(spec, start, stop))
-            if progress:
-                progress(stop - start)
+        frozen_before = gc.get_freeze_count()
+        try:
+            for start, stop in chunks:
+                out.extend(_play_chunk_frozen(spec, start, stop))
+                if progress:
+                    progress(stop - start)
+        finally:
+            if not frozen_before:  # leave a caller's own frozen objects as they were
+                gc.unfreeze()
         return out
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
