@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from solver.altunha.rules import Placement, Rules
+from solver.altunha.rules import Placement, Rules, check_play
 from solver.altunha.solve import all_optimal_plans, explain_turn, solve_turn
 
 RULES = Rules.from_game()
@@ -150,3 +150,22 @@ def test_rulebook_example_both_sevens_are_optimal():
         (Placement("Stage", 3, 1), Placement("Stairs", 4, 1)),
     }
     assert all(p.farm == ("Sun God",) and p.points == 7 for p in plans)
+
+
+@pytest.mark.parametrize("hand, population", [
+    (["Maize", "Stone"], 7),          # Maize feeds, nothing to build: the only play
+    (["Altar"], 8),                   # the Altar feeds, then nothing is left to build
+])
+def test_famine_is_no_runner_up_when_a_farm_exists(hand, population):
+    answer = explain_turn(hand, population, [])
+    assert answer.plan.outcome == "unable_to_build" and answer.plan.points == -7
+    assert answer.runner_up is None and answer.decided_by == ""
+
+
+def test_runner_up_is_a_legal_play_when_it_exists():
+    answer = explain_turn(["Maize", "Plaza"], 7, [])
+    assert answer.plan.farm == ("Maize",) and answer.plan.points == 1
+    runner = answer.runner_up
+    assert runner.outcome == "unable_to_build" and runner.farm == ("Maize",)
+    check = check_play(answer.question.hand, 7, [], runner.farm, runner.build, RULES)
+    assert check.legal and check.plan.points == runner.points == -7

@@ -30,7 +30,7 @@ from ortools.sat.python import cp_model
 
 from .cards import GOD, MAIZE, Deck, Kind
 from .rules import (BUILT, FAMINE, MAIZE_FARM_COST, OPTIMAL_FIELDS, UNABLE, PlanKey, Rules,
-                    TurnPlan, farm_cost, plan_from_kinds)
+                    TurnPlan, can_farm, farm_cost, plan_from_kinds)
 
 SLOTS = 2          # Build slots in the table (Rules.max_build_cards may lower the number used)
 NONE = 0           # temple number of an empty slot
@@ -147,8 +147,13 @@ def new_model(hand, population, temples, rules: Rules, deck: Deck) -> TurnModel:
 # --- constraints -------------------------------------------------------------
 
 def add_farm_rules(tm: TurnModel) -> None:
-    """Farm: Maize alone, or 1..max_farm_cards Bid/God cards worth >= Population; else famine."""
+    """Farm: Maize alone, or 1..max_farm_cards Bid/God cards worth >= Population; else famine.
+
+    Famine is pinned: it is the only play when no Farm is possible and not a
+    play at all otherwise (so a runner-up is never an illegal famine).
+    """
     m, r = tm.model, tm.rules
+    m.Add(tm.famine == int(not can_farm(tm.hand, tm.population, r, tm.deck)))
     cards = sum(tm.farm.values())
     value = sum((r.god_value if k == GOD else k) * v for k, v in tm.farm.items())
     fed_by_cards = 1 - tm.maize - tm.famine  # 1 when Bid/God cards pay for the Farm

@@ -208,6 +208,18 @@ def is_building_card(kind: Kind) -> bool:
     return kind == GOD or isinstance(kind, int)
 
 
+def can_farm(hand: Sequence[str], population: int, rules: Rules | None = None,
+             deck: Deck | None = None) -> bool:
+    """Whether any legal Farm discard exists (Maize, or the best max_farm_cards Bid/God cards)."""
+    rules, deck = rules or Rules.from_game(), deck or load_deck()
+    kinds = [deck.kind_of(n) for n in hand]
+    if MAIZE in kinds:
+        return True
+    values = sorted((rules.god_value if k == GOD else k for k in kinds if is_building_card(k)),
+                    reverse=True)
+    return bool(values) and sum(values[:rules.max_farm_cards]) >= population
+
+
 def possible_farm(hand: Sequence[str], population: int, rules: Rules | None = None,
                   deck: Deck | None = None) -> tuple[str, ...] | None:
     """The cheapest legal Farm discard for this hand (fewest cards, then lowest cost), or None."""
