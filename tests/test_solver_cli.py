@@ -129,6 +129,28 @@ def test_batch_from_stdin():
     (["-p", "7", "--hand", "Stage", "--play", "farm God"], "hand holds none"),
     (["-p", "7", "--hand", "Stage", "--all", "--play", "farm Stage"], "cannot be combined"),
     (["-p", "7", "--hand", "Stage", "--batch", "-"], "--batch: cannot be combined"),
+    # digits other than 0-9 (str.isdigit accepts them, int() does not)
+    (["-p", "7", "--hand", "³"], "--hand: unknown card '³'"),
+    (["-p", "7", "--hand", "Stage,Stairs", "--temples", "2", "--play", "farm Stairs; build Stage@³"],
+     "temple '³' is not a number or 'new'"),
+    (["-p", "7", "--hand", "Stage", "--temples", "٣"], "'٣' is not a whole number"),
+    # numbers too large for the model
+    (["-p", "99999999999999999999999", "--hand", "Stage"],
+     "--population: Population must be at most 1000, not 99999999999999999999999"),
+    (["-p", "1001", "--hand", "Stage"], "Population must be at most 1000"),
+    (["-p", "7", "--hand", "Stage", "--rule", "famine_penalty=99999999999999999999"],
+     "--rule: famine_penalty takes a whole number from 0 to 1000"),
+    (["-p", "7", "--hand", "Stage", "--rule", "no_build_penalty=999999999999999"],
+     "no_build_penalty takes a whole number from 0 to 1000"),
+    (["-p", "7", "--hand", "Stage", "--rule", "god_value=1001"], "god_value takes a whole number"),
+    (["-p", "7", "--hand", "Stage", "--rule", "max_build_cards=99999999999999999999"],
+     "max_build_cards takes a whole number"),
+    (["-p", "7", "--hand", "Stage", "--temples", "1," + "9" * 5000], "--temples: "),
+    (["-p", "7", "--hand", "9" * 5000], "--hand: "),
+    (["-p", "3", "--hand", "Stage,God", "--temples", "2", "--play",
+      "farm Stage; build God=" + "9" * 30 + "@1"], "--play: "),
+    (["-p", "3", "--hand", "Stage,God", "--temples", "2", "--play",
+      "farm God; build Stage@" + "9" * 30], "--play: "),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):
     result = invoke(["solve"] + args)
@@ -143,3 +165,25 @@ def test_help_documents_the_play_syntax():
     assert result.exit_code == 0
     for word in ("--play", "CARD@TEMPLE", "--batch", "--rule", "chain=off", "--all", "--json"):
         assert word in result.output
+
+
+def test_largest_allowed_numbers_still_solve():
+    args = ["solve", "-p", "1000", "--hand", "Stage,Sun God,Maize", "--json",
+            "--temples", ",".join(["2"] * 12)]
+    for name in ("god_value", "famine_penalty", "no_build_penalty"):
+        args += ["--rule", f"{name}=1000"]
+    result = invoke(args + ["--rule", "max_farm_cards=4"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    assert answer["farm"] == ["Maize"] and answer["points"] == 7
+
+
+def test_rules_made_in_python_are_checked():
+    from kitgen.errors import KitgenError
+    from solver.altunha.rules import Rules
+    from solver.altunha.solve import solve_turn
+
+    for bad in (Rules(famine_penalty=10 ** 20), Rules(no_build_penalty=-1), Rules(god_value=7.5),
+                Rules(max_farm_cards=9), Rules(chain="yes")):
+        with pytest.raises(KitgenError, match="^rules: "):
+            solve_turn(["Stage"], 3, [], bad)

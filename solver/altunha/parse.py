@@ -17,6 +17,16 @@ from .cards import Deck, fold, load_deck
 from .rules import SWITCHES, Placement, Rules
 
 GOD_WORD = "god"
+MAX_POPULATION = 1000   # far above any game; keeps the model's numbers small
+MAX_RULE_NUMBER = 1000  # the same for god_value and the penalties
+DIGITS = re.compile(r"[0-9]+")  # str.isdigit and \d also accept digits such as '³' or '٣'
+
+
+def whole(text: str, option: str) -> int:
+    """A whole number already matched as ASCII digits (optional sign); absurdly long ones refused."""
+    if len(text.lstrip("+-").lstrip("0")) > 12:
+        raise OptionError(option, f"{text[:15]}... is far too large a number")
+    return int(text)
 
 
 def _items(text_or_list, option: str) -> list[str]:
@@ -40,8 +50,8 @@ def parse_card(text: str, deck: Deck, option: str = "--hand") -> str:
 
     Returns the exact name; ``God`` is returned as the word itself for :func:`parse_hand`.
     """
-    if text.isdigit():
-        card = deck.bid_card(int(text))
+    if DIGITS.fullmatch(text):
+        card = deck.bid_card(whole(text, option))
         if card is None:
             raise OptionError(option, f"no Bid card has value {text} (values run 1..{deck.max_value})")
         return card.name
@@ -82,10 +92,10 @@ def parse_temples(temples, max_stage: int = 8, option: str = "--temples") -> tup
         return ()
     tops = []
     for n, item in enumerate(_items(temples, option), start=1):
-        if not re.fullmatch(r"[+-]?\d+", item):
+        if not re.fullmatch(r"[+-]?[0-9]+", item):
             raise OptionError(option, f"temple {n}: {item!r} is not a whole number; give the top "
                                       f"value of each temple, e.g. 2,3")
-        top = int(item)
+        top = whole(item, option)
         if not 1 <= top <= max_stage:
             raise OptionError(option, f"temple {n}: top {top} is outside 1..{max_stage}")
         tops.append(top)
@@ -97,6 +107,8 @@ def check_population(population, option: str = "--population") -> int:
         raise OptionError(option, f"{population!r} is not a whole number")
     if population < 1:
         raise OptionError(option, f"Population must be at least 1, not {population}")
+    if population > MAX_POPULATION:
+        raise OptionError(option, f"Population must be at most {MAX_POPULATION}, not {population}")
     return population
 
 
@@ -116,14 +128,30 @@ def parse_rules(options: Sequence[str], base: Rules | None = None, option: str =
                 raise OptionError(option, f"{name} takes on or off, not {value!r}")
             changes[name] = flag in ("on", "true", "yes", "1")
         else:
-            if not re.fullmatch(r"\d+", value):
-                raise OptionError(option, f"{name} takes a whole number >= 0, not {value!r}")
+            if not DIGITS.fullmatch(value) or len(value.lstrip("0")) > 4 \
+                    or int(value) > MAX_RULE_NUMBER:
+                raise OptionError(option, f"{name} takes a whole number from 0 to "
+                                          f"{MAX_RULE_NUMBER}, not {value!r}")
             changes[name] = int(value)
-    if changes.get("max_build_cards", 0) > 2:
+    return check_rules(rules.with_options(**changes), option)
+
+
+def check_rules(rules: Rules, option: str = "--rule") -> Rules:
+    """Rule numbers in range (also for Rules built in Python): whole numbers, 0..MAX_RULE_NUMBER."""
+    for name, kind in SWITCHES.items():
+        value = getattr(rules, name)
+        if kind is bool:
+            if not isinstance(value, bool):
+                raise OptionError(option, f"{name} takes on or off, not {value!r}")
+        elif isinstance(value, bool) or not isinstance(value, int) \
+                or not 0 <= value <= MAX_RULE_NUMBER:
+            raise OptionError(option, f"{name} takes a whole number from 0 to {MAX_RULE_NUMBER}, "
+                                      f"not {value!r}")
+    if rules.max_build_cards > 2:
         raise OptionError(option, "max_build_cards can be 0, 1 or 2")
-    if "max_farm_cards" in changes and not 1 <= changes["max_farm_cards"] <= 4:
+    if not 1 <= rules.max_farm_cards <= 4:
         raise OptionError(option, "max_farm_cards can be 1 to 4")
-    return rules.with_options(**changes)
+    return rules
 
 
 PLAY_HELP = """\
@@ -174,11 +202,11 @@ def parse_play(text: str, hand: Sequence[str], temples: Sequence[int], deck: Dec
     new_number = len(temples)
     if fold(build_text) not in ("none", ""):
         for item in _items(build_text, option):
-            m = re.fullmatch(r"(.+?)\s*(?:=\s*(\d+))?\s*@\s*(\w+)", item)
+            m = re.fullmatch(r"(.+?)\s*(?:=\s*([0-9]+))?\s*@\s*(\w+)", item)
             if not m:
                 raise OptionError(option, f"placement {item!r} is not CARD@TEMPLE or CARD=VALUE@TEMPLE")
             name = card(m.group(1))
-            value = int(m.group(2)) if m.group(2) else deck[name].value
+            value = whole(m.group(2), option) if m.group(2) else deck[name].value
             if deck[name].type == "god" and not m.group(2):
                 raise OptionError(option, f"say which value {name} builds as, e.g. {name}=4@2")
             if value is None:
@@ -187,8 +215,8 @@ def parse_play(text: str, hand: Sequence[str], temples: Sequence[int], deck: Dec
             if where == "new":
                 new_number += 1
                 temple = new_number
-            elif where.isdigit():
-                temple = int(where)
+            elif DIGITS.fullmatch(where):
+                temple = whole(where, option)
                 new_number = max(new_number, temple)
             else:
                 raise OptionError(option, f"placement {item!r}: temple {where!r} is not a number or 'new'")

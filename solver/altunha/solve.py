@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .cards import Deck, load_deck
-from .parse import parse_hand, parse_temples, check_population
+from .parse import check_population, check_rules, parse_hand, parse_temples
 from .rules import (OPTIMAL_FIELDS, PlanKey, PlayCheck, Rules, TurnPlan, check_play, deciding_rule,
                     plan_key)
 
@@ -44,7 +44,7 @@ class Answer:
 def question(hand, population: int, temples: Sequence[int] = (), rules: Rules | None = None,
              deck: Deck | None = None) -> Question:
     deck = deck or load_deck()
-    rules = rules or Rules.from_game(deck)
+    rules = Rules.from_game(deck) if rules is None else check_rules(rules, "rules")
     return Question(parse_hand(hand, deck), check_population(population), parse_temples(temples),
                     rules)
 
