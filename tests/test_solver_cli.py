@@ -147,6 +147,8 @@ def test_batch_from_stdin():
      "max_build_cards takes a whole number"),
     (["-p", "7", "--hand", "Stage", "--temples", "1," + "9" * 5000], "--temples: "),
     (["-p", "7", "--hand", "9" * 5000], "--hand: "),
+    (["-p", "7", "--hand", "Stage", "--temples", ",".join(["2"] * 20)],
+     "--temples: 20 temples, but the deck can start at most 19"),
     (["-p", "3", "--hand", "Stage,God", "--temples", "2", "--play",
       "farm Stage; build God=" + "9" * 30 + "@1"], "--play: "),
     (["-p", "3", "--hand", "Stage,God", "--temples", "2", "--play",

@@ -86,12 +86,20 @@ def parse_hand(hand, deck: Deck | None = None, option: str = "--hand") -> tuple[
     return tuple(sorted(names, key=deck.sort_key))
 
 
-def parse_temples(temples, max_stage: int = 8, option: str = "--temples") -> tuple[int, ...]:
-    """Temple tops, each 1..max_stage, in table order."""
+def parse_temples(temples, max_stage: int = 8, option: str = "--temples",
+                  deck: Deck | None = None) -> tuple[int, ...]:
+    """Temple tops, each 1..max_stage, in table order; no more temples than the deck can start."""
     if temples is None:
         return ()
+    items = _items(temples, option)
+    if deck is not None:
+        starters = sum(c.count for c in deck.cards
+                       if c.type == "god" or (c.type == "bid" and c.value == 1))
+        if len(items) > starters:
+            raise OptionError(option, f"{len(items)} temples, but the deck can start at most "
+                                      f"{starters} (one per value-1 Bid card or God card)")
     tops = []
-    for n, item in enumerate(_items(temples, option), start=1):
+    for n, item in enumerate(items, start=1):
         if not re.fullmatch(r"[+-]?[0-9]+", item):
             raise OptionError(option, f"temple {n}: {item!r} is not a whole number; give the top "
                                       f"value of each temple, e.g. 2,3")

@@ -45,7 +45,8 @@ def question(hand, population: int, temples: Sequence[int] = (), rules: Rules | 
              deck: Deck | None = None) -> Question:
     deck = deck or load_deck()
     rules = Rules.from_game(deck) if rules is None else check_rules(rules, "rules")
-    return Question(parse_hand(hand, deck), check_population(population), parse_temples(temples),
+    return Question(parse_hand(hand, deck), check_population(population),
+                    parse_temples(temples, deck.max_value, deck=deck),
                     rules)
 
 
