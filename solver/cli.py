@@ -26,9 +26,10 @@ from solver.altunha.parse import PLAY_HELP
 @click.option("--play", default=None, metavar="PLAY",
               help="Check a proposed play: legal or not and why, its points, its distance from "
                    "the best. " + PLAY_HELP.replace("\n", " "))
-@click.option("--batch", type=click.File("r", encoding="utf-8"), default=None, metavar="FILE",
+@click.option("--batch", type=click.File("rb"), default=None, metavar="FILE",
               help='Answer JSON Lines {"hand": [...], "population": n, "temples": [...]} from FILE '
-                   "(- for stdin), one --json answer per line.")
+                   "(- for stdin, UTF-8), one --json answer per line: output line N answers "
+                   'input line N, with {"error": "line N: ..."} for a line that is not a question.')
 @click.option("--rule", "rule_options", multiple=True, metavar="NAME=VALUE",
               help="Switch a rule, e.g. chain=off (no stacking two Build cards in one Build). "
                    "Also: god_value, famine_penalty, no_build_penalty, max_farm_cards, "
@@ -112,11 +113,25 @@ def _check(hand, population, temples, play, rules, as_json):
     click.echo("\n".join(report_lines(report, q.population, q.temples, rules)))
 
 
+def _batch_text(number: int, raw: bytes) -> str:
+    """One input line as text; a line that is not UTF-8 or is blank is a mistake on that line."""
+    try:
+        text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+    except UnicodeDecodeError as exc:
+        raise KitgenError(f"not UTF-8 text (byte {exc.start + 1} of the line); save the file "
+                          "as UTF-8") from None
+    if not text.strip():
+        raise KitgenError("blank line; give one question per line (every line gets one answer)")
+    return text
+
+
 def _batch_question(line: str):
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
         raise KitgenError(f"not JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise KitgenError("not a question (JSON nested too deeply)") from None
     if not isinstance(data, dict):
         raise KitgenError('expected an object {"hand": [...], "population": n, "temples": [...]}')
     unknown = sorted(set(data) - {"hand", "population", "temples"})
@@ -126,7 +141,8 @@ def _batch_question(line: str):
         if key not in data:
             raise KitgenError(f"missing key {key!r}")
     hand, temples = data["hand"], data.get("temples", [])
-    if not isinstance(hand, list) or not all(isinstance(c, (str, int)) for c in hand):
+    if not isinstance(hand, list) or not all(isinstance(c, (str, int)) and not isinstance(c, bool)
+                                             for c in hand):
         raise KitgenError('"hand" must be a list of card names')
     if not isinstance(temples, list) or not all(isinstance(t, int) and not isinstance(t, bool)
                                                 for t in temples):
@@ -134,16 +150,32 @@ def _batch_question(line: str):
     return hand, data["population"], temples
 
 
-def _run_batch(stream, rules):
-    from solver.altunha.solve import solve_turn
+def _batch_answer(number: int, raw: bytes, rules) -> tuple[dict, bool]:
+    """The answer object for one line, and whether the solver failed on it (a bug, not the input)."""
+    from solver.altunha.solve import question, solve_turn
 
-    for number, line in enumerate(stream, start=1):
-        if not line.strip():
-            continue
-        try:
-            hand, population, temples = _batch_question(line)
-            answer = solve_turn(hand, population, temples, rules).to_json()
-        except KitgenError as exc:
-            answer = {"error": f"line {number}: {exc}"}
+    try:
+        q = question(*_batch_question(_batch_text(number, raw)), rules)
+    except KitgenError as exc:
+        return {"error": f"line {number}: {exc}"}, False
+    except (ValueError, TypeError) as exc:  # values the checks above did not foresee
+        return {"error": f"line {number}: cannot read the question ({exc})"}, False
+    try:
+        return solve_turn(q.hand, q.population, q.temples, q.rules).to_json(), False
+    except KitgenError as exc:
+        return {"error": f"line {number}: {exc}"}, False
+    except Exception as exc:  # a solver bug: say so on stderr, answer the other lines, exit 1
+        message = f"line {number}: internal error, please report it: {type(exc).__name__}: {exc}"
+        click.echo(message, err=True)
+        return {"error": message}, True
+
+
+def _run_batch(stream, rules):
+    broken = False
+    for number, raw in enumerate(stream, start=1):
+        answer, failed = _batch_answer(number, raw, rules)
+        broken |= failed
         _emit(answer)
     sys.stdout.flush()
+    if broken:
+        raise SystemExit(1)

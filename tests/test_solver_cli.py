@@ -189,3 +189,61 @@ def test_rules_made_in_python_are_checked():
                 Rules(max_farm_cards=9), Rules(chain="yes")):
         with pytest.raises(KitgenError, match="^rules: "):
             solve_turn(["Stage"], 3, [], bad)
+
+
+def test_batch_answers_every_line_in_its_place(tmp_path):
+    good = json.dumps({"hand": ["Stage", "Stairs", "Sun God"], "population": 7, "temples": [2, 3]})
+    lines = [
+        json.dumps({"hand": ["Stage"], "population": 99999999999999999999}).encode(),
+        b"",
+        b'{"hand": ["Fa\xe7ade"], "population": 3}',  # Façade saved as Latin-1
+        good.encode(),
+        b"   ",
+        b"[" * 100000,
+        b'{"hand": [true], "population": 3}',
+        b'{"hand": ["Stage"], "population": 1' + b"0" * 5000 + b"}",
+        good.encode(),
+    ]
+    path = tmp_path / "q.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    result = invoke(["solve", "--batch", str(path)])
+    assert result.exit_code == 0, result.output
+    answers = [json.loads(line) for line in result.output.splitlines()]
+    assert len(answers) == len(lines)
+    assert answers[0]["error"].startswith("line 1: ") and "at most 1000" in answers[0]["error"]
+    assert answers[1]["error"].startswith("line 2: blank line")
+    assert answers[2]["error"].startswith("line 3: not UTF-8 text")
+    assert answers[3]["points"] == 7 and answers[8] == answers[3]
+    assert answers[4]["error"].startswith("line 5: blank line")
+    assert answers[5]["error"].startswith("line 6: ")
+    assert answers[6]["error"].startswith("line 7: ") and "list of card names" in answers[6]["error"]
+    assert answers[7]["error"].startswith("line 8: ")
+
+
+def test_batch_reads_a_file_saved_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "q.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"hand": ["Stage"], "population": 3}).encode() + b"\n")
+    result = invoke(["solve", "--batch", str(path)])
+    assert result.exit_code == 0
+    assert json.loads(result.output)["farm"] == ["Stage"]
+
+
+def test_batch_reports_a_solver_failure_and_answers_the_other_lines(monkeypatch):
+    import solver.altunha.solve as solve_module
+
+    real = solve_module.solve_turn
+
+    def flaky(hand, population, temples=(), rules=None):
+        if population == 5:
+            raise RuntimeError("boom")
+        return real(hand, population, temples, rules)
+
+    monkeypatch.setattr(solve_module, "solve_turn", flaky)
+    stdin = "".join(json.dumps({"hand": ["Stage", "Stairs"], "population": p}) + "\n"
+                    for p in (3, 5, 4))
+    result = invoke(["solve", "--batch", "-"], stdin=stdin)
+    assert result.exit_code == 1
+    assert "line 2: internal error" in result.stderr and "RuntimeError: boom" in result.stderr
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [a.get("farm") for a in answers] == [["Stage"], None, ["Stairs"]]
+    assert answers[1]["error"].startswith("line 2: internal error")
