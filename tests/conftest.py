@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,21 @@ def copy_builtin(slug: str, dest: Path) -> Path:
     if art.is_dir():
         shutil.copytree(art, dest / "art", ignore=shutil.ignore_patterns("*.py"))
     return dest
+
+
+def write_game(folder: Path, components: str = "", card_size: str = "poker") -> Path:
+    """A minimal game folder: one card type, one card, and the given [[components]] TOML."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "game.toml").write_text(textwrap.dedent(f"""\
+        title = "Test Game"
+        players = "2-4"
+        card_size = "{card_size}"
+        [types.plain]
+        label = "Plain"
+        color = "#336699"
+        """) + textwrap.dedent(components), encoding="utf-8")
+    (folder / "cards.csv").write_text("name,type,count\nOne,plain,2\n", encoding="utf-8")
+    return folder
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import re
-import textwrap
 
 import pdfplumber
 import pytest
@@ -17,6 +16,7 @@ from kitgen.errors import GameDataError, RenderError
 from kitgen.game import load_game
 from kitgen.units import mm, paper_size
 
+from .conftest import write_game
 from .pdfcheck import fonts_of, unembedded_fonts
 
 MM = 72 / 25.4
@@ -40,20 +40,6 @@ def builtin():
 @pytest.fixture(scope="module")
 def builtin_pdfs(builtin):
     return {paper: render(builtin, paper)[0] for paper in ("letter", "a4")}
-
-
-def write_game(folder, components: str, card_size: str = "poker"):
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "game.toml").write_text(textwrap.dedent(f"""\
-        title = "Test Game"
-        players = "2-3"
-        card_size = "{card_size}"
-        [types.plain]
-        label = "Plain"
-        color = "#336699"
-        """) + textwrap.dedent(components), encoding="utf-8")
-    (folder / "cards.csv").write_text("name,type,count\nOne,plain,2\n", encoding="utf-8")
-    return folder
 
 
 def words_of(page):

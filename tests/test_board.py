@@ -17,6 +17,8 @@ from kitgen.game import load_game
 from kitgen.tiling import tile_board
 from kitgen.units import mm, paper_size
 
+from .conftest import write_game
+
 MM = 72 / 25.4
 RED = (0.7529411764705882, 0.2235294117647059, 0.16862745098039217)
 
@@ -42,19 +44,6 @@ size = "40mm"
 x = "320mm"
 y = "150mm"
 """
-
-
-def write_game(folder, components: str):
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "game.toml").write_text(textwrap.dedent("""\
-        title = "Board Test"
-        players = "2-4"
-        [types.plain]
-        label = "Plain"
-        color = "#336699"
-        """) + textwrap.dedent(components), encoding="utf-8")
-    (folder / "cards.csv").write_text("name,type,count\nOne,plain,2\n", encoding="utf-8")
-    return folder
 
 
 def render(game, paper):
