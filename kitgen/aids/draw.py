@@ -6,16 +6,14 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from .. import fonts
-from ..draw_card import fit_line, mix  # noqa: F401  (shared with the card faces; the aids take them from here)
+from ..draw_card import INK, PANEL, fit_line, mix  # noqa: F401  (shared with the card faces; the aids take them from here)
 from ..geometry import Rect
 from ..packing import MARGIN, hexagon_points
 from ..units import mm
 
-INK = HexColor("#2b2420")
 MUTED = HexColor("#7a7064")
 GUIDE = HexColor("#c9c2b6")
 CUT = HexColor("#3b332c")
-PANEL = HexColor("#fbf7ec")
 PLACEHOLDER = HexColor("#e8e2d6")
 PLACEHOLDER_LINE = HexColor("#b3a994")
 CARD_RADIUS = mm(3)    # corners of a card-shaped outline
@@ -29,7 +27,7 @@ def is_dark(color: str) -> bool:
 def text_color_on(background: str, wanted: str = "") -> Color:
     if wanted:
         return HexColor(wanted)
-    return HexColor("#fbf7ec") if is_dark(background) else INK
+    return PANEL if is_dark(background) else INK
 
 
 def outline(canvas, shape: str, box: Rect):
