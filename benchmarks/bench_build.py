@@ -19,7 +19,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from kitgen.resources import builtin_dirs  # noqa: E402
+from kitgen.data.builtin import builtin_dirs  # noqa: E402
 
 
 def kitgen_cmd() -> list[str]:

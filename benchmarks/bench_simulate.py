@@ -14,7 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.altunha.sim.enumerate import clear_caches  # noqa: E402
-from solver.altunha.sim.runner import Spec, run_games, default_workers  # noqa: E402
+from solver.altunha.sim.runner import Spec, default_workers, run_games  # noqa: E402
 from solver.altunha.sim.stats import how_games_ended  # noqa: E402
 from solver.altunha.sim.variants import load_rules  # noqa: E402
 

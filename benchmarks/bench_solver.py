@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from solver.altunha.cards import load_deck  # noqa: E402
 from solver.altunha.rules import Rules, plan_key  # noqa: E402
 from solver.altunha.solve import solve_turn  # noqa: E402
-from tests import solver_reference  # noqa: E402
+from tests import solver_reference
 
 
 def positions(count: int, seed: int):

@@ -1,5 +1,5 @@
 """``python -m kitgen``: the same as the ``kitgen`` command."""
 
-from .cli import main
+from kitgen.cli import main
 
 main()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import OptionError
+from kitgen.errors import OptionError
 
 PT_PER_INCH = 72.0
 MM = PT_PER_INCH / 25.4  # points per millimetre

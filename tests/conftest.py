@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kitgen.cli import cli
-from kitgen.resources import builtin_dirs
+from kitgen.cli.group import cli
+from kitgen.data.builtin import builtin_dirs
 
 REPO = Path(__file__).resolve().parent.parent
 

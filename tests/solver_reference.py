@@ -12,8 +12,17 @@ from collections import Counter
 from itertools import combinations_with_replacement
 
 from solver.altunha.cards import GOD, MAIZE, load_deck
-from solver.altunha.rules import (BUILT, FAMINE, OPTIMAL_FIELDS, UNABLE, Rules, canonical_build, farm_cost,
-                                  plan_from_kinds, plan_key)
+from solver.altunha.rules import (
+    BUILT,
+    FAMINE,
+    OPTIMAL_FIELDS,
+    UNABLE,
+    Rules,
+    canonical_build,
+    farm_cost,
+    plan_from_kinds,
+    plan_key,
+)
 
 
 def _farms(counts: Counter, population: int, rules: Rules):

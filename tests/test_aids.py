@@ -10,14 +10,13 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from kitgen.aids import render_aids
-from kitgen.art import ArtLibrary
+from kitgen.data.art_files import ArtLibrary
+from kitgen.data.game import load_game
 from kitgen.errors import GameDataError, RenderError
-from kitgen.game import load_game
-from kitgen.units import mm, paper_size
-
-from .conftest import write_game
-from .pdfcheck import fonts_of, unembedded_fonts
+from kitgen.render.aids import render_aids
+from kitgen.units import paper_size
+from tests.conftest import write_game
+from tests.pdfcheck import fonts_of, unembedded_fonts
 
 MM = 72 / 25.4
 FIVE_MM = 5 * MM

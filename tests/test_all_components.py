@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import json
-import textwrap
 from collections import Counter
 
 import pdfplumber
 import pytest
 
-from kitgen.aids.board import board_area
-from kitgen.components import KINDS
-from kitgen.packing import content_area
-from kitgen.tiling import tile_board
+from kitgen.data.components import KINDS
+from kitgen.layout.packing import content_area
+from kitgen.layout.tiling import tile_board
+from kitgen.render.aids.board import board_area
 from kitgen.units import paper_size
-
-from .conftest import run
+from tests.conftest import run
 
 MM = 72 / 25.4
 

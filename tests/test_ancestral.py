@@ -16,15 +16,14 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from kitgen.aids import render_aids
-from kitgen.art import ArtLibrary
-from kitgen.game import load_game
-from kitgen.resources import builtin_dirs
-from kitgen.rulebook import render_rulebook
+from kitgen.data.art_files import ArtLibrary
+from kitgen.data.builtin import builtin_dirs
+from kitgen.data.game import load_game
+from kitgen.render.aids import render_aids
+from kitgen.render.rulebook import render_rulebook
 from kitgen.units import MM, paper_size
-
-from .conftest import copy_builtin, run
-from .pdfcheck import unembedded_fonts
+from tests.conftest import copy_builtin, run
+from tests.pdfcheck import unembedded_fonts
 
 SLUG = "ancestral"
 DATA, TEMPLATES, ART = builtin_dirs(SLUG)

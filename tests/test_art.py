@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from kitgen import artkit as ak
+from kitgen.render import art_toolkit as ak
 
 ROOT = Path(__file__).resolve().parents[1]
 ART = ROOT / "card_art" / "altun-ha"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import run
+from tests.conftest import run
 
 
 def write(path: Path, text: str, *, bom: bool = False, crlf: bool = False) -> None:

@@ -8,16 +8,15 @@ import textwrap
 import pdfplumber
 import pytest
 
-from kitgen.aids import render_aids
-from kitgen.aids.board import board_area
-from kitgen.areas import place_areas
-from kitgen.art import ArtLibrary
+from kitgen.data.art_files import ArtLibrary
+from kitgen.data.game import load_game
 from kitgen.errors import GameDataError
-from kitgen.game import load_game
-from kitgen.tiling import tile_board
+from kitgen.layout.areas import place_areas
+from kitgen.layout.tiling import tile_board
+from kitgen.render.aids import render_aids
+from kitgen.render.aids.board import board_area
 from kitgen.units import mm, paper_size
-
-from .conftest import write_game
+from tests.conftest import write_game
 
 MM = 72 / 25.4
 RED = (0.7529411764705882, 0.2235294117647059, 0.16862745098039217)
@@ -243,7 +242,7 @@ def mat_with_area(area: str, size: str = "100x100mm") -> str:
      "is wider than the"),
 ])
 def test_texts_outside_the_spaces_that_leave_the_mat_are_refused(tmp_path, area, message):
-    from .conftest import run
+    from tests.conftest import run
 
     folder = write_game(tmp_path / "g", mat_with_area(area))
     with pytest.raises(GameDataError, match="game.toml: component 'M' \\(mat\\): area 1") as err:
@@ -294,8 +293,8 @@ def test_labels_above_and_below_print_next_to_their_space_inside_the_mat(tmp_pat
 
 
 def test_text_box_and_edges_crossed():
-    from kitgen.areas import centred_room, edges_crossed, text_box
-    from kitgen.geometry import Rect
+    from kitgen.layout.areas import centred_room, edges_crossed, text_box
+    from kitgen.layout.geometry import Rect
 
     box = text_box(50, 90, 40, 8, -2)
     assert box == Rect(30, 88, 40, 10)

@@ -7,10 +7,9 @@ import json
 import pdfplumber
 import pytest
 
-from kitgen.card_face import ART_SHARES, face_layout
+from kitgen.layout.card_face import ART_SHARES, face_layout
 from kitgen.units import card_size
-
-from .conftest import run
+from tests.conftest import run
 
 
 @pytest.mark.parametrize("size", ["poker", "mini", "tarot", "square"])

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from kitgen.errors import OptionError
-from kitgen.exports import ExportOptions, export_game
-
-from .conftest import run
-from .test_export_png import small_game
+from kitgen.outputs.exports import ExportOptions, export_game
+from tests.conftest import run
+from tests.test_export_png import small_game
 
 
 @pytest.mark.parametrize("args, message", [
@@ -80,7 +79,7 @@ def test_card_images_too_large_to_write_or_open_are_refused(tmp_path, args, mess
 
 
 def test_the_suggested_dpi_for_a_large_card_is_accepted_and_one_more_is_not(tmp_path):
-    from kitgen.exports.job import MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, check_image_size, prepare
+    from kitgen.outputs.export_job import MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, check_image_size, prepare
 
     game = small_game(tmp_path / "g")
     with pytest.raises(OptionError, match=r"use --dpi (\d+) or less") as info:
@@ -96,7 +95,7 @@ def test_the_suggested_dpi_for_a_large_card_is_accepted_and_one_more_is_not(tmp_
 
 def test_formats_that_shrink_large_cards_to_a_sheet_are_not_capped(tmp_path):
     # tts sheets and the contact sheet scale faces down themselves; only the checks differ
-    from kitgen.exports.job import prepare
+    from kitgen.outputs.export_job import prepare
 
     game = small_game(tmp_path / "g")
     job = prepare(game, ExportOptions(card_size="1000x1000"), 0.0, 300)
@@ -114,6 +113,6 @@ def test_a_base_url_must_be_a_web_or_file_address(tmp_path, url):
 
 @pytest.mark.parametrize("url", ["https://example.org/decks/", "http://localhost:8000", "file:///srv/decks"])
 def test_web_and_file_base_urls_are_accepted(url):
-    from kitgen.exports.job import parse_base_url
+    from kitgen.outputs.export_job import parse_base_url
 
     assert parse_base_url(url) == url

@@ -7,12 +7,11 @@ import csv
 import pytest
 from PIL import Image
 
-from kitgen.exports.contact_layout import contact_layout
-from kitgen.game import load_game
-from kitgen.resources import builtin_dirs, builtin_games
-
-from .conftest import run
-from .test_export_png import small_game
+from kitgen.data.builtin import builtin_dirs, builtin_games
+from kitgen.data.game import load_game
+from kitgen.layout.contact_sheet import contact_layout
+from tests.conftest import run
+from tests.test_export_png import small_game
 
 
 def hex_rgb(colour: str) -> tuple[int, int, int]:

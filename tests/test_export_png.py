@@ -9,9 +9,8 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from kitgen.starter import write_starter
-
-from .conftest import run
+from kitgen.data.starter import write_starter
+from tests.conftest import run
 
 
 def small_game(folder: Path, rows: list[tuple] | None = None) -> Path:

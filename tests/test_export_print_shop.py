@@ -6,10 +6,9 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from kitgen.resources import builtin_dirs
-
-from .conftest import run
-from .test_export_png import csv_cards, small_game
+from kitgen.data.builtin import builtin_dirs
+from tests.conftest import run
+from tests.test_export_png import csv_cards, small_game
 
 POKER_W, POKER_H = 63.5 / 25.4 * 72, 88.9 / 25.4 * 72
 

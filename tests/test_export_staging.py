@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kitgen.exports import staging
-from kitgen.exports.staging import replace_folder
-from kitgen.output import OutputError
+from kitgen.outputs import staging
+from kitgen.outputs.files import OutputError
+from kitgen.outputs.staging import replace_folder
 
 
 def _interrupt_move(monkeypatch, failure: BaseException, at: int = 2) -> list:

@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from kitgen.exports.tts_grid import plan_sheets
-from kitgen.resources import builtin_dirs
-
-from .conftest import run
-from .test_export_png import csv_cards, small_game
+from kitgen.data.builtin import builtin_dirs
+from kitgen.layout.tts_grid import plan_sheets
+from tests.conftest import run
+from tests.test_export_png import csv_cards, small_game
 
 
 def load(folder: Path, slug: str) -> dict:

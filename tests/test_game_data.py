@@ -6,11 +6,10 @@ import json
 
 import pdfplumber
 
-from kitgen.game import load_game
-from kitgen.resources import builtin_games
-
-from .conftest import run
-from .test_kit import found_in, words_by_page
+from kitgen.data.builtin import builtin_games
+from kitgen.data.game import load_game
+from tests.conftest import run
+from tests.test_kit import found_in, words_by_page
 
 
 def test_list_names_the_builtin_games():
@@ -85,7 +84,7 @@ def test_new_writes_a_starter_that_builds(tmp_path):
 
 
 def test_titles_with_accents_or_other_scripts_get_distinct_folders():
-    from kitgen.game import slugify
+    from kitgen.data.game import slugify
 
     assert slugify("Über Spiel") == "uber-spiel"
     assert slugify("Altun Ha: the Game!") == "altun-ha-the-game"

@@ -9,11 +9,10 @@ import pdfplumber
 import pytest
 
 from kitgen.errors import OptionError
-from kitgen.gutterfold import FOLD_CLEARANCE, gutterfold_layout, place_gutterfold
-from kitgen.layout import PRINTER_MARGIN
+from kitgen.layout.gutterfold import FOLD_CLEARANCE, gutterfold_layout, place_gutterfold
+from kitgen.layout.sheet import PRINTER_MARGIN
 from kitgen.units import CARD_SIZES_MM, MM, PAPER_SIZES_MM, Size, card_size, paper_size
-
-from .conftest import run
+from tests.conftest import run
 
 
 def centre(r):

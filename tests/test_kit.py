@@ -13,11 +13,10 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from kitgen.resources import builtin_dirs
+from kitgen.data.builtin import builtin_dirs
 from kitgen.units import MM
-
-from .conftest import run
-from .pdfcheck import unembedded_fonts
+from tests.conftest import run
+from tests.pdfcheck import unembedded_fonts
 
 LETTER = (612.0, 792.0)
 A4 = (595.276, 841.89)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kitgen.errors import OptionError
-from kitgen.layout import PRINTER_MARGIN, back_slot, place_deck, sheet_layout
+from kitgen.layout.sheet import PRINTER_MARGIN, back_slot, place_deck, sheet_layout
 from kitgen.units import CARD_SIZES_MM, MM, card_size, mm, paper_size
 
 PAPERS = ["letter", "a4"]

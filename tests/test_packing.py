@@ -6,11 +6,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kitgen.geometry import Rect
-from kitgen.aids.reference import MARK_ROOM
-from kitgen.layout import sheet_layout
-from kitgen.packing import (GAP, MARGIN, DoesNotFit, content_area, largest_content, pack_shelves, paginate,
-                            printable_area)
+from kitgen.layout.geometry import Rect
+from kitgen.layout.packing import (
+    GAP,
+    MARGIN,
+    DoesNotFit,
+    content_area,
+    largest_content,
+    pack_shelves,
+    paginate,
+    printable_area,
+)
+from kitgen.layout.sheet import sheet_layout
+from kitgen.render.aids.reference import MARK_ROOM
 from kitgen.units import Size, mm, paper_size
 
 PAPERS = {"letter": paper_size("letter"), "a4": paper_size("a4")}

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 from pypdf import PdfReader
 
+from kitgen.data.game import load_game
 from kitgen.errors import GameDataError, KitgenError, RenderError
-from kitgen.game import load_game
-from kitgen.rulebook import render_rulebook
-from kitgen.rulebook import geometry, markup
+from kitgen.layout import temple_diagram as geometry
+from kitgen.render.rulebook import markup, render_rulebook
 from kitgen.units import paper_size, to_mm
-
-from .pdfcheck import unembedded_fonts
+from tests.pdfcheck import unembedded_fonts
 
 REPO = Path(__file__).resolve().parent.parent
 GAME_DATA = REPO / "kitgen" / "games" / "altun-ha"

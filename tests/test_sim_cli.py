@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from kitgen.cli import cli
+from kitgen.cli.group import cli
 from kitgen.units import to_mm
 
 

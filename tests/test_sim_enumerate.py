@@ -4,8 +4,11 @@ import random
 
 import pytest
 
-from solver.altunha.cards import GOD as SOLVER_GOD, MAIZE as SOLVER_MAIZE, load_deck
-from solver.altunha.rules import Rules as SolverRules, plan_key
+from solver.altunha.cards import GOD as SOLVER_GOD
+from solver.altunha.cards import MAIZE as SOLVER_MAIZE
+from solver.altunha.cards import load_deck
+from solver.altunha.rules import Rules as SolverRules
+from solver.altunha.rules import plan_key
 from solver.altunha.sim.enumerate import GOD, MAIZE, Config, best_turn, can_feed
 from solver.altunha.solve import solve_turn
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from solver.altunha.sim.chart_layout import label_every, nice_ticks, slots
+from kitgen.layout.chart_axes import label_every, nice_ticks, slots
 from solver.altunha.sim.engine import SOURCES
 from solver.altunha.sim.runner import Spec
 from solver.altunha.sim.stats import how_games_ended, mean_ci, percentile, summarize, wilson

@@ -5,7 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from kitgen.cli import cli
+from kitgen.cli.group import cli
 
 EXAMPLE = ["solve", "--population", "7", "--hand", "Stage,Stairs,Sun God", "--temples", "2,3"]
 

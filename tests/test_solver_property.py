@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 from solver.altunha.cards import load_deck
 from solver.altunha.rules import Rules, check_play, plan_key
 from solver.altunha.solve import explain_turn, solve_turn
-
 from tests import solver_reference as ref
 
 DECK = load_deck()

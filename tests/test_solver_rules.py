@@ -6,8 +6,7 @@ import sys
 import pytest
 
 from solver.altunha.cards import GOD, MAIZE, load_deck
-from solver.altunha.rules import (Placement, Rules, check_play, deciding_rule, plan_key,
-                                  possible_farm)
+from solver.altunha.rules import Placement, Rules, check_play, deciding_rule, plan_key, possible_farm
 
 RULES = Rules.from_game()
 HAND = ("Plaza", "Base", "Stage", "Stairs", "Maize", "Stone", "Sun God")

@@ -6,20 +6,18 @@ import csv
 import hashlib
 import json
 from collections import Counter
-from pathlib import Path
 
 import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from kitgen.aids.board import board_area
-from kitgen.packing import content_area
-from kitgen.resources import builtin_dirs
-from kitgen.tiling import tile_board
+from kitgen.data.builtin import builtin_dirs
+from kitgen.layout.packing import content_area
+from kitgen.layout.tiling import tile_board
+from kitgen.render.aids.board import board_area
 from kitgen.units import paper_size
-
-from .conftest import run
-from .pdfcheck import unembedded_fonts
+from tests.conftest import run
+from tests.pdfcheck import unembedded_fonts
 
 SLUG = "temple-of-inscriptions"
 MM = 72 / 25.4

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kitgen.aids.board import board_area
-from kitgen.packing import printable_area
-from kitgen.tiling import spans, tile_board
+from kitgen.layout.packing import printable_area
+from kitgen.layout.tiling import spans, tile_board
+from kitgen.render.aids.board import board_area
 from kitgen.units import mm, paper_size
 
 PAPERS = ["letter", "a4"]

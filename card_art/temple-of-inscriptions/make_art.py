@@ -18,7 +18,7 @@ HERE = Path(__file__).resolve().parent
 if __package__ in (None, ""):
     sys.path.insert(0, str(HERE.parents[1]))  # the repository root, when run as a script
 
-from kitgen import artkit as ak  # noqa: E402
+from kitgen.render import art_toolkit as ak
 
 INK = "#2b2420"
 PANEL = "#f1e7cf"

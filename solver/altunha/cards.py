@@ -105,7 +105,7 @@ class Deck:
 @lru_cache(maxsize=None)
 def load_deck(game: str = "altun-ha") -> Deck:
     """The deck of a game (default: the built-in Altun Ha), read once and cached."""
-    from kitgen.game import load_game
+    from kitgen.data.game import load_game
 
     data = load_game(game)
     cards = []

@@ -28,9 +28,20 @@ from typing import Sequence
 
 from ortools.sat.python import cp_model
 
-from .cards import GOD, MAIZE, Deck, Kind
-from .rules import (BUILT, FAMINE, MAIZE_FARM_COST, OPTIMAL_FIELDS, UNABLE, PlanKey, Rules,
-                    TurnPlan, can_farm, farm_cost, plan_from_kinds)
+from solver.altunha.cards import GOD, MAIZE, Deck, Kind
+from solver.altunha.rules import (
+    BUILT,
+    FAMINE,
+    MAIZE_FARM_COST,
+    OPTIMAL_FIELDS,
+    UNABLE,
+    PlanKey,
+    Rules,
+    TurnPlan,
+    can_farm,
+    farm_cost,
+    plan_from_kinds,
+)
 
 SLOTS = 2          # Build slots in the table (Rules.max_build_cards may lower the number used)
 NONE = 0           # temple number of an empty slot

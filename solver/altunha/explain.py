@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .cards import GOD, Deck, load_deck
-from .rules import BUILT, FAMINE, RULE_TEXT, Placement, Rules, TurnPlan, temples_after
+from solver.altunha.cards import GOD, Deck, load_deck
+from solver.altunha.rules import BUILT, FAMINE, RULE_TEXT, Placement, Rules, TurnPlan, temples_after
 
 
 def play_text(plan: TurnPlan, deck: Deck | None = None) -> str:

@@ -12,9 +12,8 @@ from collections import Counter
 from typing import Sequence
 
 from kitgen.errors import OptionError
-
-from .cards import Deck, fold, load_deck
-from .rules import SWITCHES, Placement, Rules
+from solver.altunha.cards import Deck, fold, load_deck
+from solver.altunha.rules import SWITCHES, Placement, Rules
 
 GOD_WORD = "god"
 MAX_POPULATION = 1000   # far above any game; keeps the model's numbers small

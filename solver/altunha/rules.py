@@ -33,7 +33,7 @@ from dataclasses import dataclass, fields, replace
 from itertools import combinations
 from typing import NamedTuple, Sequence
 
-from .cards import GOD, MAIZE, Deck, Kind, load_deck
+from solver.altunha.cards import GOD, MAIZE, Deck, Kind, load_deck
 
 BUILT, UNABLE, FAMINE = "built", "unable_to_build", "famine"
 OUTCOMES = (BUILT, UNABLE, FAMINE)

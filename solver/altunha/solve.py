@@ -14,10 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .cards import Deck, load_deck
-from .parse import check_population, check_rules, parse_hand, parse_temples
-from .rules import (OPTIMAL_FIELDS, PlanKey, PlayCheck, Rules, TurnPlan, check_play, deciding_rule,
-                    plan_key)
+from solver.altunha.cards import Deck, load_deck
+from solver.altunha.parse import check_population, check_rules, parse_hand, parse_temples
+from solver.altunha.rules import (
+    OPTIMAL_FIELDS,
+    PlanKey,
+    PlayCheck,
+    Rules,
+    TurnPlan,
+    check_play,
+    deciding_rule,
+    plan_key,
+)
 
 
 @dataclass(frozen=True)
@@ -51,14 +59,14 @@ def question(hand, population: int, temples: Sequence[int] = (), rules: Rules | 
 
 
 def _model(q: Question, deck: Deck):
-    from .cpsat_model import assemble
+    from solver.altunha.cpsat_model import assemble
 
     return assemble(q.hand, q.population, q.temples, q.rules, deck)
 
 
 def solve_turn(hand, population: int, temples: Sequence[int] = (), rules: Rules | None = None) -> TurnPlan:
     """The optimal Farm and Build play (ties broken deterministically)."""
-    from .cpsat_model import solve_model
+    from solver.altunha.cpsat_model import solve_model
 
     deck = load_deck()
     q = question(hand, population, temples, rules, deck)
@@ -67,7 +75,7 @@ def solve_turn(hand, population: int, temples: Sequence[int] = (), rules: Rules 
 
 def explain_turn(hand, population: int, temples: Sequence[int] = (), rules: Rules | None = None) -> Answer:
     """The optimal play, the next best play and which rule decided between them."""
-    from .cpsat_model import next_best, solve_model
+    from solver.altunha.cpsat_model import next_best, solve_model
 
     deck = load_deck()
     q = question(hand, population, temples, rules, deck)
@@ -82,7 +90,7 @@ def explain_turn(hand, population: int, temples: Sequence[int] = (), rules: Rule
 def all_optimal_plans(hand, population: int, temples: Sequence[int] = (),
                       rules: Rules | None = None) -> list[TurnPlan]:
     """Every optimal play (equal on the rulings), preferred first; identical cards count once."""
-    from .cpsat_model import enumerate_optimal, solve_model
+    from solver.altunha.cpsat_model import enumerate_optimal, solve_model
 
     deck = load_deck()
     q = question(hand, population, temples, rules, deck)

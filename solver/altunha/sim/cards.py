@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .enumerate import Config
-from .variants import Rules
+from solver.altunha.sim.enumerate import Config
+from solver.altunha.sim.variants import Rules
 
 BID, TRADE, GOD = 0, 1, 2
 _KINDS = {"bid": BID, "trade": TRADE, "god": GOD}

@@ -25,11 +25,10 @@ import random
 from typing import NamedTuple
 
 from kitgen.errors import KitgenError
-
-from .cards import BID, GOD, IN_TRADE_PHASE, TARGETED, TRADE, numbers_for, table_for
-from .effects import CHOOSES, EFFECTS
-from .enumerate import can_feed
-from .variants import Rules
+from solver.altunha.sim.cards import BID, GOD, IN_TRADE_PHASE, TARGETED, TRADE, numbers_for, table_for
+from solver.altunha.sim.effects import CHOOSES, EFFECTS
+from solver.altunha.sim.enumerate import can_feed
+from solver.altunha.sim.variants import Rules
 
 SOURCES = ("build", "no_build", "famine", "obsidian", "pyrite", "feathers", "textiles")
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 from itertools import combinations
 
 from kitgen.errors import OptionError
-
-from .cards import BID, GOD, IN_TRADE_PHASE, TARGETED, TRADE
-from .engine import Bid, Placement, TradePlay
-from .enumerate import GOD as GOD_TOKEN, MAIZE as MAIZE_TOKEN, best_bid, best_turn, can_feed, farm_options, \
-    summarise
+from solver.altunha.sim.cards import BID, GOD, IN_TRADE_PHASE, TARGETED
+from solver.altunha.sim.engine import Bid, Placement, TradePlay
+from solver.altunha.sim.enumerate import GOD as GOD_TOKEN
+from solver.altunha.sim.enumerate import MAIZE as MAIZE_TOKEN
+from solver.altunha.sim.enumerate import best_bid, best_turn, can_feed, farm_options, summarise
 
 TRADE_PRIORITY = ("Obsidian", "Pyrite", "Feathers", "Textiles", "Stone", "Ceramics", "Salt", "Cocoa",
                   "Honey", "Codex")
@@ -178,7 +178,7 @@ class RandomPolicy(Policy):
         if not options:
             return (), ()
         farm_tokens = rng.choice(options)
-        from .enumerate import Turn
+        from solver.altunha.sim.enumerate import Turn
         farm, _ = realize(game, p, Turn("built", 0, farm_tokens, ()))
         left = [c for c in game.hands[p] if c not in farm]
         kind, value = game.table.kind, game.table.value

@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from kitgen.errors import OptionError
-
-from .engine import SOURCES, Game
-from .policies import make_policy
-from .variants import Rules
+from solver.altunha.sim.engine import SOURCES, Game
+from solver.altunha.sim.policies import make_policy
+from solver.altunha.sim.variants import Rules
 
 CHUNK = 25
 

@@ -9,12 +9,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kitgen.errors import OptionError
-from kitgen.output import write_files
-
-from .policies import parse_policies
-from .runner import Spec, run_games
-from .stats import compare, summarize
-from .variants import read_variant, rules_from_game, with_settings
+from kitgen.outputs.files import write_files
+from solver.altunha.sim.policies import parse_policies
+from solver.altunha.sim.runner import Spec, run_games
+from solver.altunha.sim.stats import compare, summarize
+from solver.altunha.sim.variants import read_variant, rules_from_game, with_settings
 
 
 @dataclass
@@ -45,7 +44,7 @@ def simulate(game: str = "altun-ha", games: int = 1000, players: int = 4, policy
              workers: int | None = None, cluster: str | None = None, out: Path | None = Path("output"),
              progress: Callable[[int], None] | None = None) -> SimulationResult:
     """Play ``games`` games and write balance.json and balance.pdf into ``out/<slug>/`` (None: write nothing)."""
-    from kitgen.game import load_game
+    from kitgen.data.game import load_game
 
     data = load_game(game)
     if data.slug != "altun-ha" and not data.rules:
@@ -71,7 +70,7 @@ def simulate(game: str = "altun-ha", games: int = 1000, players: int = 4, policy
         result.games_played += games
     result.seconds = time.perf_counter() - started
     if out is not None:
-        from .report import render_report
+        from kitgen.render.balance_report import render_report
 
         files = {"balance.json": balance_json(summary, result.variant, result.variant_name, result.rows or None),
                  "balance.pdf": render_report(summary, result.variant, result.variant_name, result.rows or None)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from statistics import median
 
-from .engine import SOURCES
+from solver.altunha.sim.engine import SOURCES
 
 Z = 1.959963984540054  # 95 %
 ENDS = ("famine", "stalemate", "stall", "timeout", "empty_deck")

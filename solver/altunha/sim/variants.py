@@ -138,13 +138,13 @@ def rules_from_game(game) -> Rules:
 
 
 def load_rules(game: str = "altun-ha") -> Rules:
-    from kitgen.game import load_game
+    from kitgen.data.game import load_game
 
     return rules_from_game(load_game(game))
 
 
 def _card_name(rules: Rules, name: str, where: str) -> str:
-    from ..cards import fold
+    from solver.altunha.cards import fold
 
     for card, *_ in rules.deck:
         if fold(card) == fold(name):

@@ -1,0 +1,44 @@
+"""The ``kitgen export`` command: card PNGs, print-shop PDF, Tabletop Simulator deck, contact sheet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kitgen.cli.params import CardSizeType
+
+FORMAT_HELP = ("png: one PNG per card face and the back (300 DPI, 1/8 in bleed); "
+               "print-shop: one card per page PDF with TrimBox and BleedBox, front, back, front, back; "
+               "tts: Tabletop Simulator deck sheets and saved object; "
+               "contact-sheet: one PNG of every face and the back, labelled.")
+
+
+@click.command()
+@click.argument("game")
+@click.option("--format", "fmt", required=True,
+              type=click.Choice(["png", "print-shop", "tts", "contact-sheet"]), help=FORMAT_HELP)
+@click.option("--out", "out", type=click.Path(path_type=Path), default=Path("output"), show_default=True,
+              help="Folder under which <game-slug>/ is written.")
+@click.option("--card-size", type=CardSizeType(), default=None,
+              help="poker, poker-eu, bridge, mini, tarot, square or WxH in mm. Default: the game's own size.")
+@click.option("--bleed", default=None, metavar="LENGTH",
+              help="Art past the trim line, e.g. 3mm or 0.125in (a bare number is mm). "
+                   "Default: 1/8 in for png and print-shop (tts and contact-sheet show cards cut to size).")
+@click.option("--dpi", type=int, default=None,
+              help="Pixels per inch of the images. Default: 300 (png, tts: at most 4096 px a sheet), "
+                   "100 (contact-sheet).")
+@click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Processes that rasterise pages.")
+@click.option("--base-url", default=None, metavar="URL",
+              help="tts: the web folder the images will be uploaded to (default: local file URLs).")
+def export(game, fmt, out, card_size, bleed, dpi, jobs, base_url):
+    """Export GAME (a built-in name or a game folder) for print shops, virtual tabletops or a glance."""
+    from kitgen.outputs.exports import ExportOptions, export_game
+
+    options = ExportOptions(card_size=card_size, bleed=bleed, dpi=dpi, jobs=jobs, base_url=base_url)
+    result = export_game(game, fmt, out, options)
+    for warning in result.warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    click.echo(f"Exported {result.title} ({result.cards} cards, {result.faces} faces) as {fmt}: "
+               f"{result.target} ({len(result.files)} file{'s' if len(result.files) != 1 else ''})")

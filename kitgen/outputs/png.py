@@ -1,0 +1,36 @@
+"""``png``: one PNG per distinct card face and one for the back, at print resolution with bleed.
+
+A poker card (63.5 x 88.9 mm) with the default 1/8 in bleed at 300 DPI is
+825 x 1125 pixels.  Names sort in deck order and carry the copy count:
+``01-plaza-x13.png`` ... ``back.png``.
+"""
+
+from __future__ import annotations
+
+from kitgen.outputs.card_pages import CardPage, card_pages_pdf
+from kitgen.outputs.naming import BACK_NAME, card_stems
+from kitgen.outputs.raster import PageJob, rasterise
+from kitgen.units import inch
+
+DEFAULT_BLEED = inch(1 / 8)
+DEFAULT_DPI = 300
+FULL_SIZE_IMAGES = True    # every card is one image at the full DPI: its pixel size is capped
+
+
+def card_pngs(job, bleed: float | None = None) -> dict[str, bytes]:
+    """File name -> PNG bytes for every distinct face in deck order, then the back."""
+    bleed = job.bleed if bleed is None else bleed
+    game = job.game
+    pages = [CardPage(card) for card in game.cards] + [CardPage(None)]
+    pdf = card_pages_pdf(job, pages, f"{game.title} - cards", "card images", bleed=bleed, boxes=False)
+    w, h = job.pixels(job.card.width + 2 * bleed), job.pixels(job.card.height + 2 * bleed)
+    images = rasterise(pdf, [PageJob(i, w, h) for i in range(len(pages))], job.jobs, job.dpi)
+    names = [f"{stem}.png" for stem in card_stems(game.cards)] + [f"{BACK_NAME}.png"]
+    return dict(zip(names, images))
+
+
+def export(job, target):
+    """Write the PNG folder ``target`` (replaced whole)."""
+    from kitgen.outputs.staging import replace_folder
+
+    return replace_folder(target, card_pngs(job))

@@ -1,0 +1,30 @@
+"""``print-shop``: one card per page at trim size plus bleed, front, back, front, back...
+
+Every copy of every card is a page (a shop prints the file as it is), each
+followed by the back.  Each page's TrimBox is the card's cut line and its
+BleedBox the whole page, the way print services check a file.
+"""
+
+from __future__ import annotations
+
+from kitgen.outputs.card_pages import CardPage, card_pages_pdf
+from kitgen.units import inch
+
+USES_DPI = False
+DEFAULT_BLEED = inch(1 / 8)
+DEFAULT_DPI = 300   # not used: the PDF stays vector
+
+
+def print_shop_pdf(job) -> bytes:
+    pages = []
+    for card in job.game.cards:
+        for _ in range(card.count):
+            pages += [CardPage(card), CardPage(None)]
+    return card_pages_pdf(job, pages, f"{job.game.title} - print-shop cards",
+                          "one card per page: front, back, front, back")
+
+
+def export(job, target):
+    from kitgen.outputs.files import write_files
+
+    return write_files(target.parent, {target.name: print_shop_pdf(job)})

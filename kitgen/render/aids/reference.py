@@ -1,0 +1,125 @@
+"""Player reference cards: card-sized, laid out like the card sheets, under the page heading."""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Paragraph
+
+from kitgen.data.components import Reference
+from kitgen.errors import GameDataError, OptionError, RenderError
+from kitgen.layout.packing import content_area, paginate
+from kitgen.layout.sheet import MARK_CLEARANCE, sheet_layout
+from kitgen.render import fonts
+from kitgen.render.aids.draw import GUIDE, heading, text_color_on
+from kitgen.render.colors import INK, PANEL, mix
+from kitgen.render.sheets import draw_crop_marks
+from kitgen.render.text_fit import fit_line
+from kitgen.units import Size, card_size, mm, to_mm
+
+LARGEST, SMALLEST = 11.0, 5.5     # body text sizes tried, in points
+PAD = mm(3)
+TITLE_H = mm(9)
+MARK_ROOM = MARK_CLEARANCE + mm(4)   # kept free around the cards: crop marks at least 4 mm long
+
+
+def _markup(line: str) -> str:
+    """A line with its lead-in (the text before the first colon) in bold."""
+    head, sep, rest = line.partition(":")
+    if sep and len(head) <= 40:
+        return f"<b>{escape(head)}:</b>{escape(rest)}"
+    return escape(line)
+
+
+def fit_lines(ref: Reference, width: float, height: float) -> tuple[list[Paragraph], float]:
+    """Paragraphs of the lines at the largest size that fits ``width`` x ``height``."""
+    fonts.register()
+    size = LARGEST
+    while size >= SMALLEST - 1e-9:
+        style = ParagraphStyle("ref", fontName=fonts.REGULAR, fontSize=size, leading=size * 1.2,
+                               textColor=INK, spaceAfter=size * 0.45)
+        paras = [Paragraph(_markup(line), style) for line in ref.lines]
+        total = sum(p.wrap(width, height)[1] for p in paras) + style.spaceAfter * (len(paras) - 1)
+        if total <= height and all(max(p.getActualLineWidths0() or [0]) <= width + 2 for p in paras):
+            return paras, size
+        size -= 0.25
+    raise RenderError(f"{ref.where}: the lines do not fit on a {to_mm(width + 2 * PAD):.1f} x "
+                      f"{to_mm(height + TITLE_H + 2 * PAD):.1f} mm card even at {SMALLEST:g} pt; "
+                      "shorten them or give a larger 'size'")
+
+
+def _draw_card(canvas, ref: Reference, size: Size, band: str, footer: str) -> None:
+    w, h = size.width, size.height
+    canvas.setFillColor(PANEL)
+    canvas.rect(0, 0, w, h, stroke=0, fill=1)
+    canvas.setFillColor(HexColor(band))
+    canvas.rect(0, h - TITLE_H - PAD, w, TITLE_H + PAD, stroke=0, fill=1)
+    title_size = fit_line(ref.title, fonts.BOLD, 10, 6, w - 2 * PAD)
+    if title_size is None:
+        raise RenderError(f"{ref.where}: the title {ref.title!r} does not fit across the card; shorten it")
+    canvas.setFillColor(text_color_on(band))
+    canvas.setFont(fonts.BOLD, title_size)
+    canvas.drawCentredString(w / 2, h - PAD - TITLE_H / 2 - title_size * 0.2, ref.title)
+    body_top = h - TITLE_H - PAD - mm(2.5)
+    footer_h = mm(4.5) if footer else 0
+    width, height = w - 2 * PAD, body_top - PAD - footer_h
+    paras, _ = fit_lines(ref, width, height)
+    y = body_top
+    for p in paras:
+        _, ph = p.wrap(width, height)
+        y -= ph
+        p.drawOn(canvas, PAD, y)
+        y -= p.style.spaceAfter
+    if footer:
+        canvas.setStrokeColor(mix(band, "#ffffff", 0.5))
+        canvas.setLineWidth(0.5)
+        canvas.line(PAD, PAD + footer_h - mm(1.5), w - PAD, PAD + footer_h - mm(1.5))
+        canvas.setFillColor(HexColor("#7a7064"))
+        fs = fit_line(footer, fonts.ITALIC, 6, 4, width) or 4
+        canvas.setFont(fonts.ITALIC, fs)
+        canvas.drawCentredString(w / 2, PAD, footer)
+    canvas.setStrokeColor(GUIDE)
+    canvas.setLineWidth(0.3)
+    canvas.rect(0, 0, w, h, stroke=1, fill=0)
+
+
+def _size(ref: Reference, game) -> Size:
+    if ref.size is not None:
+        return Size(*ref.size)
+    try:
+        return card_size(game.card_size, "card_size")
+    except OptionError as exc:
+        raise GameDataError(f"{ref.where}: the game's {exc}") from None
+
+
+def render_references(canvas, refs: list[Reference], ctx) -> None:
+    area = content_area(ctx.paper)
+    for ref in refs:
+        for line in (ref.title, *ref.lines):
+            fonts.check_glyphs(line, ref.where, fonts.BOLD)
+        size = _size(ref, ctx.game)
+        try:
+            layout = sheet_layout(ctx.paper, size, margin=MARK_ROOM, area=area)
+        except OptionError:
+            source = "its 'size'" if ref.size is not None else f"the game's card_size {ctx.game.card_size!r}"
+            raise GameDataError(f"{ref.where}: a card of {to_mm(size.width):.1f} x {to_mm(size.height):.1f} mm "
+                                f"({source}) does not fit on the page with its crop marks") from None
+        band = ref.color or ctx.game.back.color
+        form = ctx.form_name("reference")
+        canvas.beginForm(form, lowerx=0, lowery=0, upperx=size.width, uppery=size.height)
+        _draw_card(canvas, ref, size, band, ctx.title)
+        canvas.endForm()
+        pages = paginate(ref.count, layout.per_page)
+        for number, copies in enumerate(pages, start=1):
+            note = f"{ref.name}: cut along the crop marks"
+            heading(canvas, ctx.paper, ctx.title, note + (f" (page {number} of {len(pages)})"
+                                                          if len(pages) > 1 else ""))
+            for slot in layout.slots[:len(copies)]:
+                canvas.saveState()
+                canvas.translate(slot.x, slot.y)
+                canvas.doForm(form)
+                canvas.restoreState()
+            draw_crop_marks(canvas, layout)
+            ctx.end_page()

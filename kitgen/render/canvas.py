@@ -1,0 +1,39 @@
+"""Deterministic PDF canvases in memory: the one way every renderer starts and ends a PDF."""
+
+from __future__ import annotations
+
+import io
+
+
+def new_canvas(pagesize, title: str, subject: str = ""):
+    """A reportlab canvas writing to memory, set up for byte-identical rebuilds.
+
+    ``invariant`` fixes the creation date and document id; viewers are asked
+    to print at actual size, never "fit to page".
+    """
+    from reportlab import rl_config
+    from reportlab.pdfgen.canvas import Canvas
+
+    from kitgen.render import fonts
+
+    rl_config.useA85 = 0   # binary streams: smaller files, and no slow ASCII85 pass over images
+
+    fonts.register()
+    buffer = io.BytesIO()
+    # the initial font is a registered TrueType face, so no unembedded Helvetica is ever referenced
+    canvas = Canvas(buffer, pagesize=tuple(pagesize), invariant=1, pageCompression=1,
+                    initialFontName=fonts.REGULAR)
+    canvas.setTitle(title)
+    canvas.setAuthor("kitgen")
+    canvas.setCreator("kitgen")
+    canvas.setProducer("kitgen")
+    if subject:
+        canvas.setSubject(subject)
+    canvas.setViewerPreference("PrintScaling", "None")
+    canvas._kitgen_buffer = buffer
+    return canvas
+
+
+def canvas_bytes(canvas) -> bytes:
+    canvas.save()
+    return canvas._kitgen_buffer.getvalue()

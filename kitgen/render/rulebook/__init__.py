@@ -1,0 +1,34 @@
+"""The rulebook: a jinja2 template (run in a sandbox) -> markup blocks -> rules.pdf.
+
+``render_rulebook(game, paper)`` is the whole public API.  The game's
+``rulebook`` key names a template inside its template folder; without one the
+generic ``kitgen/render/rulebook/default_rules.md.j2`` is used.  What a template can use is
+described in :mod:`kitgen.rulebook.template` and the language it writes in
+:mod:`kitgen.rulebook.markup`.
+"""
+
+from __future__ import annotations
+
+from kitgen.render.rulebook import flow, markup, template
+from kitgen.units import Size
+
+
+def _blocks(game):
+    inserts: list[markup.Insert] = []
+    context = template.build_context(game, inserts)
+    text, where = template.render_text(game, context, inserts)
+    return markup.parse(text, inserts, where), where
+
+
+def render_rulebook(game, paper: Size) -> bytes:
+    """PDF bytes of the game's rulebook on ``paper`` (e.g. ``kitgen.units.paper_size("a4")``)."""
+    blocks, where = _blocks(game)
+    return flow.build_pdf(blocks, game, paper, where)
+
+
+def check_rulebook(game) -> None:
+    """Render the template to text and parse it, without drawing: template mistakes raise here."""
+    _blocks(game)
+
+
+__all__ = ["render_rulebook", "check_rulebook"]

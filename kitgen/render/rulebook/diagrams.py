@@ -1,0 +1,213 @@
+"""Diagrams drawn into the rulebook: temples before and after a Build, the round's phases.
+
+Positions come from :mod:`kitgen.rulebook.geometry`; this module only draws.
+The values a template passes are checked by :func:`parse_temples` when the
+template calls the function, so a mistake is reported at its template line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reportlab.lib import colors
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Flowable
+
+from kitgen.errors import GameDataError
+from kitgen.layout import temple_diagram as geo
+from kitgen.render import fonts
+
+MAX_LEVEL = 8
+
+
+@dataclass(frozen=True)
+class TempleCard:
+    value: int
+    god: bool = False     # a God card played as ``value``
+
+
+def parse_temples(spec, what: str) -> list[list[TempleCard]]:
+    """Temples given as lists of values bottom to top; ``"G4"`` is a God card played as 4."""
+    if not isinstance(spec, list) or not all(isinstance(t, list) for t in spec):
+        raise GameDataError(f"{what}: give a list of temples, each a list of card values "
+                            "from the bottom up, e.g. [[1, 2], [1, 2, 3]]")
+    temples = []
+    for t, temple in enumerate(spec, start=1):
+        cards = []
+        for entry in temple:
+            god = isinstance(entry, str) and entry.strip().upper().startswith("G")
+            text = entry.strip()[1:] if god else entry
+            try:
+                value = int(text)
+            except (TypeError, ValueError):
+                raise GameDataError(f"{what}: temple {t} has {entry!r}; use a value 1-{MAX_LEVEL} "
+                                    "or \"G<value>\" for a God card") from None
+            if not 1 <= value <= MAX_LEVEL or isinstance(entry, bool):
+                raise GameDataError(f"{what}: temple {t} has value {entry!r}; values run from 1 to {MAX_LEVEL}")
+            cards.append(TempleCard(value, god))
+        temples.append(cards)
+    return temples
+
+
+def _hex(color: str):
+    return colors.HexColor(color)
+
+
+def _mix(color: str, weight: float):
+    """``color`` blended towards white; weight 0 is white, 1 the colour itself."""
+    c = colors.HexColor(color)
+    return colors.Color(1 - (1 - c.red) * weight, 1 - (1 - c.green) * weight, 1 - (1 - c.blue) * weight)
+
+
+class TempleDiagram(Flowable):
+    """One or two rows of temples (before -> after); cards new in "after" are outlined."""
+
+    TITLE_H = 16.0
+    ARROW = 46.0
+
+    def __init__(self, before, after, names: dict[int, str], bid_color: str, god_color: str,
+                 accent: str, labels: list[str] | None = None):
+        super().__init__()
+        self.before, self.after = before, after
+        self.names, self.bid_color, self.god_color, self.accent = names, bid_color, god_color, accent
+        count = max(len(before), len(after or []))
+        self.labels = list(labels or []) + [f"Temple {chr(65 + i)}" for i in range(len(labels or []), count)]
+        tallest = max(len(t) for t in (before + (after or []))) if (before or after) else 1
+        self.panels = [geo.panel_layout([len(t) for t in before], tallest)]
+        if after is not None:
+            self.panels.append(geo.panel_layout([len(t) for t in after], tallest))
+        self.height_needed = self.TITLE_H + max(p.height for p in self.panels)
+
+    def wrap(self, available_width, available_height):
+        natural = sum(p.width for p in self.panels) + self.ARROW * (len(self.panels) - 1)
+        self.scale = min(1.0, available_width / natural) if natural else 1.0
+        self.width = available_width
+        self.height = self.height_needed * self.scale
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        c.saveState()
+        c.scale(self.scale, self.scale)   # a row too wide for the column is drawn smaller
+        self._draw(self.width / self.scale, self.height_needed)
+        c.restoreState()
+
+    def _draw(self, width, height):
+        c = self.canv
+        lefts = geo.side_by_side([p.width for p in self.panels], self.ARROW, width)
+        stacks = [self.before] + ([self.after] if self.after is not None else [])
+        titles = ["Before", "After"] if len(stacks) == 2 else [""]
+        for k, (panel, temples, left) in enumerate(zip(self.panels, stacks, lefts)):
+            if titles[k]:
+                c.setFont(fonts.BOLD, 9.5)
+                c.setFillColor(colors.HexColor("#444444"))
+                c.drawCentredString(left + panel.width / 2, height - 11, titles[k].upper())
+            for card in panel.cards:
+                new = k == 1 and (card.temple >= len(self.before) or card.level >= len(self.before[card.temple]))
+                self._card(left + card.x, card.y, card.width, card.height,
+                           temples[card.temple][card.level], new,
+                           top=card.level == len(temples[card.temple]) - 1)
+            for box in panel.temples:
+                c.setFont(fonts.REGULAR, 8)
+                c.setFillColor(colors.HexColor("#555555"))
+                label = self.labels[box.index] if box.index < len(self.labels) else ""
+                c.drawCentredString(left + box.x + box.width / 2, box.label_y, label)
+        if len(self.panels) == 2:
+            x0 = lefts[0] + self.panels[0].width + 10
+            x1 = lefts[1] - 10
+            y = (height - self.TITLE_H) / 2 + 6
+            c.setStrokeColor(_hex(self.accent))
+            c.setFillColor(_hex(self.accent))
+            c.setLineWidth(2.2)
+            c.line(x0, y, x1 - 7, y)
+            path = c.beginPath()
+            path.moveTo(x1, y)
+            path.lineTo(x1 - 9, y + 5)
+            path.lineTo(x1 - 9, y - 5)
+            path.close()
+            c.drawPath(path, stroke=0, fill=1)
+
+    def _card(self, x, y, w, h, card: TempleCard, new: bool, top: bool):
+        c = self.canv
+        color = self.god_color if card.god else self.bid_color
+        band = 15.0
+        c.saveState()
+        c.setFillColor(_mix(color, 0.10))
+        c.setStrokeColor(_hex(self.accent) if new else _hex(color))
+        c.setLineWidth(2.4 if new else 0.9)
+        c.roundRect(x, y, w, h, 3.5, stroke=1, fill=1)
+        # the value band runs along the bottom edge: the card laid on top covers the
+        # rest, so each level of a temple shows as one step with its value
+        c.setFillColor(_hex(color))
+        c.roundRect(x + 1.5, y + 1.5, w - 3, band, 2, stroke=0, fill=1)
+        c.setFillColor(colors.white)
+        c.setFont(fonts.BOLD, 9.5)
+        c.drawString(x + 4.5, y + 5.3, str(card.value))
+        name = "God" if card.god else self.names.get(card.value, "")
+        c.setFont(fonts.REGULAR, 6.5)
+        c.drawRightString(x + w - 4, y + 6, name[:10])
+        if top:
+            c.setFillColor(_mix(color, 0.45))
+            c.setFont(fonts.BOLD, 26)
+            c.drawCentredString(x + w / 2, y + band + (h - band) / 2 - 12, str(card.value))
+            if new:
+                c.setFont(fonts.BOLD, 7)
+                c.setFillColor(_hex(self.accent))
+                c.drawCentredString(x + w / 2, y + h - 11, "NEW")
+        c.restoreState()
+
+
+class PhaseDiagram(Flowable):
+    """The phases of a round as numbered boxes in rows of four, joined by arrows."""
+
+    BOX_H = 30.0
+    ROW_GAP = 12.0
+    PER_ROW = 4
+
+    def __init__(self, phases: list[str], color: str, accent: str):
+        super().__init__()
+        self.phases, self.color, self.accent = [str(p) for p in phases], color, accent
+        rows = (len(self.phases) + self.PER_ROW - 1) // self.PER_ROW
+        self.height_needed = rows * self.BOX_H + (rows - 1) * self.ROW_GAP + 4
+
+    def wrap(self, available_width, available_height):
+        self.width, self.height = available_width, self.height_needed
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        gap = 16.0
+        box_w = (self.width - gap * (self.PER_ROW - 1)) / self.PER_ROW
+        for i, name in enumerate(self.phases):
+            row, col = divmod(i, self.PER_ROW)
+            x = col * (box_w + gap)
+            y = self.height - (row + 1) * self.BOX_H - row * self.ROW_GAP
+            c.setFillColor(_mix(self.color, 0.12))
+            c.setStrokeColor(_hex(self.color))
+            c.setLineWidth(0.8)
+            c.roundRect(x, y, box_w, self.BOX_H, 4, stroke=1, fill=1)
+            c.setFillColor(_hex(self.color))
+            c.circle(x + 14, y + self.BOX_H / 2, 9, stroke=0, fill=1)
+            c.setFillColor(colors.white)
+            c.setFont(fonts.BOLD, 9)
+            c.drawCentredString(x + 14, y + self.BOX_H / 2 - 3.2, str(i + 1))
+            c.setFillColor(colors.HexColor("#222222"))
+            size = 9.5
+            while size > 6 and stringWidth(name, fonts.BOLD, size) > box_w - 34:
+                size -= 0.5
+            while len(name) > 1 and stringWidth(name, fonts.BOLD, size) > box_w - 34:
+                name = name[:-4].rstrip() + "..."    # still too long at the smallest size
+            c.setFont(fonts.BOLD, size)
+            c.drawString(x + 28, y + self.BOX_H / 2 - size * 0.36, name)
+            if col < self.PER_ROW - 1 and i < len(self.phases) - 1:
+                ay = y + self.BOX_H / 2
+                c.setStrokeColor(_hex(self.accent))
+                c.setFillColor(_hex(self.accent))
+                c.setLineWidth(1.6)
+                c.line(x + box_w + 3, ay, x + box_w + gap - 6, ay)
+                p = c.beginPath()
+                p.moveTo(x + box_w + gap - 2, ay)
+                p.lineTo(x + box_w + gap - 7, ay + 3.5)
+                p.lineTo(x + box_w + gap - 7, ay - 3.5)
+                p.close()
+                c.drawPath(p, stroke=0, fill=1)

@@ -1,0 +1,389 @@
+"""Blocks -> reportlab platypus flowables -> the rulebook PDF.
+
+Typography: 10.2 pt body on 14 pt leading, two heading levels (plus a minor
+one), generous margins, a running head and "Page N of M" in the footer.  The
+PDF is built twice: once to count the pages, once to print the count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Frame,
+    HRFlowable,
+    KeepTogether,
+    ListFlowable,
+    ListItem,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+from reportlab.platypus.doctemplate import ActionFlowable
+
+from kitgen.errors import GameDataError, RenderError
+from kitgen.render import fonts
+from kitgen.render.canvas import canvas_bytes, new_canvas
+from kitgen.render.rulebook import diagrams, markup, tables
+from kitgen.units import mm
+
+INK = colors.HexColor("#222222")
+MUTED = colors.HexColor("#666666")
+RULE = colors.HexColor("#b9ad8f")
+HEADER_FILL = colors.HexColor("#e9e1cc")
+ZEBRA = colors.HexColor("#f7f3ea")
+BOX_FILLS = {"ruling": "#fbf0d9", "note": "#eef3f6", "example": "#eef5ee"}
+BOX_EDGES = {"ruling": "#c9962e", "note": "#5d7f95", "example": "#4f8a5b"}
+BOX_PREFIX = {"ruling": "Playtest ruling", "note": "Note", "example": "Example"}
+
+
+@dataclass
+class Theme:
+    """Colours of one game and the paragraph styles built on them."""
+
+    primary: str
+    accent: str
+    styles: dict[str, ParagraphStyle] = field(default_factory=dict)
+
+    @classmethod
+    def for_game(cls, game) -> "Theme":
+        theme = cls(primary=game.back.color, accent=game.back.accent)
+        theme.styles = _styles(colors.HexColor(game.back.color))
+        return theme
+
+
+def _styles(primary) -> dict[str, ParagraphStyle]:
+    body = ParagraphStyle("body", fontName=fonts.REGULAR, fontSize=10.2, leading=14.2,
+                          textColor=INK, spaceAfter=6.5)
+    return {
+        "body": body,
+        "h1": ParagraphStyle("h1", parent=body, fontName=fonts.BOLD, fontSize=17, leading=21,
+                             textColor=primary, spaceBefore=6, spaceAfter=2, keepWithNext=1),
+        "h2": ParagraphStyle("h2", parent=body, fontName=fonts.BOLD, fontSize=12.2, leading=15.5,
+                             textColor=primary, spaceBefore=9, spaceAfter=3.5, keepWithNext=1),
+        "h3": ParagraphStyle("h3", parent=body, fontName=fonts.BOLD, fontSize=10.2, leading=14,
+                             spaceBefore=5, spaceAfter=2, keepWithNext=1),
+        "item": ParagraphStyle("item", parent=body, spaceAfter=2.5),
+        "cell": ParagraphStyle("cell", parent=body, fontSize=9, leading=11.5, spaceAfter=0),
+        "cell_head": ParagraphStyle("cell_head", parent=body, fontName=fonts.BOLD, fontSize=9,
+                                    leading=11.5, spaceAfter=0),
+        "box_title": ParagraphStyle("box_title", parent=body, fontName=fonts.BOLD, fontSize=9.8,
+                                    leading=13, spaceAfter=3),
+        "box": ParagraphStyle("box", parent=body, fontSize=9.8, leading=13.4, spaceAfter=4),
+        "caption": ParagraphStyle("caption", parent=body, fontName=fonts.ITALIC, fontSize=8.8,
+                                  leading=11.5, textColor=MUTED, alignment=TA_CENTER, spaceAfter=8),
+        "title": ParagraphStyle("title", parent=body, fontName=fonts.BOLD, fontSize=30, leading=34,
+                                textColor=primary, alignment=TA_CENTER, spaceAfter=4),
+        "subtitle": ParagraphStyle("subtitle", parent=body, fontName=fonts.ITALIC, fontSize=13,
+                                   leading=17, textColor=MUTED, alignment=TA_CENTER, spaceAfter=3),
+        "facts": ParagraphStyle("facts", parent=body, fontSize=10, alignment=TA_CENTER,
+                                textColor=INK, spaceAfter=10),
+    }
+
+
+# --- text and glyphs ------------------------------------------------------------
+
+class _Text:
+    """Turns inline markup into paragraphs, refusing glyphs the font lacks."""
+
+    def __init__(self, where: str):
+        self.where = where
+
+    def para(self, text: str, style: ParagraphStyle) -> Paragraph:
+        fonts.check_glyphs(markup.plain(text), f"{self.where}: in {markup.plain(text)[:60]!r}",
+                           style.fontName)
+        return Paragraph(markup.to_para(text), style)
+
+    def literal(self, text: str, style: ParagraphStyle) -> Paragraph:
+        """Data text (card names, effects) printed exactly as written."""
+        return self.para(markup.escape_value(text), style)
+
+
+# --- blocks -> flowables ----------------------------------------------------------
+
+class Builder:
+    def __init__(self, game, theme: Theme, where: str, width: float):
+        self.game, self.theme, self.st = game, theme, theme.styles
+        self.text = _Text(where)
+        self.width = width
+
+    def flowables(self, blocks) -> list:
+        out: list = []
+        for block in blocks:
+            out.extend(self.block(block))
+        return out
+
+    def block(self, block) -> list:
+        if isinstance(block, markup.Heading):
+            return self.heading(block)
+        if isinstance(block, markup.Paragraph):
+            return [self.text.para(block.text, self.st["body"])]
+        if isinstance(block, markup.ListBlock):
+            return [self.list(block, self.st["item"])]
+        if isinstance(block, markup.Box):
+            return [self.box(block)]
+        if isinstance(block, markup.Insert):
+            return INSERTS[block.kind](self, **block.args)
+        raise TypeError(block)
+
+    def heading(self, block: markup.Heading) -> list:
+        style = self.st[f"h{block.level}"]
+        para = self.text.para(block.text, style)
+        if block.level == 1:
+            para._kitgen_chapter = markup.plain(block.text)
+            rule = HRFlowable(width="100%", thickness=1.2, color=colors.HexColor(self.theme.accent),
+                              spaceBefore=1, spaceAfter=6)
+            rule.keepWithNext = 1
+            return [CondPageBreak(mm(45)), para, rule]
+        if block.level == 2:
+            return [CondPageBreak(mm(28)), para]
+        return [para]
+
+    def list(self, block: markup.ListBlock, style) -> ListFlowable:
+        items = [ListItem(self.text.para(t, style), leftIndent=16) for t in block.items]
+        if block.ordered:
+            return ListFlowable(items, bulletType="1", start=block.start, bulletFontName=fonts.BOLD,
+                                bulletFontSize=style.fontSize, leftIndent=16, bulletDedent=14,
+                                bulletColor=colors.HexColor(self.theme.primary), spaceAfter=5)
+        return ListFlowable(items, bulletType="bullet", start="\u2022", bulletFontName=fonts.REGULAR,
+                            bulletFontSize=style.fontSize, leftIndent=16, bulletDedent=11,
+                            bulletColor=colors.HexColor(self.theme.primary), spaceAfter=5)
+
+    def box(self, block: markup.Box) -> KeepTogether:
+        """A tinted box; kept on one page unless it is longer than a page, then split in its rows."""
+        prefix = BOX_PREFIX[block.kind]
+        if not block.title:
+            title = prefix
+        elif block.title[:1].isdigit():
+            title = f"{prefix} {block.title}"      # "Playtest ruling 3: ..."
+        else:
+            title = f"{prefix}: {block.title}"
+        inner = [self.text.para(title, self.st["box_title"])]
+        for b in block.blocks:
+            if isinstance(b, markup.Paragraph):
+                inner.append(self.text.para(b.text, self.st["box"]))
+            elif isinstance(b, markup.ListBlock):
+                inner.append(self.list(b, self.st["box"]))
+            else:
+                inner.extend(self.block(b))
+        table = Table([[inner]], colWidths=[self.width], splitInRow=1)
+        table.setStyle(TableStyle([
+            ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor(BOX_FILLS[block.kind])),
+            ("LINEBEFORE", (0, 0), (0, -1), 3, colors.HexColor(BOX_EDGES[block.kind])),
+            ("FONTNAME", (0, 0), (-1, -1), fonts.REGULAR),
+            ("LEFTPADDING", (0, 0), (-1, -1), 10), ("RIGHTPADDING", (0, 0), (-1, -1), 10),
+            ("TOPPADDING", (0, 0), (-1, -1), 7), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+        ]))
+        table.spaceBefore, table.spaceAfter = 2, 9
+        return KeepTogether([table])
+
+    # --- data-driven inserts ---
+
+    def title_block(self) -> list:
+        g = self.game
+        players = f"{g.players_min}" if g.players_min == g.players_max else f"{g.players_min}-{g.players_max}"
+        facts = f"{players} players \u00b7 {g.deck_size} cards"
+        out = [Spacer(1, mm(6)), self.text.literal(g.title, self.st["title"])]
+        if g.subtitle:
+            out.append(self.text.literal(g.subtitle, self.st["subtitle"]))
+        out.append(self.text.literal(facts, self.st["facts"]))
+        out += [HRFlowable(width="30%", thickness=2, color=colors.HexColor(self.theme.accent),
+                           spaceBefore=2, spaceAfter=mm(6))]
+        return out
+
+    def _grid(self, header, rows, widths, extra=(), styles=None) -> Table:
+        """A table with a shaded header row; ``styles[r][c]`` overrides a body cell's style."""
+        head = [self.text.literal(h, self.st["cell_head"]) for h in header]
+        body = [[self.text.literal(c, (styles[r][i] if styles and styles[r][i] else self.st["cell"]))
+                 for i, c in enumerate(row)] for r, row in enumerate(rows)]
+        table = Table([head] + body, colWidths=widths, repeatRows=1, hAlign="LEFT")
+        style = [
+            ("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL),
+            ("LINEBELOW", (0, 0), (-1, 0), 0.8, RULE),
+            ("LINEBELOW", (0, -1), (-1, -1), 0.8, RULE),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("FONTNAME", (0, 0), (-1, -1), fonts.REGULAR),
+            ("TOPPADDING", (0, 0), (-1, -1), 2.6), ("BOTTOMPADDING", (0, 0), (-1, -1), 3.2),
+            ("LEFTPADDING", (0, 0), (-1, -1), 5), ("RIGHTPADDING", (0, 0), (-1, -1), 5),
+        ]
+        for r in range(2, len(rows) + 1, 2):
+            style.append(("BACKGROUND", (0, r), (-1, r), ZEBRA))
+        table.setStyle(TableStyle(style + list(extra)))
+        table.spaceBefore, table.spaceAfter = 3, 10
+        return table
+
+    def card_table(self, type=None, columns=None, caption="") -> list:
+        data = tables.card_table(self.game, type, columns)
+        for card in self.game.cards:
+            if type is None or card.type == type:
+                for col, value in (("name", card.name), ("text", card.text)):
+                    fonts.check_glyphs(value, f"cards.csv row {card.row}, card {card.name!r}, column '{col}'")
+        widths = self._column_widths(data)
+        styles = None
+        if "type" in data.columns:
+            col = data.columns.index("type")
+            type_styles = {k: ParagraphStyle(f"type-{k}", parent=self.st["cell"], fontName=fonts.BOLD,
+                                             textColor=colors.HexColor(t.color))
+                           for k, t in self.game.types.items()}
+            styles = [[type_styles[key] if i == col else None for i in range(len(data.columns))]
+                      for key in data.types]
+        table = self._grid(data.header, data.rows, widths, styles=styles)
+        out = [table]
+        if caption:
+            out.append(self.text.para(caption, self.st["caption"]))
+        return out
+
+    def _column_widths(self, data: tables.CardTable) -> list[float]:
+        """Short columns as wide as their longest entry; the effect text takes what is left."""
+        size, pad = self.st["cell"].fontSize, 10 + 2
+        natural = []
+        for i, col in enumerate(data.columns):
+            head = stringWidth(data.header[i], fonts.BOLD, size)
+            font = fonts.BOLD if col == "type" else fonts.REGULAR
+            cells = [stringWidth(row[i], font, size) for row in data.rows]
+            natural.append(max([head, *cells]) + pad)
+        if "text" in data.columns:
+            t = data.columns.index("text")
+            rest = self.width - sum(w for i, w in enumerate(natural) if i != t)
+            natural[t] = max(rest, self.width * 0.35)
+        total = sum(natural)
+        if total > self.width:
+            natural = [w * self.width / total for w in natural]
+        elif "text" not in data.columns:
+            natural = [w + min(24.0, (self.width - total) / len(natural)) for w in natural]
+        return natural
+
+    def component_list(self) -> list:
+        lines = tables.component_lines(self.game)
+        rows = [(str(line.count), line.name, line.detail) for line in lines]
+        widths = [self.width * f for f in (0.1, 0.32, 0.58)]
+        return [self._grid(("Count", "Component", "Notes"), rows, widths)]
+
+    def temples(self, before, after=None, caption="", labels=None) -> list:
+        bid = next((k for k in self.game.types if k == "bid"), next(iter(self.game.types)))
+        god = next((k for k in self.game.types if k == "god"), bid)
+        names = {}
+        for card in self.game.cards:
+            v = card.numeric_value
+            if card.type == bid and v is not None and v not in names:
+                names[v] = card.name
+        before_t = diagrams.parse_temples(before, "temple_diagram")
+        after_t = diagrams.parse_temples(after, "temple_diagram") if after is not None else None
+        for temple in before_t + (after_t or []):
+            for c in temple:
+                fonts.check_glyphs(names.get(c.value, ""), "temple diagram card name")
+        drawing = diagrams.TempleDiagram(before_t, after_t, names, self.game.types[bid].color,
+                                         self.game.types[god].color, self.theme.accent, labels)
+        out = [Spacer(1, 4), drawing, Spacer(1, 4)]
+        if caption:
+            out.append(self.text.para(caption, self.st["caption"]))
+        return [KeepTogether(out)]
+
+    def phases(self, phases, caption="") -> list:
+        for p in phases:
+            fonts.check_glyphs(str(p), "phase_diagram", fonts.BOLD)
+        out = [Spacer(1, 3), diagrams.PhaseDiagram(phases, self.theme.primary, self.theme.accent),
+               Spacer(1, 6)]
+        if caption:
+            out.append(self.text.para(caption, self.st["caption"]))
+        return [KeepTogether(out)]
+
+
+INSERTS = {
+    "title": Builder.title_block,
+    "components": Builder.component_list,
+    "card_table": Builder.card_table,
+    "temples": Builder.temples,
+    "phases": Builder.phases,
+    "page_break": lambda self: [PageBreak()],
+}
+
+
+# --- the document -------------------------------------------------------------------
+
+class _Doc(BaseDocTemplate):
+    def __init__(self, paper, game, theme: Theme, total_pages: int | None):
+        super().__init__(None, pagesize=tuple(paper), leftMargin=mm(22), rightMargin=mm(22),
+                         topMargin=mm(22), bottomMargin=mm(22), title=f"{game.title}: Rules",
+                         author="kitgen", creator="kitgen", producer="kitgen",
+                         subject=f"Rules of {game.title}", invariant=1)
+        self._doSave = 0
+        self.game, self.theme, self.total_pages = game, theme, total_pages
+        self.chapter = ""
+        self.page_chapter = ""
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        self.addPageTemplates([PageTemplate("page", [frame], onPageEnd=self._decorate)])
+
+    def handle_pageBegin(self):
+        super().handle_pageBegin()
+        self.page_chapter = ""
+        self._page_fresh = True
+
+    def afterFlowable(self, flowable):
+        if isinstance(flowable, (Spacer, CondPageBreak, PageBreak, ActionFlowable)):
+            return
+        chapter = getattr(flowable, "_kitgen_chapter", None)
+        if getattr(self, "_page_fresh", False):
+            # the running head names the chapter the page's first text belongs to
+            self.page_chapter = chapter or self.chapter
+            self._page_fresh = False
+        if chapter:
+            self.chapter = chapter
+
+    def _decorate(self, canvas, doc):
+        w, h = self.pagesize
+        left, right = self.leftMargin, w - self.rightMargin
+        canvas.saveState()
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.6)
+        canvas.setFillColor(MUTED)
+        canvas.setFont(fonts.REGULAR, 8.5)
+        foot = mm(13)
+        canvas.line(left, foot + 11, right, foot + 11)
+        canvas.drawString(left, foot, f"{self.game.title} \u00b7 Rules")
+        page = f"Page {doc.page}" + (f" of {self.total_pages}" if self.total_pages else "")
+        canvas.drawRightString(right, foot, page)
+        if doc.page > 1:
+            head = h - mm(13)
+            canvas.setFont(fonts.ITALIC, 8.5)
+            canvas.drawRightString(right, head, self.page_chapter or self.chapter)
+            canvas.setFont(fonts.BOLD, 8.5)
+            canvas.drawString(left, head, self.game.title.upper())
+            canvas.line(left, head - 5, right, head - 5)
+        canvas.restoreState()
+
+
+def build_pdf(blocks, game, paper, where: str) -> bytes:
+    fonts.register()
+    theme = Theme.for_game(game)
+    total = None
+    data = b""
+    for _ in range(2):
+        doc = _Doc(paper, game, theme, total)
+        story = Builder(game, theme, where, doc.width).flowables(blocks)
+        if not story:
+            raise GameDataError("the rulebook template produced no text", file=where)
+        try:
+            doc.build(story, canvasmaker=lambda *a, **k: new_canvas(paper, f"{game.title}: Rules",
+                                                                     f"Rules of {game.title}"))
+        except RenderError:
+            raise
+        except Exception as exc:  # reportlab's LayoutError and friends: too big to place
+            if type(exc).__name__ == "LayoutError":
+                raise RenderError(f"{where}: a block of the rulebook does not fit on one page ({exc})") from None
+            raise
+        data = canvas_bytes(doc.canv)
+        if total == doc.page:
+            break
+        total = doc.page
+    return data

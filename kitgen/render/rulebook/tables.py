@@ -1,0 +1,94 @@
+"""The card table and the component list, built from the same data that prints the cards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kitgen.errors import GameDataError
+
+COLUMN_TITLES = {"name": "Card", "type": "Type", "count": "Count", "value": "Value", "text": "Effect"}
+DEFAULT_COLUMNS = ("name", "type", "count", "value", "text")
+
+
+@dataclass(frozen=True)
+class CardTable:
+    columns: tuple[str, ...]
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    types: tuple[str, ...]          # the type key of each row, for colouring
+    total: int                      # cards in the table, counting copies
+
+
+def card_table(game, type: str | None = None, columns=None) -> CardTable:
+    """Rows of the card list: one per kind of card, in cards.csv order."""
+    if type is not None and type not in game.types:
+        raise GameDataError(f"card_table(type={type!r}): no such card type; "
+                            f"game.toml declares {', '.join(game.types)}")
+    cards = [c for c in game.cards if type is None or c.type == type]
+    if columns:
+        cols = tuple(str(c).strip().lower() for c in columns)
+        known = set(DEFAULT_COLUMNS) | set(cards[0].fields if cards else ())
+        for col in cols:
+            if col not in known:
+                raise GameDataError(f"card_table(columns=...): no column {col!r} in cards.csv")
+    else:
+        cols = tuple(c for c in DEFAULT_COLUMNS
+                     if not (c == "type" and type is not None)
+                     and not (c == "value" and not any(card.value for card in cards))
+                     and not (c == "text" and not any(card.text for card in cards)))
+    rows = []
+    for card in cards:
+        cells = []
+        for col in cols:
+            if col == "type":
+                cells.append(game.types[card.type].label)
+            elif col == "count":
+                cells.append(str(card.count))
+            elif col in ("name", "value", "text"):
+                cells.append(getattr(card, col) or ("" if col == "text" else "-"))
+            else:
+                cells.append(card.fields.get(col, ""))
+        rows.append(tuple(cells))
+    header = tuple(COLUMN_TITLES.get(c, c.replace("_", " ").title()) for c in cols)
+    return CardTable(cols, header, tuple(rows), tuple(c.type for c in cards), sum(c.count for c in cards))
+
+
+@dataclass(frozen=True)
+class ComponentLine:
+    count: int
+    name: str
+    detail: str
+
+
+_KIND_WORDS = {"token": "token", "tile": "tile", "mat": "mat", "score-pad": "score pad",
+               "reference": "reference card"}
+
+
+def component_lines(game) -> list[ComponentLine]:
+    """What is in the box: the deck by type, then every component of game.toml."""
+    from kitgen.units import to_mm
+
+    by_type = [(t.label, sum(c.count for c in game.cards if c.type == k)) for k, t in game.types.items()]
+    parts = ", ".join(f"{n} {label}" for label, n in by_type if n)
+    lines = [ComponentLine(game.deck_size, "Cards", f"one shared deck: {parts}")]
+    for comp in game.components:
+        word = _KIND_WORDS.get(comp.kind, comp.kind)
+        count = getattr(comp, "total", comp.count)
+        if hasattr(comp, "faces"):
+            size = f"{to_mm(comp.width):.0f} mm" if comp.shape != "rect" else \
+                f"{to_mm(comp.width):.0f} x {to_mm(comp.height):.0f} mm"
+            detail = f"{comp.shape} {word}, {size}"
+            subtitles = sorted({f.subtitle for f in comp.faces if f.subtitle})
+            if subtitles:
+                detail += f": {', '.join(subtitles)}"
+        elif comp.kind == "score-pad":
+            track = getattr(comp, "track", "")
+            detail = f"{word}: {comp.rounds} rounds" + (f", {track} column filled in" if track else "")
+            word_count = "sheet" if count == 1 else "sheets"
+            detail += f" ({count} {word_count})"
+        elif comp.kind == "reference":
+            detail = f"{word}: {getattr(comp, 'title', '') or comp.name}"
+        else:
+            detail = word
+        lines.append(ComponentLine(count, comp.name, detail))
+    return lines

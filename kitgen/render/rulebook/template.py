@@ -1,0 +1,264 @@
+"""Rendering a rulebook template in jinja2's sandbox.
+
+Game folders are shared between designers, so a template is untrusted code:
+it runs in an immutable sandbox, sees only plain copies of the game data
+(never the :class:`~kitgen.game.Game` object, whose paths could be used to
+read files), and its loader reads only files inside the game's template
+folder.  Every problem becomes one :class:`GameDataError` naming the template
+file and line.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+
+from kitgen.errors import GameDataError, KitgenError
+from kitgen.render.rulebook import markup, tables
+from kitgen.render.rulebook.diagrams import parse_temples
+from kitgen.units import to_mm
+
+DEFAULT_TEMPLATE = Path(__file__).resolve().parent / "default_rules.md.j2"
+DEFAULT_LABEL = "default rulebook template (kitgen/render/rulebook/default_rules.md.j2)"
+
+
+class OutsideTemplateFolder(jinja2.TemplateNotFound):
+    """A template name that would reach outside the template folder."""
+
+
+@dataclass
+class _Source:
+    path: Path
+    label: str
+
+
+class FolderLoader(jinja2.BaseLoader):
+    """Loads templates from one folder only; ``..``, absolute paths and escaping symlinks are refused."""
+
+    def __init__(self, folder: Path, folder_label: str, extra: dict[str, _Source] | None = None):
+        self.folder = folder
+        self.folder_label = folder_label
+        self.extra = extra or {}
+        self.labels: dict[str, str] = {s.label: s.label for s in self.extra.values()}
+        self.by_path: dict[str, str] = {str(s.path): s.label for s in self.extra.values()}
+
+    def get_source(self, environment, template):
+        if template in self.extra:
+            source = self.extra[template]
+            return self._read(source.path, source.label, template)
+        name = template.replace("\\", "/")
+        parts = name.split("/")
+        if name.startswith("/") or ".." in parts or (len(name) > 1 and name[1] == ":"):
+            raise OutsideTemplateFolder(template)
+        base = self.folder.resolve()
+        path = (base / name).resolve()
+        if not path.is_relative_to(base):
+            raise OutsideTemplateFolder(template)
+        label = f"{self.folder_label}/{name}"
+        if not path.is_file():
+            raise jinja2.TemplateNotFound(template)
+        return self._read(path, label, template)
+
+    def _read(self, path: Path, label: str, template: str):
+        try:
+            text = path.read_bytes().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise GameDataError("not UTF-8 text; save the template as UTF-8", file=label) from None
+        except OSError as exc:
+            raise GameDataError(f"cannot read template ({exc.strerror})", file=label) from None
+        self.by_path[str(path)] = label
+        mtime = path.stat().st_mtime
+        return text, str(path), lambda: path.exists() and path.stat().st_mtime == mtime
+
+
+class _Raw(str):
+    """Template-function output (block markers) that must not be escaped."""
+
+
+def _finalize(value: Any) -> Any:
+    if isinstance(value, _Raw):
+        return value
+    if value is None:
+        return ""
+    return markup.escape_value(value)
+
+
+def _folder_label(game) -> str:
+    if game.builtin:
+        return f"templates/{game.slug}"
+    return str(game.template_dir)
+
+
+def _line_of(exc: BaseException, loader: FolderLoader) -> tuple[str, int] | None:
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        label = loader.by_path.get(frame.filename)
+        if label and frame.lineno:
+            return label, frame.lineno
+    return None
+
+
+def _where(exc: BaseException, loader: FolderLoader, fallback: str) -> str:
+    found = _line_of(exc, loader)
+    return f"{found[0]}, line {found[1]}" if found else fallback
+
+
+def render_text(game, context: dict[str, Any], inserts: list[markup.Insert]) -> tuple[str, str]:
+    """(rendered text, label of the main template file)."""
+    folder_label = _folder_label(game)
+    extra = {}
+    if game.rulebook:
+        name = game.rulebook
+    else:
+        name = "<default>"
+        extra[name] = _Source(DEFAULT_TEMPLATE, DEFAULT_LABEL)
+    loader = FolderLoader(game.template_dir, folder_label, extra)
+    main_label = extra[name].label if name in extra else f"{folder_label}/{name}"
+    env = ImmutableSandboxedEnvironment(loader=loader, undefined=jinja2.StrictUndefined,
+                                        autoescape=False, finalize=_finalize,
+                                        keep_trailing_newline=True, trim_blocks=False,
+                                        lstrip_blocks=True)
+    try:
+        template = env.get_template(name)
+        text = template.render(context)
+    except jinja2.TemplateSyntaxError as exc:
+        label = loader.by_path.get(str(exc.filename), main_label) if exc.filename else main_label
+        raise GameDataError(f"template syntax error: {exc.message}", file=f"{label}, line {exc.lineno}") from None
+    except OutsideTemplateFolder as exc:
+        where = _where(exc, loader, main_label)
+        raise GameDataError(f"template {exc.name!r} is outside the template folder {folder_label}/; "
+                            "templates can only include files from that folder", file=where) from None
+    except jinja2.TemplateNotFound as exc:
+        if exc.name == name:
+            raise GameDataError(f"rulebook template {name!r} not found in {folder_label}/ "
+                                "(game.toml names it as 'rulebook')") from None
+        where = _where(exc, loader, main_label)
+        raise GameDataError(f"template {exc.name!r} not found in {folder_label}/", file=where) from None
+    except SecurityError as exc:
+        where = _where(exc, loader, main_label)
+        raise GameDataError(f"not allowed in a rulebook template: {exc}", file=where) from None
+    except jinja2.UndefinedError as exc:
+        where = _where(exc, loader, main_label)
+        raise GameDataError(f"undefined in template: {exc.message}", file=where) from None
+    except GameDataError as exc:
+        if exc.file is None:
+            where = _where(exc, loader, main_label)
+            raise GameDataError(str(exc), file=where) from None
+        raise
+    except KitgenError:
+        raise
+    except jinja2.TemplateError as exc:
+        where = _where(exc, loader, main_label)
+        raise GameDataError(f"template error: {exc}", file=where) from None
+    except (TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as exc:
+        where = _where(exc, loader, main_label)
+        raise GameDataError(f"template error: {type(exc).__name__}: {exc}", file=where) from None
+    return text, main_label
+
+
+# --- what a template sees -------------------------------------------------------
+
+def _plain_data(value: Any) -> Any:
+    """A copy of TOML data built only from dicts, lists, strings, numbers and booleans."""
+    if isinstance(value, dict):
+        return {str(k): _plain_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain_data(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+def card_view(card, game) -> dict[str, Any]:
+    ctype = game.types[card.type]
+    return {
+        "name": card.name, "type": card.type, "type_label": ctype.label, "count": card.count,
+        "value": card.value, "numeric_value": card.numeric_value, "text": card.text,
+        "art": card.art, "row": card.row, "fields": dict(card.fields),
+    }
+
+
+def component_view(comp) -> dict[str, Any]:
+    """Plain data of a typed component (token, tile, mat, score pad, reference card)."""
+    view: dict[str, Any] = {"kind": comp.kind, "name": comp.name,
+                            "count": getattr(comp, "total", comp.count)}
+    for key in ("title", "shape", "rounds", "players", "track", "track_start", "track_step", "lines"):
+        if hasattr(comp, key):
+            view[key] = _plain_data(getattr(comp, key))
+    faces = getattr(comp, "faces", ())
+    if faces:
+        view["text"], view["subtitle"] = faces[0].text, faces[0].subtitle
+        view["faces"] = [{"text": f.text, "subtitle": f.subtitle, "count": f.count} for f in faces]
+    if hasattr(comp, "width") and hasattr(comp, "height"):
+        view["width_mm"], view["height_mm"] = round(to_mm(comp.width), 1), round(to_mm(comp.height), 1)
+    return view
+
+
+def build_context(game, inserts: list[markup.Insert]) -> dict[str, Any]:
+    """Plain data and block functions for the template."""
+    cards = [card_view(c, game) for c in game.cards]
+    types = {k: {"key": k, "label": t.label, "color": t.color,
+                 "count": sum(c.count for c in game.cards if c.type == k),
+                 "kinds": sum(1 for c in game.cards if c.type == k)}
+             for k, t in game.types.items()}
+    components = [component_view(c) for c in game.components]
+    game_view = {
+        "title": game.title, "subtitle": game.subtitle, "slug": game.slug,
+        "players": {"min": game.players_min, "max": game.players_max},
+        "players_min": game.players_min, "players_max": game.players_max,
+        "players_text": (f"{game.players_min}" if game.players_min == game.players_max
+                         else f"{game.players_min}-{game.players_max}"),
+        "card_size": game.card_size, "types": types, "cards": cards, "components": components,
+        "rules": _plain_data(game.rules), "rulings": _plain_data(game.rulings),
+        "deck_size": game.deck_size,
+        "designer": _plain_data(game.raw.get("designer", "")),
+        "version": _plain_data(game.raw.get("version", "")),
+    }
+
+    def insert(kind: str, **args) -> _Raw:
+        inserts.append(markup.Insert(kind, args))
+        return _Raw(markup.marker(len(inserts) - 1))
+
+    def cards_of_type(key: str) -> list[dict[str, Any]]:
+        return [c for c in cards if c["type"] == key]
+
+    def card_named(name: str) -> dict[str, Any]:
+        for c in cards:
+            if c["name"].casefold() == str(name).casefold():
+                return c
+        raise GameDataError(f"card_named({name!r}): no card of that name in cards.csv")
+
+    def card_of_value(value: int, type: str | None = None) -> dict[str, Any] | None:
+        for c in cards:
+            if c["numeric_value"] == value and (type is None or c["type"] == type):
+                return c
+        return None
+
+    def card_table(type=None, columns=None, caption="") -> _Raw:
+        columns = _plain_data(columns)
+        tables.card_table(game, type, columns)      # checked now, so an error names this line
+        return insert("card_table", type=type, columns=columns, caption=str(caption))
+
+    def temple_diagram(before, after=None, caption="", labels=None) -> _Raw:
+        before, after = _plain_data(before), _plain_data(after)
+        parse_temples(before, "temple_diagram(before)")
+        if after is not None:
+            parse_temples(after, "temple_diagram(after)")
+        return insert("temples", before=before, after=after, caption=str(caption), labels=_plain_data(labels))
+
+    return {
+        "game": game_view, "cards": cards, "types": types, "components": components,
+        "rules": game_view["rules"], "rulings": game_view["rulings"], "deck_size": game.deck_size,
+        "cards_of_type": cards_of_type, "card_named": card_named, "card_of_value": card_of_value,
+        "title_block": lambda: insert("title"),
+        "component_list": lambda: insert("components"),
+        "card_table": card_table,
+        "temple_diagram": temple_diagram,
+        "phase_diagram": lambda phases, caption="": insert(
+            "phases", phases=_plain_data(phases), caption=str(caption)),
+        "new_page": lambda: insert("page_break"),
+    }

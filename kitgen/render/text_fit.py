@@ -1,0 +1,37 @@
+"""Fitting text to a box: the largest size at which a line or a paragraph fits."""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Paragraph
+
+from kitgen.layout.geometry import Rect
+from kitgen.render import fonts
+from kitgen.render.colors import INK
+
+
+def fit_line(text: str, font: str, size: float, min_size: float, width: float) -> float | None:
+    """The largest size from ``size`` down to ``min_size`` at which one line fits ``width``."""
+    while size >= min_size - 1e-9:
+        if stringWidth(text, font, size) <= width:
+            return size
+        size -= 0.25
+    return None
+
+
+def fit_paragraph(text: str, box: Rect, size: float, min_size: float, font: str = fonts.REGULAR):
+    """A centred paragraph shrunk until it fits ``box``, or None if it cannot."""
+    markup = escape(text).replace("\n", "<br/>")
+    while size >= min_size - 1e-9:
+        style = ParagraphStyle("card", fontName=font, fontSize=size, leading=size * 1.22,
+                               alignment=TA_CENTER, textColor=INK)
+        para = Paragraph(markup, style)
+        _, h = para.wrap(box.w, box.h)
+        if h <= box.h and max(para.getActualLineWidths0() or [0]) <= box.w + 0.01:
+            return para, h
+        size -= 0.25
+    return None
