@@ -9,7 +9,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from kitgen.data.starter import write_starter
+from kitgen.outputs.starter import write_starter
 from tests.conftest import run
 
 

@@ -39,7 +39,7 @@ def validate(game):
 @click.option("--title", default=None, help="Title of the new game (default: from the folder name).")
 def new(path, title):
     """Write a starter game folder at PATH that builds as it is."""
-    from kitgen.data.starter import write_starter
+    from kitgen.outputs.starter import write_starter
 
     written = write_starter(path, title)
     click.echo(f"Wrote a starter game in {path} ({len(written)} files). Build it with: kitgen build {path}")
