@@ -27,7 +27,6 @@ from kitgen.errors import GameDataError
 
 REQUIRED_COLUMNS = ("name", "type", "count")
 MAX_COUNT = 10_000           # copies of one card; more is a typing slip, not a deck
-OPTIONAL_COLUMNS = ("value", "text", "art")
 TOP_LEVEL_KEYS = {
     "title", "slug", "subtitle", "players", "card_size", "rulebook", "back", "types",
     "components", "rules", "rulings", "designer", "version", "fonts",

@@ -67,9 +67,6 @@ class Game:
     def deck_size(self) -> int:
         return sum(c.count for c in self.cards)
 
-    def cards_of_type(self, key: str) -> list[Card]:
-        return [c for c in self.cards if c.type == key]
-
     def art_path(self, name: str, where: str) -> Path:
         """Path of an art file, refusing names that escape the art folder."""
         return contained(self.art_dir, name, where)

@@ -40,7 +40,6 @@ class GutterfoldLayout:
     fold: Line                     # the whole fold line, page edge to page edge
     fronts: tuple[Rect, ...]       # trim boxes, row by row from the top left
     backs: tuple[Rect, ...]        # backs[i] is fronts[i] mirrored across the fold
-    cut_marks: tuple[Line, ...]
     fold_marks: tuple[Line, ...]   # the fold line's parts outside the cards (drawn dashed)
     sheet: SheetLayout             # the same page as an ordinary sheet (fronts and backs as slots)
 
@@ -111,7 +110,7 @@ def _build(page: Size, card: Size, bleed: float, vertical: bool, crop_marks: boo
                       Line(grid.x1 + MARK_CLEARANCE, fold, page.width - margin, fold))
     fold_marks = tuple(ln for ln in fold_marks if (ln.x1 - ln.x0) + (ln.y1 - ln.y0) > 0.5)
     return GutterfoldLayout(page, card, bleed, vertical, fold_line, tuple(fronts), tuple(backs),
-                            marks, fold_marks, sheet)
+                            fold_marks, sheet)
 
 
 def gutterfold_layout(paper: Size, card: Size, bleed: float = 0.0, crop_marks: bool = True,

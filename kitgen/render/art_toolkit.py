@@ -105,11 +105,6 @@ def rotate(points: Iterable[Point], degrees: float, center: Point = (0.0, 0.0)) 
     return [(cx + (x - cx) * ca - (y - cy) * sa, cy + (x - cx) * sa + (y - cy) * ca) for x, y in points]
 
 
-def mirror_x(points: Iterable[Point], axis: float) -> list[Point]:
-    """Points reflected across the vertical line x = axis (order reversed, so polygons stay valid)."""
-    return [(2 * axis - x, y) for x, y in reversed(list(points))]
-
-
 def circle_box(cx: float, cy: float, r: float) -> Box:
     return (cx - r, cy - r, cx + r, cy + r)
 

@@ -105,11 +105,6 @@ def _piece_size(piece: Piece) -> str:
     return f"{to_mm(piece.width):.0f} x {to_mm(piece.height):.0f} mm {piece.kind}"
 
 
-def title_height(piece: Piece) -> float:
-    """Points taken at the top of the piece by its title (and subtitle)."""
-    return title_sizes(piece)[0] * 1.25 + (title_sizes(piece)[1] * 1.3 if piece.faces[0].subtitle else 0)
-
-
 def title_sizes(piece: Piece) -> tuple[float, float]:
     big = max(12.0, min(30.0, piece.height * 0.045))
     return big, max(7.0, big * 0.45)
