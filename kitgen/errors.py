@@ -32,10 +32,15 @@ class GameDataError(KitgenError):
 
 
 class OptionError(KitgenError):
-    """A bad command-line option or API argument, named in the message."""
+    """A bad command-line option or API argument: ``option`` names it, ``message`` says what is wrong.
+
+    The text shown to a user is ``"<option>: <message>"``; code that reports the
+    problem under another name (a game.toml key, click's own option errors)
+    takes :attr:`message` as it is.
+    """
 
     def __init__(self, option: str, message: str):
-        self.option = option
+        self.option, self.message = option, message
         super().__init__(f"{option}: {message}")
 
 

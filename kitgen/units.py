@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from reportlab.lib.units import toLength
+
 from kitgen.errors import OptionError
 
 PT_PER_INCH = 72.0
@@ -85,14 +87,21 @@ def paper_size(spec: str, option: str = "--paper") -> Size:
     return Size(mm(w), mm(h))
 
 
-def length_mm(spec: str | float | int, what: str) -> float:
-    """A length such as ``30``, ``"30mm"``, ``"1.5in"`` or ``"72pt"``, returned in points."""
+_LENGTH = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?\s*")
+
+
+def to_points(spec: str | float | int) -> float:
+    """A length as users write it (``30``, ``"30mm"``, ``"3cm"``, ``"1.5in"``, ``"72pt"``) in points.
+
+    A bare number, or a number with no unit, is millimetres, as game.toml and
+    ``--bleed`` document.  Anything else raises ValueError with a message
+    (without the key or option; the caller adds that).
+    """
     if isinstance(spec, bool):
-        raise ValueError(f"{what}: {spec!r} is not a length")
+        raise ValueError(f"{spec!r} is not a length")
     if isinstance(spec, (int, float)):
         return mm(float(spec))
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?\s*", str(spec))
+    m = _LENGTH.fullmatch(str(spec))
     if not m:
-        raise ValueError(f"{what}: {spec!r} is not a length (write e.g. 30mm, 1.5in)")
-    value, unit = float(m.group(1)), m.group(2) or "mm"
-    return {"mm": mm(value), "cm": mm(value * 10), "in": inch(value), "pt": value}[unit]
+        raise ValueError(f"{spec!r} is not a length (write e.g. 30mm, 1.5in)")
+    return toLength(m.group(1) + (m.group(2) or "mm"))

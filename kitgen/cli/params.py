@@ -15,7 +15,7 @@ class CardSizeType(click.ParamType):
         try:
             card_size(value)
         except OptionError as exc:
-            self.fail(str(exc).split(": ", 1)[1], param, ctx)
+            self.fail(exc.message, param, ctx)
         return value
 
 

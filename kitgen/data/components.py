@@ -49,7 +49,7 @@ from kitgen.errors import GameDataError, OptionError
 from kitgen.layout.areas import AREA_SHAPES, LABEL_PLACES, ORDERS, AreaSpec, outside, place_areas
 from kitgen.layout.packing import HEX_RATIO, fits, largest_content
 from kitgen.layout.tiling import DEFAULT_OVERLAP_MM
-from kitgen.units import card_size, length_mm, mm, to_mm
+from kitgen.units import card_size, mm, to_mm, to_points
 
 SHAPES = ("circle", "square", "rect", "hexagon")
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -166,9 +166,9 @@ class _Entry:
 
     def length(self, spec: Any, key: str) -> float:
         try:
-            value = length_mm(spec, f"'{key}'")
+            value = to_points(spec)
         except ValueError as exc:
-            self.fail(str(exc))
+            self.fail(f"'{key}': {exc}")
         if value < mm(5):
             self.fail(f"'{key}' = {spec!r} is too small (at least 5 mm)")
         return value
@@ -271,9 +271,9 @@ def _optional_length(e: _Entry, data: dict, key: str, default: float, where: str
     if key not in data:
         return default
     try:
-        return length_mm(data[key], f"{where}'{key}'")
+        return to_points(data[key])
     except ValueError as exc:
-        e.fail(str(exc))
+        e.fail(f"{where}'{key}': {exc}")
 
 
 def _offset(e: _Entry, data: dict, key: str, what: str) -> float | None:
@@ -281,9 +281,9 @@ def _offset(e: _Entry, data: dict, key: str, what: str) -> float | None:
     if isinstance(value, str) and value.strip().lower() in ("center", "centre"):
         return None
     try:
-        return length_mm(value, f"{what}: '{key}'")
+        return to_points(value)
     except ValueError as exc:
-        e.fail(f"{exc} (or \"center\")")
+        e.fail(f"{what}: '{key}': {exc} (or \"center\")")
 
 
 def _areas(e: _Entry, game, width: float, height: float) -> tuple[AreaSpec, ...]:
@@ -412,7 +412,7 @@ def _reference(e: _Entry, game, count: int) -> Reference:
         try:
             s = card_size(spec if isinstance(spec, str) else str(spec), "size")
         except OptionError as exc:
-            e.fail(f"'size' = {spec!r}: {str(exc).split(': ', 1)[1]}")
+            e.fail(f"'size' = {spec!r}: {exc.message}")
         if not fits((s.width, s.height), largest_content()):
             e.fail(f"size {spec!r} is larger than the printable area of a page")
         size = (s.width, s.height)

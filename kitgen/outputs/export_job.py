@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kitgen.errors import OptionError
-from kitgen.units import Size, card_size, inch, length_mm, to_mm
+from kitgen.units import Size, card_size, inch, to_mm, to_points
 
 DPI_RANGE = (36, 1200)
 DEFAULT_JOBS = 2
@@ -57,9 +57,9 @@ def parse_bleed(value, default: float) -> float:
     if value is None:
         return default
     try:
-        points = length_mm(value, "--bleed")
+        points = to_points(value)
     except ValueError as exc:
-        raise OptionError("--bleed", str(exc).split(": ", 1)[-1]) from None
+        raise OptionError("--bleed", str(exc)) from None
     if points > inch(0.5) + 1e-9:
         raise OptionError("--bleed", f"{to_mm(points):g} mm is more than the 12.7 mm (1/2 in) a print "
                           "needs; print shops ask for 3 mm or 1/8 in")
