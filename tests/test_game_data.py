@@ -84,7 +84,7 @@ def test_new_writes_a_starter_that_builds(tmp_path):
 
 
 def test_titles_with_accents_or_other_scripts_get_distinct_folders():
-    from kitgen.data.game import slugify
+    from kitgen.data.values import slugify
 
     assert slugify("Über Spiel") == "uber-spiel"
     assert slugify("Altun Ha: the Game!") == "altun-ha-the-game"

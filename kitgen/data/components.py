@@ -45,6 +45,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from kitgen.data.values import hex_color
 from kitgen.errors import GameDataError, OptionError
 from kitgen.layout.areas import AREA_SHAPES, LABEL_PLACES, ORDERS, AreaSpec, outside, place_areas
 from kitgen.layout.packing import HEX_RATIO, fits, largest_content
@@ -52,7 +53,6 @@ from kitgen.layout.tiling import DEFAULT_OVERLAP_MM
 from kitgen.units import card_size, mm, to_mm, to_points
 
 SHAPES = ("circle", "square", "rect", "hexagon")
-_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 _PAIR = re.compile(r"^\s*([^xX×]+?)\s*[xX×]\s*([^xX×]+?)\s*$")
 _UNIT = re.compile(r"(mm|cm|in|pt)\s*$")
 _COMMON = {"kind", "name", "count"}
@@ -160,9 +160,10 @@ class _Entry:
 
     def color(self, key: str, default: str, data: dict | None = None) -> str:
         value = self.text(key, default, data)
-        if value and not _HEX.match(value):
-            self.fail(f"'{key}' = {value!r} is not a colour like \"#a0522d\"")
-        return value.lower()
+        try:
+            return hex_color(value, key) if value else ""
+        except ValueError as exc:
+            self.fail(str(exc))
 
     def length(self, spec: Any, key: str) -> float:
         try:

@@ -16,13 +16,13 @@ import csv
 import io
 import re
 import tomllib
-import unicodedata
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from kitgen.data.model import Back, Card, CardType, Game
 from kitgen.data.paths import contained, resolve_game_dirs
+from kitgen.data.values import hex_color, slugify
 from kitgen.errors import GameDataError
 
 REQUIRED_COLUMNS = ("name", "type", "count")
@@ -31,8 +31,6 @@ TOP_LEVEL_KEYS = {
     "title", "slug", "subtitle", "players", "card_size", "rulebook", "back", "types",
     "components", "rules", "rulings", "designer", "version", "fonts",
 }
-_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
-_SLUG = re.compile(r"[^a-z0-9]+")
 
 
 PRINTED_KEYS = {"title", "subtitle", "label", "labels", "name", "text", "lines", "track", "caption", "designer"}
@@ -54,15 +52,6 @@ def printed_text(data: Any, path: str = "") -> list[tuple[str, str]]:
         for i, item in enumerate(data, 1):
             found.extend(printed_text(item, f"{path}[{i}]"))
     return found
-
-
-def slugify(text: str) -> str:
-    """A folder name for a title: 'Über Spiel' -> 'uber-spiel'; titles with no Latin letters keep theirs."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    slug = _SLUG.sub("-", ascii_text.lower()).strip("-")
-    if not slug:   # Greek, Cyrillic...: keep the letters themselves rather than collide on "game"
-        slug = re.sub(r"[^\w]+", "-", text.lower()).strip("-_")
-    return slug or "game"
 
 
 def load_game(game_or_path: str | Path) -> Game:
@@ -155,10 +144,10 @@ def _str(data: dict, key: str, where: str, default: str | None = None, section: 
 
 
 def _color(data: dict, key: str, where: str, default: str, section: str) -> str:
-    value = _str(data, key, where, default, section)
-    if not _HEX.match(value):
-        raise GameDataError(f"'{section}.{key}' = {value!r} is not a colour like \"#a0522d\"", file=where)
-    return value.lower()
+    try:
+        return hex_color(_str(data, key, where, default, section), f"{section}.{key}")
+    except ValueError as exc:
+        raise GameDataError(str(exc), file=where) from None
 
 
 def _players(value: Any, where: str) -> tuple[int, int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kitgen.data.game import slugify
+from kitgen.data.values import slugify
 from kitgen.errors import OptionError
 from kitgen.outputs.files import write_files
 
