@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from reportlab.lib.colors import HexColor
-
 from kitgen.layout.contact_sheet import contact_layout
 from kitgen.outputs.raster import PageJob, rasterise
 from kitgen.render import fonts
 from kitgen.render.canvas import canvas_bytes, new_canvas
+from kitgen.render.colors import INK, NOTE, PAPER, SHADOW
 from kitgen.render.text_fit import fit_line
 from kitgen.units import to_mm
 
@@ -15,10 +14,6 @@ USES_BLEED = False
 DEFAULT_BLEED = 0.0
 DEFAULT_DPI = 100
 MAX_SIDE = 8000           # pixels; larger decks get a lower resolution
-PAPER = HexColor("#f3efe6")
-INK = HexColor("#2b2420")
-MUTED = HexColor("#6b6258")
-SHADOW = HexColor("#d8d1c3")
 
 
 def contact_pdf(job) -> tuple[bytes, object]:
@@ -57,7 +52,7 @@ def _header(canvas, job, box) -> None:
     summary = (f"{job.deck_size} cards, {len(game.cards)} different faces · "
                f"{to_mm(job.card.width):g} x {to_mm(job.card.height):g} mm")
     small = fit_line(summary, fonts.REGULAR, 10, 5, box.w) or 5
-    canvas.setFillColor(MUTED)
+    canvas.setFillColor(NOTE)
     canvas.setFont(fonts.REGULAR, small)
     canvas.drawString(box.x, box.y1 - size - small - 6, summary)
     canvas.setStrokeColor(SHADOW)
@@ -72,7 +67,7 @@ def _label(canvas, box, name: str, count: str) -> None:
     cx = box.x + box.w / 2
     canvas.drawCentredString(cx, box.y1 - 4 - size * 0.8, name)
     small = fit_line(count, fonts.REGULAR, min(9.0, box.h * 0.32), 5, box.w) or 5
-    canvas.setFillColor(MUTED)
+    canvas.setFillColor(NOTE)
     canvas.setFont(fonts.REGULAR, small)
     canvas.drawCentredString(cx, box.y1 - 6 - size - small * 0.8, count)
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import HexColor, white
 
 from kitgen.errors import RenderError
 from kitgen.layout.card_face import ART_SHARES, TEXT_MIN, FaceLayout, face_layout
 from kitgen.layout.geometry import Rect
 from kitgen.render import fonts
 from kitgen.render.colors import INK, PANEL, mix
-from kitgen.render.images import draw_image_or_placeholder
+from kitgen.render.images import draw_art
 from kitgen.render.text_fit import fit_line, fit_paragraph
 
 
@@ -169,7 +169,7 @@ class CardPainter:
         self._draw_name(canvas, card, fit.name_box, fit.name_size)
         art = self.art.find(card.art, f"{self.source}, row {card.row}, column 'art'") if card.art else None
         if card.art:
-            draw_image_or_placeholder(canvas, art, lay.art, card.art)
+            draw_art(canvas, art, lay.art, card.art)
         else:
             self._draw_plain_art(canvas, lay, colour)
         if fit.text is not None:
@@ -210,7 +210,7 @@ class CardPainter:
         canvas.setStrokeColor(PANEL)
         canvas.setLineWidth(1.2 * lay.scale)
         canvas.circle(0, 0, box.w / 2, fill=1, stroke=1)
-        canvas.setFillColor(HexColor("#ffffff"))
+        canvas.setFillColor(white)
         canvas.setFont(fonts.BOLD, size)
         canvas.drawCentredString(0, -size * 0.36, value)
         canvas.restoreState()
@@ -228,7 +228,7 @@ class CardPainter:
         canvas.rect(-b, -b, w + 2 * b, h + 2 * b, fill=1, stroke=0)
         if back.art:
             path = self.art.find(back.art, "game.toml, [back] art")
-            draw_image_or_placeholder(canvas, path, Rect(-b, -b, w + 2 * b, h + 2 * b), back.art, cover=True)
+            draw_art(canvas, path, Rect(-b, -b, w + 2 * b, h + 2 * b), back.art, cover=True)
         fit = self._fitted_back()
         band, s = fit.band, fit.scale
         canvas.setFillColor(HexColor(back.color))

@@ -1,15 +1,57 @@
-"""The colours every renderer shares: ink, card panel, placeholder grey, and mixing."""
+"""The one palette of kitgen's drawings, and colour arithmetic (mixing, contrast).
+
+Every fixed colour a renderer uses is named here; the colours of a game
+(card types, the back) come from its game.toml as ``#rrggbb`` strings, which
+:func:`mix` and :func:`text_color_on` take as they are.
+"""
 
 from __future__ import annotations
 
-from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.colors import Color, HexColor, linearlyInterpolatedColor
 
-PANEL = HexColor("#fbf7ec")
-INK = HexColor("#2b2420")
-PLACEHOLDER = HexColor("#e4ded2")
+# cards, table aids and exports
+INK = HexColor("#2b2420")            # text and outlines
+PANEL = HexColor("#fbf7ec")          # a card face's light panel; light text on dark pieces
+MUTED = HexColor("#7a7064")          # secondary text on table aids
+GUIDE = HexColor("#c9c2b6")          # light guide lines: first cuts, table rules, under headings
+CUT = HexColor("#3b332c")            # cut lines of table aids
+STRIPE = HexColor("#f4f1ea")         # every other row of a score pad
+PLACEHOLDER = HexColor("#e4ded2")    # where an art file is missing
+PLACEHOLDER_EDGE = HexColor("#b9b0a0")
+
+# around the cards on a sheet, and the contact sheet
+CROP_MARK = HexColor("#000000")
+NOTE = HexColor("#6b6258")           # small print: sheet labels, scale bars, the fold line, captions
+PAPER = HexColor("#f3efe6")          # the contact sheet's background
+SHADOW = HexColor("#d8d1c3")         # under each card of the contact sheet
+
+# the rulebook
+RULEBOOK_INK = HexColor("#222222")
+RULEBOOK_MUTED = HexColor("#666666")
+DIAGRAM_TITLE = HexColor("#444444")
+DIAGRAM_LABEL = HexColor("#555555")
+RULE = HexColor("#b9ad8f")           # rules under table headers and around the page
+HEADER_FILL = HexColor("#e9e1cc")
+ZEBRA = HexColor("#f7f3ea")          # every other row of a rulebook table
 
 
-def mix(color: str, other: str, t: float) -> Color:
-    """``color`` moved a fraction ``t`` of the way towards ``other``."""
-    a, b = HexColor(color), HexColor(other)
-    return Color(a.red + (b.red - a.red) * t, a.green + (b.green - a.green) * t, a.blue + (b.blue - a.blue) * t)
+def _color(value: Color | str) -> Color:
+    return HexColor(value) if isinstance(value, str) else value
+
+
+def mix(color: Color | str, other: Color | str, t: float) -> Color:
+    """``color`` moved a fraction ``t`` (0 to 1) of the way towards ``other``."""
+    return linearlyInterpolatedColor(_color(color), _color(other), 0, 1, t)
+
+
+def is_dark(color: Color | str) -> bool:
+    """Whether light text reads better than dark text on ``color`` (by relative luminance)."""
+    c = _color(color)
+    return 0.2126 * c.red + 0.7152 * c.green + 0.0722 * c.blue < 0.55
+
+
+def text_color_on(background: Color | str, wanted: str = "") -> Color:
+    """``wanted`` when given, else ink or panel white, whichever reads on ``background``."""
+    if wanted:
+        return HexColor(wanted)
+    return PANEL if is_dark(background) else INK

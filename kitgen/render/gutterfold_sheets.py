@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reportlab.lib.colors import HexColor, white
+from reportlab.lib.colors import white
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from kitgen.layout.gutterfold import FOLD_DASH, GutterfoldLayout, place_gutterfold
@@ -11,11 +11,10 @@ from kitgen.outputs.manifest import sheet_manifest
 from kitgen.render import fonts
 from kitgen.render.canvas import canvas_bytes, new_canvas
 from kitgen.render.card import CardPainter
-from kitgen.render.sheets import GUIDE_COLOUR, CardSheets, draw_crop_marks, draw_scale_bar, draw_sheet_label
+from kitgen.render.colors import NOTE
+from kitgen.render.sheets import CardSheets, draw_crop_marks, draw_scale_bar, draw_sheet_label
 from kitgen.render.text_fit import fit_line
 from kitgen.units import MM, to_mm
-
-FOLD_COLOUR = HexColor("#6b6258")
 
 
 def render_gutterfold_sheets(game, layout: GutterfoldLayout, art, source: str, paper_name: str) -> CardSheets:
@@ -72,7 +71,7 @@ def _label(canvas, layout: GutterfoldLayout, text: str) -> None:
     canvas.saveState()
     canvas.setFillColor(white)       # the cut marks it crosses stop short of the text
     canvas.rect(cx - width / 2 - 1.5, y - size * 0.3, width + 3, size * 1.25, fill=1, stroke=0)
-    canvas.setFillColor(GUIDE_COLOUR)
+    canvas.setFillColor(NOTE)
     canvas.setFont(fonts.REGULAR, size)
     canvas.drawCentredString(cx, y, text)
     canvas.restoreState()
@@ -81,7 +80,7 @@ def _label(canvas, layout: GutterfoldLayout, text: str) -> None:
 def _draw_fold(canvas, layout: GutterfoldLayout) -> None:
     """The fold: dashed marks beyond the cards, a fine dashed line between them, and the word "fold"."""
     canvas.saveState()
-    canvas.setStrokeColor(FOLD_COLOUR)
+    canvas.setStrokeColor(NOTE)
     canvas.setDash(*FOLD_DASH)
     canvas.setLineWidth(0.5)
     for ln in layout.fold_marks:
@@ -93,7 +92,7 @@ def _draw_fold(canvas, layout: GutterfoldLayout) -> None:
     else:
         canvas.line(grid.x, layout.fold.y0, grid.x1, layout.fold.y0)
     canvas.setDash()
-    canvas.setFillColor(FOLD_COLOUR)
+    canvas.setFillColor(NOTE)
     canvas.setFont(fonts.REGULAR, 5.5)
     if not layout.fold_marks:
         canvas.restoreState()

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportlab.lib.colors import HexColor
-
 from kitgen.layout.sheet import Placement, ScaleBar, SheetLayout, place_deck
 from kitgen.outputs.manifest import _sheet_of_back, sheet_manifest
 from kitgen.render import fonts
 from kitgen.render.canvas import canvas_bytes, new_canvas
 from kitgen.render.card import CardPainter
+from kitgen.render.colors import CROP_MARK, NOTE
 from kitgen.units import MM, to_mm
 
-MARK_COLOUR = HexColor("#000000")
-GUIDE_COLOUR = HexColor("#6b6258")
 DUPLEX_HINT = {
     "long": "print double-sided, flip on long edge",
     "short": "print double-sided, flip on short edge",
@@ -70,7 +67,7 @@ def render_card_sheets(game, layout: SheetLayout, duplex: str, back_offset: tupl
 
 
 def draw_crop_marks(canvas, layout: SheetLayout) -> None:
-    canvas.setStrokeColor(MARK_COLOUR)
+    canvas.setStrokeColor(CROP_MARK)
     canvas.setLineWidth(0.4)
     for ln in layout.crop_marks:
         canvas.line(ln.x0, ln.y0, ln.x1, ln.y1)
@@ -84,8 +81,8 @@ def draw_scale_bar(canvas, bar: ScaleBar) -> None:
         # draw along +x in a frame turned so that +x points up the page
         canvas.translate(4.2 * MM, 0)
         canvas.rotate(90)
-    canvas.setStrokeColor(GUIDE_COLOUR)
-    canvas.setFillColor(GUIDE_COLOUR)
+    canvas.setStrokeColor(NOTE)
+    canvas.setFillColor(NOTE)
     canvas.setLineWidth(0.5)
     for y, length, step, ticks, label in ((3.4 * MM, 50 * MM, 10 * MM, 5, "50 mm"),
                                           (0.9 * MM, 144.0, 36.0, 4, "2 in")):
@@ -102,7 +99,7 @@ def draw_sheet_label(canvas, layout: SheetLayout, text: str) -> None:
     grid, page = layout.grid, layout.page
     size = 5.5
     canvas.saveState()
-    canvas.setFillColor(GUIDE_COLOUR)
+    canvas.setFillColor(NOTE)
     canvas.setFont(fonts.REGULAR, size)
     right_room = page.width - grid.x1 - 1.5 * MM - 5 * MM
     top_room = page.height - grid.y1 - 1.5 * MM - 5 * MM

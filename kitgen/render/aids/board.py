@@ -15,9 +15,9 @@ from kitgen.layout.geometry import Rect
 from kitgen.layout.packing import content_area
 from kitgen.layout.tiling import MARK_RADIUS, Tiling, tile_board
 from kitgen.render import fonts
-from kitgen.render.aids.draw import CUT, GUIDE, MUTED, heading
+from kitgen.render.aids.draw import heading
 from kitgen.render.aids.surface import paint_surface
-from kitgen.render.colors import INK
+from kitgen.render.colors import CUT, GUIDE, INK, MUTED
 from kitgen.render.text_fit import fit_line
 from kitgen.units import mm, to_mm
 

@@ -16,9 +16,10 @@ from kitgen.errors import GameDataError, RenderError
 from kitgen.layout.geometry import Rect
 from kitgen.layout.packing import DoesNotFit, content_area, pack_shelves
 from kitgen.render import fonts
-from kitgen.render.aids.draw import CUT, GUIDE, draw_art, heading, outline, text_color_on
+from kitgen.render.aids.draw import heading, outline
 from kitgen.render.aids.surface import paint_surface
-from kitgen.render.colors import mix
+from kitgen.render.colors import CUT, GUIDE, mix, text_color_on
+from kitgen.render.images import draw_art
 from kitgen.render.text_fit import fit_line
 from kitgen.units import mm, to_mm
 

@@ -13,8 +13,8 @@ from kitgen.errors import GameDataError, OptionError, RenderError
 from kitgen.layout.packing import content_area, paginate
 from kitgen.layout.sheet import MARK_CLEARANCE, sheet_layout
 from kitgen.render import fonts
-from kitgen.render.aids.draw import GUIDE, heading, text_color_on
-from kitgen.render.colors import INK, PANEL, mix
+from kitgen.render.aids.draw import heading
+from kitgen.render.colors import GUIDE, INK, MUTED, PANEL, mix, text_color_on
 from kitgen.render.sheets import draw_crop_marks
 from kitgen.render.text_fit import fit_line
 from kitgen.units import Size, card_size, mm, to_mm
@@ -76,7 +76,7 @@ def _draw_card(canvas, ref: Reference, size: Size, band: str, footer: str) -> No
         canvas.setStrokeColor(mix(band, "#ffffff", 0.5))
         canvas.setLineWidth(0.5)
         canvas.line(PAD, PAD + footer_h - mm(1.5), w - PAD, PAD + footer_h - mm(1.5))
-        canvas.setFillColor(HexColor("#7a7064"))
+        canvas.setFillColor(MUTED)
         fs = fit_line(footer, fonts.ITALIC, 6, 4, width) or 4
         canvas.setFont(fonts.ITALIC, fs)
         canvas.drawCentredString(w / 2, PAD, footer)

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportlab.lib.colors import HexColor
-
 from kitgen.data.components import ScorePad
 from kitgen.layout.geometry import Rect
 from kitgen.layout.packing import content_area
 from kitgen.render import fonts
-from kitgen.render.aids.draw import GUIDE, MUTED, heading
-from kitgen.render.colors import INK, mix
+from kitgen.render.aids.draw import heading
+from kitgen.render.colors import GUIDE, INK, MUTED, STRIPE, mix
 from kitgen.render.text_fit import fit_line
 from kitgen.units import mm
 
@@ -72,7 +70,7 @@ def render_score_pads(canvas, pads: list[ScorePad], ctx) -> None:
             for row in (0, n_rows - 1):
                 r = Rect(grid.xs[0], grid.ys[row + 1], grid.xs[-1] - grid.xs[0], grid.ys[row] - grid.ys[row + 1])
                 canvas.rect(r.x, r.y, r.w, r.h, stroke=0, fill=1)
-            canvas.setFillColor(HexColor("#f4f1ea"))
+            canvas.setFillColor(STRIPE)
             for row in range(2, pad.rounds + 1, 2):
                 r = grid.cell(row, 0)
                 canvas.rect(r.x, r.y, grid.xs[-1] - r.x, r.h, stroke=0, fill=1)

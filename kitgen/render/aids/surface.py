@@ -26,8 +26,9 @@ from kitgen.layout.areas import (
 )
 from kitgen.layout.geometry import Rect
 from kitgen.render import fonts
-from kitgen.render.aids.draw import draw_art, outline, text_color_on
-from kitgen.render.colors import mix
+from kitgen.render.aids.draw import outline
+from kitgen.render.colors import mix, text_color_on
+from kitgen.render.images import draw_art
 from kitgen.render.text_fit import fit_line
 from kitgen.units import mm, to_mm
 

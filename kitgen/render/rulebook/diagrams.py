@@ -16,6 +16,7 @@ from reportlab.platypus import Flowable
 from kitgen.errors import GameDataError
 from kitgen.layout import temple_diagram as geo
 from kitgen.render import fonts
+from kitgen.render.colors import DIAGRAM_LABEL, DIAGRAM_TITLE, RULEBOOK_INK, mix
 
 MAX_LEVEL = 8
 
@@ -55,8 +56,7 @@ def _hex(color: str):
 
 def _mix(color: str, weight: float):
     """``color`` blended towards white; weight 0 is white, 1 the colour itself."""
-    c = colors.HexColor(color)
-    return colors.Color(1 - (1 - c.red) * weight, 1 - (1 - c.green) * weight, 1 - (1 - c.blue) * weight)
+    return mix(colors.white, color, weight)
 
 
 class TempleDiagram(Flowable):
@@ -100,7 +100,7 @@ class TempleDiagram(Flowable):
         for k, (panel, temples, left) in enumerate(zip(self.panels, stacks, lefts)):
             if titles[k]:
                 c.setFont(fonts.BOLD, 9.5)
-                c.setFillColor(colors.HexColor("#444444"))
+                c.setFillColor(DIAGRAM_TITLE)
                 c.drawCentredString(left + panel.width / 2, height - 11, titles[k].upper())
             for card in panel.cards:
                 new = k == 1 and (card.temple >= len(self.before) or card.level >= len(self.before[card.temple]))
@@ -109,7 +109,7 @@ class TempleDiagram(Flowable):
                            top=card.level == len(temples[card.temple]) - 1)
             for box in panel.temples:
                 c.setFont(fonts.REGULAR, 8)
-                c.setFillColor(colors.HexColor("#555555"))
+                c.setFillColor(DIAGRAM_LABEL)
                 label = self.labels[box.index] if box.index < len(self.labels) else ""
                 c.drawCentredString(left + box.x + box.width / 2, box.label_y, label)
         if len(self.panels) == 2:
@@ -191,7 +191,7 @@ class PhaseDiagram(Flowable):
             c.setFillColor(colors.white)
             c.setFont(fonts.BOLD, 9)
             c.drawCentredString(x + 14, y + self.BOX_H / 2 - 3.2, str(i + 1))
-            c.setFillColor(colors.HexColor("#222222"))
+            c.setFillColor(RULEBOOK_INK)
             size = 9.5
             while size > 6 and stringWidth(name, fonts.BOLD, size) > box_w - 34:
                 size -= 0.5

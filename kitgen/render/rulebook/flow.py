@@ -33,14 +33,12 @@ from reportlab.platypus.doctemplate import ActionFlowable
 from kitgen.errors import GameDataError, RenderError
 from kitgen.render import fonts
 from kitgen.render.canvas import canvas_bytes, new_canvas
+from kitgen.render.colors import HEADER_FILL, RULE, ZEBRA
+from kitgen.render.colors import RULEBOOK_INK as INK
+from kitgen.render.colors import RULEBOOK_MUTED as MUTED
 from kitgen.render.rulebook import diagrams, markup, tables
 from kitgen.units import mm
 
-INK = colors.HexColor("#222222")
-MUTED = colors.HexColor("#666666")
-RULE = colors.HexColor("#b9ad8f")
-HEADER_FILL = colors.HexColor("#e9e1cc")
-ZEBRA = colors.HexColor("#f7f3ea")
 BOX_FILLS = {"ruling": "#fbf0d9", "note": "#eef3f6", "example": "#eef5ee"}
 BOX_EDGES = {"ruling": "#c9962e", "note": "#5d7f95", "example": "#4f8a5b"}
 BOX_PREFIX = {"ruling": "Playtest ruling", "note": "Note", "example": "Example"}
