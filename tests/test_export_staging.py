@@ -1,4 +1,4 @@
-"""Swapping an export folder in whole: an interrupted or failed swap keeps the previous export."""
+"""Atomic writes: an interrupted or failed swap keeps the previous export folder or kit files."""
 
 from __future__ import annotations
 
@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from kitgen.outputs import staging
-from kitgen.outputs.files import OutputError
-from kitgen.outputs.staging import replace_folder
+from kitgen.outputs import files
+from kitgen.outputs.files import OutputError, replace_folder, write_files
 
 
 def _interrupt_move(monkeypatch, failure: BaseException, at: int = 2) -> list:
-    """Make the ``at``-th os.replace call inside the staging module raise ``failure``."""
+    """Make the ``at``-th os.replace call of the atomic writes raise ``failure``."""
     calls = []
     real = os.replace
 
@@ -23,7 +22,7 @@ def _interrupt_move(monkeypatch, failure: BaseException, at: int = 2) -> list:
             raise failure
         return real(src, dst)
 
-    monkeypatch.setattr(staging.os, "replace", replace)
+    monkeypatch.setattr(files.os, "replace", replace)
     return calls
 
 
@@ -66,8 +65,18 @@ def test_ctrl_c_after_the_swap_keeps_the_new_folder(previous, monkeypatch):
         if len(done) == 2:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(staging.os, "replace", replace)
+    monkeypatch.setattr(files.os, "replace", replace)
     with pytest.raises(KeyboardInterrupt):
         replace_folder(previous, {"new.png": b"new bytes"})
     assert _contents(previous) == {"new.png": b"new bytes"}
     assert not [p for p in previous.parent.iterdir() if p.name.startswith(".")]
+
+
+def test_ctrl_c_between_two_kit_files_puts_every_old_file_back(tmp_path, monkeypatch):
+    kit = tmp_path / "kit"
+    write_files(kit, {"cards.pdf": b"old cards", "rules.pdf": b"old rules", "notes.txt": b"mine"})
+    calls = _interrupt_move(monkeypatch, KeyboardInterrupt(), at=4)   # cards.pdf is in, rules.pdf aside
+    with pytest.raises(KeyboardInterrupt):
+        write_files(kit, {"cards.pdf": b"new cards", "rules.pdf": b"new rules"})
+    assert len(calls) == 6          # two set aside, one in, one interrupted, two put back
+    assert _contents(kit) == {"cards.pdf": b"old cards", "rules.pdf": b"old rules", "notes.txt": b"mine"}

@@ -31,6 +31,6 @@ def card_pngs(job, bleed: float | None = None) -> dict[str, bytes]:
 
 def export(job, target):
     """Write the PNG folder ``target`` (replaced whole)."""
-    from kitgen.outputs.staging import replace_folder
+    from kitgen.outputs.files import replace_folder
 
     return replace_folder(target, card_pngs(job))

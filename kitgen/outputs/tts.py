@@ -131,6 +131,6 @@ def _readme(job, grids) -> str:
 
 
 def export(job, target):
-    from kitgen.outputs.staging import replace_folder
+    from kitgen.outputs.files import replace_folder
 
     return replace_folder(target, tts_files(job, target))
