@@ -44,5 +44,15 @@ class OptionError(KitgenError):
         super().__init__(f"{option}: {message}")
 
 
+class LayoutError(KitgenError):
+    """Geometry that cannot be laid out: a card larger than the page, an overlap larger than a part.
+
+    :mod:`kitgen.layout` raises it with the facts (sizes, paper) and never
+    names an option or key; the caller that knows where the size came from
+    reports it under that name (an :class:`OptionError` for ``--card-size``,
+    a :class:`GameDataError` for a game.toml key).
+    """
+
+
 class RenderError(KitgenError):
     """Data that is valid on its own but cannot be drawn (text too long, glyph missing)."""

@@ -8,8 +8,9 @@ import math
 import pdfplumber
 import pytest
 
-from kitgen.errors import OptionError
-from kitgen.layout.gutterfold import FOLD_CLEARANCE, gutterfold_layout, place_gutterfold
+from kitgen.errors import LayoutError
+from kitgen.layout.deck import place_cards
+from kitgen.layout.gutterfold import FOLD_CLEARANCE, gutterfold_layout
 from kitgen.layout.sheet import PRINTER_MARGIN
 from kitgen.units import CARD_SIZES_MM, MM, PAPER_SIZES_MM, Size, card_size, paper_size
 from tests.conftest import run
@@ -54,14 +55,19 @@ def test_the_most_cards_arrangement_is_chosen(paper):
     assert lay.page.width > lay.page.height and lay.vertical
 
 
-def test_a_card_too_large_to_fold_is_refused_with_the_option_named():
-    with pytest.raises(OptionError, match=r"^--card-size: a card of 140 x 150 mm does not fit twice"):
+def test_a_card_too_large_to_fold_is_refused_with_the_option_named(tmp_path):
+    with pytest.raises(LayoutError, match=r"^a card of 140 x 150 mm does not fit twice") as info:
         gutterfold_layout(paper_size("letter"), Size(140 * MM, 150 * MM), 0)
+    assert "--" not in str(info.value)       # geometry names no option; the build does
+    result = run("build", "altun-ha", "--out", tmp_path, "--layout", "gutterfold", "--card-size", "140x150")
+    assert result.exit_code == 2
+    assert "Error: --card-size: a card of 140 x 150 mm does not fit twice" in result.output
+    assert "use --layout duplex or a smaller card" in result.output
 
 
 def test_placements_keep_each_back_on_its_fronts_page():
     lay = gutterfold_layout(paper_size("letter"), card_size("poker"), 0)
-    placements, pages = place_gutterfold([3, 5, 1], lay)
+    placements, pages = place_cards([3, 5, 1], lay)
     assert len(placements) == 9 and pages == math.ceil(9 / lay.per_page)
     for n, pl in enumerate(placements):
         assert pl.front_page == pl.back_page == n // lay.per_page + 1

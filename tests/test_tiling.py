@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kitgen.errors import LayoutError
 from kitgen.layout.packing import printable_area
 from kitgen.layout.tiling import spans, tile_board
 from kitgen.render.aids.board import board_area
@@ -91,7 +92,7 @@ def test_a_point_maps_to_the_same_spot_of_the_board_on_both_pages():
 
 
 def test_overlap_too_large_for_the_page_is_refused():
-    with pytest.raises(ValueError):
+    with pytest.raises(LayoutError):
         tile_board(mm(500), mm(500), board_area(paper_size("letter")), mm(120))
 
 

@@ -10,15 +10,14 @@ folded.  Points, origin at the page's bottom-left; nothing here draws.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from typing import ClassVar
 
-from kitgen.errors import OptionError
+from kitgen.errors import LayoutError
 from kitgen.layout.geometry import Line, Rect
 from kitgen.layout.sheet import (
     MARK_CLEARANCE,
     PRINTER_MARGIN,
-    Placement,
     SheetLayout,
     crop_marks_for,
     fit_count,
@@ -33,6 +32,10 @@ FOLD_DASH = (3.0, 2.0)        # dash pattern of the fold line, points on and off
 
 @dataclass(frozen=True)
 class GutterfoldLayout:
+    """Fronts on one side of a fold line and their backs, mirrored, on the other."""
+
+    kind: ClassVar[str] = "gutterfold"
+
     page: Size
     card: Size
     bleed: float
@@ -55,6 +58,13 @@ class GutterfoldLayout:
     @property
     def fold_position(self) -> float:
         return self.fold.x0 if self.vertical else self.fold.y0
+
+    def page_numbers(self, sheet: int, sheets: int) -> tuple[int, int]:
+        """1-based PDF pages of the fronts and of the backs of sheet ``sheet`` (0-based): the same page."""
+        return sheet + 1, sheet + 1
+
+    def page_count(self, sheets: int) -> int:
+        return sheets
 
 
 def mirror(rect: Rect, fold: float, vertical: bool) -> Rect:
@@ -114,14 +124,14 @@ def _build(page: Size, card: Size, bleed: float, vertical: bool, crop_marks: boo
 
 
 def gutterfold_layout(paper: Size, card: Size, bleed: float = 0.0, crop_marks: bool = True,
-                      margin: float = PRINTER_MARGIN, paper_name: str = "paper",
-                      size_option: str = "--card-size") -> GutterfoldLayout:
+                      margin: float = PRINTER_MARGIN, paper_name: str = "paper") -> GutterfoldLayout:
     """The arrangement holding the most cards: portrait or landscape paper, fold up or across.
 
-    Ties go to portrait paper and then to a vertical fold.
+    Ties go to portrait paper and then to a vertical fold.  A card that does not
+    fit twice raises :class:`LayoutError` saying what a pair needs.
     """
     if bleed < 0:
-        raise OptionError("--bleed", f"bleed must be 0 mm or more, not {to_mm(bleed):g} mm")
+        raise LayoutError(f"bleed must be 0 mm or more, not {to_mm(bleed):g} mm")
     portrait = Size(min(paper.width, paper.height), max(paper.width, paper.height))
     best, best_key = None, None
     for rank, (page, vertical) in enumerate(((portrait, True), (portrait, False),
@@ -132,20 +142,7 @@ def gutterfold_layout(paper: Size, card: Size, bleed: float = 0.0, crop_marks: b
             best, best_key = (page, vertical), key
     if best is None:
         need = f"{to_mm(2 * card.width + 4 * bleed + 2 * FOLD_CLEARANCE):.1f} x {to_mm(card.height + 2 * bleed):.1f} mm"
-        raise OptionError(size_option, f"a card of {to_mm(card.width):g} x {to_mm(card.height):g} mm does "
-                          f"not fit twice, front and back, on {paper_name} for gutterfold (a pair needs at "
-                          f"least {need} inside the {to_mm(margin):g} mm printer margins); "
-                          "use --layout duplex or a smaller card")
+        raise LayoutError(f"a card of {to_mm(card.width):g} x {to_mm(card.height):g} mm does not fit twice, "
+                          f"front and back, on {paper_name} for gutterfold (a pair needs at least {need} "
+                          f"inside the {to_mm(margin):g} mm printer margins)")
     return _build(best[0], card, bleed, best[1], crop_marks, margin)
-
-
-def place_gutterfold(copies: list[int], layout: GutterfoldLayout) -> tuple[list[Placement], int]:
-    """Every copy of every card in deck order; its back is on the same page, mirrored. Returns pages too."""
-    placements, n = [], 0
-    for index, count in enumerate(copies):
-        for copy in range(1, count + 1):
-            page, slot = divmod(n, layout.per_page)
-            placements.append(Placement(index, copy, page + 1, layout.fronts[slot], page + 1,
-                                        layout.backs[slot]))
-            n += 1
-    return placements, max(1, math.ceil(n / layout.per_page))

@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+from kitgen.errors import LayoutError
 from kitgen.layout.geometry import EPS, Rect
 from kitgen.layout.sheet import PRINTER_MARGIN, printable_area
 from kitgen.units import PAPER_SIZES_MM, Size, mm
@@ -31,14 +32,16 @@ GAP = mm(3.0)              # space between packed shapes, for the scissors
 
 
 @dataclass(frozen=True)
-class Placement:
+class PiecePlacement:
+    """Where one packed piece (token, tile, mat) goes."""
+
     index: int          # position of the shape in the list given to the packer
     page: int           # 0-based
     rect: Rect          # the shape's bounding box on that page (already turned if rotated)
     rotated: bool       # turned a quarter turn to fit
 
 
-class DoesNotFit(ValueError):
+class DoesNotFit(LayoutError):
     """A shape is larger than the area it must be packed into."""
 
     def __init__(self, index: int, size: tuple[float, float], area: Rect):
@@ -77,7 +80,7 @@ class _Shelf:
     members: list[int]                  # indexes of the boxes placed on it
 
 
-def pack_shelves(sizes: Sequence[tuple[float, float]], area: Rect, gap: float = GAP) -> list[Placement]:
+def pack_shelves(sizes: Sequence[tuple[float, float]], area: Rect, gap: float = GAP) -> list[PiecePlacement]:
     """Pack boxes ``(width, height)`` into copies of ``area``, first fit by decreasing height.
 
     Boxes go in rows (shelves) as tall as their first box; under a box that is
@@ -98,7 +101,7 @@ def pack_shelves(sizes: Sequence[tuple[float, float]], area: Rect, gap: float = 
     order = sorted(range(len(sizes)), key=lambda i: (-round(oriented[i][1], 6), i))
 
     shelves: list[_Shelf] = []
-    placed: dict[int, Placement] = {}
+    placed: dict[int, PiecePlacement] = {}
     page_floor: list[float] = []  # per page: y of the lowest shelf's bottom
     for i in order:
         w, h, rotated = oriented[i]
@@ -115,7 +118,7 @@ def pack_shelves(sizes: Sequence[tuple[float, float]], area: Rect, gap: float = 
             spot = _free_spot([shelf], w, h, area, gap)
         shelf, column = spot
         x, _, col_top = column
-        placed[i] = Placement(i, shelf.page, Rect(x, col_top - h, w, h), rotated)
+        placed[i] = PiecePlacement(i, shelf.page, Rect(x, col_top - h, w, h), rotated)
         column[2] = col_top - h - gap
         shelf.members.append(i)
 
@@ -124,7 +127,7 @@ def pack_shelves(sizes: Sequence[tuple[float, float]], area: Rect, gap: float = 
         shift = (area.w - used) / 2
         for i in shelf.members:
             p = placed[i]
-            placed[i] = Placement(p.index, p.page, p.rect.shifted(shift, 0.0), p.rotated)
+            placed[i] = PiecePlacement(p.index, p.page, p.rect.shifted(shift, 0.0), p.rotated)
     return [placed[i] for i in range(len(sizes))]
 
 

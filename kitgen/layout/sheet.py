@@ -1,4 +1,4 @@
-"""Pure geometry of card sheets: grids, crop marks, duplex mirroring, scale bars.
+"""Pure geometry of card sheets: the grid of cards on a page, crop marks, the scale bar.
 
 Everything is in PDF points with the origin at the page's bottom-left corner.
 Nothing here draws; renderers take these rectangles and lines as they are.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from kitgen.errors import OptionError
+from kitgen.errors import LayoutError
 from kitgen.layout.geometry import Line, Rect
 from kitgen.units import MM, Size, to_mm
 
@@ -66,17 +66,18 @@ def fit_count(space: float, item: float, gap: float) -> int:
 
 def sheet_layout(page: Size, card: Size, bleed: float = 0.0, crop_marks: bool = True,
                  margin: float = PRINTER_MARGIN, paper_name: str = "paper",
-                 size_option: str = "--card-size", area: Rect | None = None) -> SheetLayout:
+                 area: Rect | None = None) -> SheetLayout:
     """Lay out as many cards as fit on a page, centred, with crop marks to the page edge.
 
     Without bleed the cards touch, so one cut separates two cards.  With bleed
     each card keeps its own bleed area, and neighbouring trim lines are
     ``2 * bleed`` apart.  ``area`` (a part of the page, such as the room under
     a heading) stands for the page when given: the cards keep ``margin`` from
-    its edges, centred in it, and the crop marks stop at its edges.
+    its edges, centred in it, and the crop marks stop at its edges.  A card
+    that does not fit raises :class:`LayoutError` saying by how much.
     """
     if bleed < 0:
-        raise OptionError("--bleed", f"bleed must be 0 mm or more, not {to_mm(bleed):g} mm")
+        raise LayoutError(f"bleed must be 0 mm or more, not {to_mm(bleed):g} mm")
     bounds = area if area is not None else Rect(0.0, 0.0, page.width, page.height)
     room = bounds.inset(margin)
     pitch_gap = 2 * bleed
@@ -85,7 +86,7 @@ def sheet_layout(page: Size, card: Size, bleed: float = 0.0, crop_marks: bool = 
     if cols == 0 or rows == 0:
         need = f"{to_mm(card.width + 2 * bleed):.1f} x {to_mm(card.height + 2 * bleed):.1f} mm"
         where = "" if area is None else f" in the {to_mm(bounds.w):.1f} x {to_mm(bounds.h):.1f} mm area"
-        raise OptionError(size_option, f"a card of {need} (with bleed) does not fit on {paper_name}{where} "
+        raise LayoutError(f"a card of {need} (with bleed) does not fit on {paper_name}{where} "
                           f"inside the {to_mm(margin):g} mm printer margins "
                           f"({to_mm(room.w):.1f} x {to_mm(room.h):.1f} mm printable)")
     grid_w = cols * card.width + (cols - 1) * pitch_gap
@@ -101,8 +102,7 @@ def sheet_layout(page: Size, card: Size, bleed: float = 0.0, crop_marks: bool = 
 
 
 def _cut_positions(starts: list[float], size: float) -> list[float]:
-    cuts = sorted({round(v, 4) for s in starts for v in (s, s + size)})
-    return cuts
+    return sorted({round(v, 4) for s in starts for v in (s, s + size)})
 
 
 def crop_marks_for(layout: SheetLayout, bounds: Rect | None = None) -> tuple[Line, ...]:
@@ -151,58 +151,3 @@ def _between_marks(starts: list[float], size: float, lo: float, hi: float) -> fl
     if size >= SCALE_BAR_LENGTH + 4 * MM:
         return starts[0] + (size - SCALE_BAR_LENGTH) / 2
     return lo + max(0.0, (hi - lo - SCALE_BAR_LENGTH) / 2)
-
-
-def back_slot(front: Rect, page: Size, duplex: str, offset: tuple[float, float] = (0.0, 0.0)) -> Rect:
-    """Where a card's back goes on the backs page so that it prints behind ``front``.
-
-    ``long``: flip on the long edge of a portrait page mirrors left and right.
-    ``short``: flip on the short edge mirrors top and bottom.  ``none`` (backs
-    printed as a separate run and the stack turned over by hand on its long
-    edge) mirrors like ``long``.  ``offset`` (points) corrects a printer's
-    known misalignment.
-    """
-    if duplex == "short":
-        rect = Rect(front.x, page.height - front.y1, front.w, front.h)
-    elif duplex in ("long", "none"):
-        rect = Rect(page.width - front.x1, front.y, front.w, front.h)
-    else:
-        raise OptionError("--duplex", f"unknown duplex mode {duplex!r}; use long, short or none")
-    return rect.shifted(*offset)
-
-
-@dataclass(frozen=True)
-class Placement:
-    """One printed card copy: which card, which copy, where its front and back go."""
-
-    index: int           # position in the deck
-    copy: int            # 1-based copy number of this card
-    front_page: int      # 1-based page numbers in the PDF
-    front: Rect
-    back_page: int
-    back: Rect
-
-
-def place_deck(copies: list[int], layout: SheetLayout, duplex: str,
-               offset: tuple[float, float] = (0.0, 0.0)) -> tuple[list[Placement], int]:
-    """Place every copy of every card; returns the placements and the number of PDF pages.
-
-    ``copies`` gives the count of each distinct card in deck order.
-    """
-    per_page = layout.per_page
-    total = sum(copies)
-    sheets = max(1, math.ceil(total / per_page))
-    placements = []
-    n = 0
-    for index, count in enumerate(copies):
-        for copy in range(1, count + 1):
-            sheet, slot = divmod(n, per_page)
-            front = layout.slots[slot]
-            if duplex == "none":
-                front_page, back_page = sheet + 1, sheets + sheet + 1
-            else:
-                front_page, back_page = 2 * sheet + 1, 2 * sheet + 2
-            placements.append(Placement(index, copy, front_page, front, back_page,
-                                        back_slot(front, layout.page, duplex, offset)))
-            n += 1
-    return placements, 2 * sheets

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from kitgen.errors import LayoutError
 from kitgen.layout.geometry import EPS, Rect
 
 DEFAULT_OVERLAP_MM = 10.0
@@ -92,7 +93,7 @@ def spans(length: float, window: float, overlap: float) -> list[tuple[float, flo
     if length <= window + EPS:
         return [(0.0, length)]
     if overlap < 0 or window - overlap <= EPS:
-        raise ValueError(f"overlap {overlap:.1f} pt leaves nothing of a {window:.1f} pt window")
+        raise LayoutError(f"overlap {overlap:.1f} pt leaves nothing of a {window:.1f} pt window")
     step = window - overlap
     count = math.ceil((length - overlap - EPS) / step)
     out = []
@@ -110,10 +111,10 @@ def tile_board(width: float, height: float, area: Rect, overlap: float) -> Tilin
     """Parts of a ``width`` x ``height`` board printed in ``area`` of each page.
 
     The board is turned a quarter turn when that needs fewer pages.  Raises
-    ValueError when the overlap is not smaller than half the area.
+    LayoutError when the overlap is not smaller than half the area.
     """
     if overlap * 2 >= min(area.w, area.h) - EPS:
-        raise ValueError(f"overlap {overlap:.1f} pt is too large for a {area.w:.1f} x "
+        raise LayoutError(f"overlap {overlap:.1f} pt is too large for a {area.w:.1f} x "
                          f"{area.h:.1f} pt page area")
     rotated = _count(height, width, area, overlap) < _count(width, height, area, overlap)
     ow, oh = (height, width) if rotated else (width, height)

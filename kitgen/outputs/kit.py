@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -11,10 +10,12 @@ from pathlib import Path
 from kitgen.data.art_files import ArtLibrary
 from kitgen.data.game import load_game, printed_text
 from kitgen.data.model import Game
-from kitgen.errors import OptionError
-from kitgen.units import card_size, mm, paper_size
+from kitgen.errors import LayoutError, OptionError
+from kitgen.layout.duplex import DUPLEX_MODES, duplex_layout
+from kitgen.layout.gutterfold import gutterfold_layout
+from kitgen.layout.sheet import sheet_layout
+from kitgen.units import Size, card_size, mm, paper_size
 
-DUPLEX_MODES = ("long", "short", "none")
 MAX_BLEED_MM = 10.0          # more is no longer bleed but a frame
 MAX_BACK_OFFSET_MM = 10.0    # printers drift by a few millimetres; more would push backs off the page
 LAYOUTS = ("duplex", "gutterfold")
@@ -104,8 +105,8 @@ def _csv_label(game_or_path, game: Game) -> str:
 def build_kit(game_or_path: str | Path, out: str | Path = "output",
               options: BuildOptions = BuildOptions()) -> BuildResult:
     """Render every part of the kit in memory, then write them all atomically."""
-    from kitgen.layout.sheet import sheet_layout
     from kitgen.outputs.files import write_files
+    from kitgen.outputs.manifest import manifest_bytes, sheet_manifest
     from kitgen.render.aids import render_aids
     from kitgen.render.rulebook import render_rulebook
     from kitgen.render.sheets import render_card_sheets
@@ -126,22 +127,11 @@ def build_kit(game_or_path: str | Path, out: str | Path = "output",
     size_option = "--card-size" if options.card_size else f"{_label(game_or_path, game, 'game.toml')}: card_size"
     size = card_size(options.card_size or game.card_size, size_option)
     art = ArtLibrary.for_game(game)
-    if options.layout == "gutterfold":
-        from kitgen.layout.gutterfold import gutterfold_layout
-        from kitgen.render.gutterfold_sheets import render_gutterfold_sheets
-
-        folded = gutterfold_layout(paper, size, mm(options.bleed_mm), options.crop_marks,
-                                   paper_name=options.paper, size_option=size_option)
-        sheets = render_gutterfold_sheets(game, folded, art, _csv_label(game_or_path, game), options.paper)
-    else:
-        layout = sheet_layout(paper, size, mm(options.bleed_mm), options.crop_marks, paper_name=options.paper,
-                              size_option=size_option)
-        offset = (mm(options.back_offset_mm[0]), mm(options.back_offset_mm[1]))
-        sheets = render_card_sheets(game, layout, options.duplex, offset, art,
-                                    _csv_label(game_or_path, game), options.paper)
+    layout = card_sheet_layout(options, paper, size, size_option)
+    sheets = render_card_sheets(game, layout, art, _csv_label(game_or_path, game))
     rules = render_rulebook(game, paper)
     aids = render_aids(game, paper, art)
-    manifest = json.dumps(sheets.manifest, indent=1, ensure_ascii=False).encode("utf-8") + b"\n"
+    manifest = manifest_bytes(sheet_manifest(game, layout, sheets.placements, sheets.pages, options.paper))
     folder = Path(out) / game.slug
     files = {"cards.pdf": sheets.pdf, "rules.pdf": rules, "aids.pdf": aids, "manifest.json": manifest}
     written = write_files(folder, files)
@@ -149,6 +139,21 @@ def build_kit(game_or_path: str | Path, out: str | Path = "output",
                        pages={"cards.pdf": sheets.pages, "rules.pdf": _page_count(rules),
                               "aids.pdf": _page_count(aids)},
                        cards=len(sheets.placements), warnings=list(art.warnings))
+
+
+def card_sheet_layout(options: BuildOptions, paper: Size, card: Size, size_option: str):
+    """The duplex or gutterfold layout ``options`` ask for; a card too large for the paper is
+    refused naming ``size_option``, where its size came from."""
+    bleed = mm(options.bleed_mm)
+    try:
+        if options.layout == "gutterfold":
+            return gutterfold_layout(paper, card, bleed, options.crop_marks, paper_name=options.paper)
+        sheet = sheet_layout(paper, card, bleed, options.crop_marks, paper_name=options.paper)
+    except LayoutError as exc:
+        hint = "; use --layout duplex or a smaller card" if options.layout == "gutterfold" else ""
+        raise OptionError(size_option, f"{exc}{hint}") from None
+    offset = (mm(options.back_offset_mm[0]), mm(options.back_offset_mm[1]))
+    return duplex_layout(sheet, options.duplex, offset)
 
 
 def _page_count(pdf: bytes) -> int:

@@ -1,31 +1,33 @@
-"""manifest.json: every printed card copy with its page and trim box."""
+"""manifest.json: the sheet settings, then every printed card copy with its pages and trim boxes."""
 
 from __future__ import annotations
 
-from kitgen.layout.sheet import Placement
+import json
+
+from kitgen.layout.deck import CardPlacement
+from kitgen.layout.gutterfold import GutterfoldLayout
 from kitgen.units import to_mm
 
 
-def sheet_manifest(game, layout, placements: list[Placement], pages: int, paper_name: str, *,
-                   layout_name: str, duplex: str, fold: dict | None = None,
-                   back_rotation: int | None = None) -> dict:
-    """manifest.json: the sheet settings, then every card copy with its front and back boxes.
+def sheet_manifest(game, layout, placements: list[CardPlacement], pages: int, paper_name: str) -> dict:
+    """The manifest of cards.pdf drawn on ``layout`` (a DuplexLayout or a GutterfoldLayout).
 
-    ``layout`` is a SheetLayout or a GutterfoldLayout (anything with page, card, bleed, per_page).
+    A gutterfold manifest also says where the fold is and how each back is turned.
     """
-    rotation = {} if back_rotation is None else {"rotation": back_rotation}
+    folded = isinstance(layout, GutterfoldLayout)
+    rotation = {"rotation": layout.back_rotation} if folded else {}
     manifest = {
         "game": game.slug,
         "title": game.title,
         "paper": paper_name,
-        "layout": layout_name,
+        "layout": layout.kind,
         "page_size": [round(layout.page.width, 3), round(layout.page.height, 3)],
         "card_size_mm": [round(to_mm(layout.card.width), 3), round(to_mm(layout.card.height), 3)],
         "bleed_mm": round(to_mm(layout.bleed), 3),
-        "duplex": duplex,
+        "duplex": "none" if folded else layout.duplex,
     }
-    if fold is not None:
-        manifest["fold"] = fold
+    if folded:
+        manifest["fold"] = {"vertical": layout.vertical, "at": round(layout.fold_position, 3)}
     manifest["pages"] = pages
     manifest["cards_per_page"] = layout.per_page
     manifest["cards"] = [{"name": game.cards[pl.index].name, "copy": pl.copy,
@@ -35,7 +37,6 @@ def sheet_manifest(game, layout, placements: list[Placement], pages: int, paper_
     return manifest
 
 
-def _sheet_of_back(page: int, placements: list[Placement]) -> int:
-    fronts = sorted({pl.front_page for pl in placements})
-    front = next(pl.front_page for pl in placements if pl.back_page == page)
-    return fronts.index(front) + 1
+def manifest_bytes(manifest: dict) -> bytes:
+    """The manifest as written: UTF-8 JSON, one key a line, ending in a newline."""
+    return json.dumps(manifest, indent=1, ensure_ascii=False).encode("utf-8") + b"\n"

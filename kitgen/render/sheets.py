@@ -1,69 +1,92 @@
-"""cards.pdf: card sheets with crop marks, scale bars and duplex backs, plus the manifest."""
+"""cards.pdf: every card copy on sheets, with crop marks, a scale bar and a note on how to print.
+
+One renderer for both sheet layouts of :mod:`kitgen.layout`: duplex (a page
+of fronts, then its page of backs) and gutterfold (fronts and their mirrored
+backs on one page, folded along a dashed line).  Where each copy goes comes
+from :func:`kitgen.layout.deck.place_cards`; the manifest of those places is
+written by :mod:`kitgen.outputs.manifest`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kitgen.layout.sheet import Placement, ScaleBar, SheetLayout, place_deck
-from kitgen.outputs.manifest import _sheet_of_back, sheet_manifest
+from reportlab.lib.colors import white
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from kitgen.layout.deck import CardPlacement, place_cards
+from kitgen.layout.gutterfold import FOLD_DASH, GutterfoldLayout
+from kitgen.layout.sheet import MARK_CLEARANCE, PRINTER_MARGIN, ScaleBar, SheetLayout
 from kitgen.render import fonts
 from kitgen.render.canvas import canvas_bytes, new_canvas
 from kitgen.render.card import CardPainter
 from kitgen.render.colors import CROP_MARK, NOTE
+from kitgen.render.text_fit import fit_line
 from kitgen.units import MM, to_mm
 
+SUBJECTS = {"duplex": "print-and-play card sheets", "gutterfold": "print-and-play gutterfold card sheets"}
 DUPLEX_HINT = {
     "long": "print double-sided, flip on long edge",
     "short": "print double-sided, flip on short edge",
     "none": "backs: reload the stack flipped on its long edge",
 }
+GUTTERFOLD_HINT = "print one-sided at 100%, fold on the dashed line, glue, then cut"
 
 
 @dataclass(frozen=True)
 class CardSheets:
     pdf: bytes
-    manifest: dict
     pages: int
-    placements: list[Placement]
+    placements: list[CardPlacement]
 
 
-def render_card_sheets(game, layout: SheetLayout, duplex: str, back_offset: tuple[float, float],
-                       art, source: str, paper_name: str) -> CardSheets:
-    """Draw every card copy on sheets; each page of fronts is followed by its backs as asked."""
+def render_card_sheets(game, layout, art, source: str) -> CardSheets:
+    """Draw every card copy where ``layout`` (a DuplexLayout or a GutterfoldLayout) puts it."""
     painter = CardPainter(game, layout.card.width, layout.card.height, layout.bleed, art, source)
     for card in game.cards:
         painter.check(card)
-    placements, pages = place_deck([c.count for c in game.cards], layout, duplex, back_offset)
-    canvas = new_canvas(layout.page, f"{game.title} - cards", "print-and-play card sheets")
-    by_page: dict[int, list[tuple[str, Placement]]] = {p: [] for p in range(1, pages + 1)}
-    for pl in placements:
-        by_page[pl.front_page].append(("front", pl))
-        by_page[pl.back_page].append(("back", pl))
-    fronts_pages = sorted({pl.front_page for pl in placements})
-    size_label = f"{to_mm(layout.card.width):g} x {to_mm(layout.card.height):g} mm"
+    placements, pages = place_cards([c.count for c in game.cards], layout)
+    sheets = len({pl.front_page for pl in placements})
+    sides: dict[int, tuple[str, int]] = {}          # page -> (what it holds, its sheet's number)
+    for sheet in range(sheets):
+        front_page, back_page = layout.page_numbers(sheet, sheets)
+        sides[back_page] = ("backs", sheet + 1)
+        sides[front_page] = ("fronts", sheet + 1)
+    canvas = new_canvas(layout.page, f"{game.title} - cards", SUBJECTS[layout.kind])
     for page in range(1, pages + 1):
-        items = by_page[page]
-        is_front = page in fronts_pages
-        if is_front:
-            sheet = fronts_pages.index(page) + 1
-            draw_crop_marks(canvas, layout)
-            if layout.scale_bar:
-                draw_scale_bar(canvas, layout.scale_bar)
-        for side, pl in items:
-            card = game.cards[pl.index]
-            rect = pl.front if side == "front" else pl.back
-            form = painter.face(canvas, card) if side == "front" else painter.back(canvas)
-            canvas.saveState()
-            canvas.translate(rect.x, rect.y)
-            canvas.doForm(form)
-            canvas.restoreState()
-        kind = "fronts" if is_front else "backs"
-        sheet_no = sheet if is_front else _sheet_of_back(page, placements)
-        draw_sheet_label(canvas, layout, f"{game.title} · {kind} {sheet_no}/{len(fronts_pages)} · {size_label}"
-                    f" · print at 100%, {DUPLEX_HINT[duplex]}")
+        side, sheet = sides[page]
+        if side == "fronts":
+            draw_crop_marks(canvas, layout.sheet)
+            if isinstance(layout, GutterfoldLayout):
+                _draw_fold(canvas, layout)
+            if layout.sheet.scale_bar:
+                draw_scale_bar(canvas, layout.sheet.scale_bar)
+        for pl in placements:
+            if pl.front_page == page:
+                _place(canvas, painter.face(canvas, game.cards[pl.index]), pl.front, 0)
+            if pl.back_page == page:
+                _place(canvas, painter.back(canvas), pl.back, layout.back_rotation)
+        _draw_note(canvas, layout, _note(game, layout, side, sheet, sheets))
         canvas.showPage()
-    manifest = sheet_manifest(game, layout, placements, pages, paper_name, layout_name="duplex", duplex=duplex)
-    return CardSheets(canvas_bytes(canvas), manifest, pages, placements)
+    return CardSheets(canvas_bytes(canvas), pages, placements)
+
+
+def _note(game, layout, side: str, sheet: int, sheets: int) -> str:
+    size = f"{to_mm(layout.card.width):g} x {to_mm(layout.card.height):g} mm"
+    if isinstance(layout, GutterfoldLayout):
+        return f"{game.title} · gutterfold {sheet}/{sheets} · {size} · {GUTTERFOLD_HINT}"
+    return f"{game.title} · {side} {sheet}/{sheets} · {size} · print at 100%, {DUPLEX_HINT[layout.duplex]}"
+
+
+def _place(canvas, form: str, rect, rotation: int) -> None:
+    canvas.saveState()
+    if rotation == 180:
+        canvas.translate(rect.x1, rect.y1)
+        canvas.rotate(180)
+    else:
+        canvas.translate(rect.x, rect.y)
+    canvas.doForm(form)
+    canvas.restoreState()
 
 
 def draw_crop_marks(canvas, layout: SheetLayout) -> None:
@@ -94,8 +117,16 @@ def draw_scale_bar(canvas, bar: ScaleBar) -> None:
     canvas.restoreState()
 
 
-def draw_sheet_label(canvas, layout: SheetLayout, text: str) -> None:
-    """A small line in the right (or top) margin saying what the page is and how to print it."""
+def _draw_note(canvas, layout, text: str) -> None:
+    """What the page is and how to print it: above the fronts of a vertical fold, else in a margin."""
+    if isinstance(layout, GutterfoldLayout) and layout.vertical:
+        _note_above_fronts(canvas, layout, text)
+    else:
+        _note_in_margin(canvas, layout.sheet, text)
+
+
+def _note_in_margin(canvas, layout: SheetLayout, text: str) -> None:
+    """A small line in the right (or top) margin, beside the middle row (or column) of cards."""
     grid, page = layout.grid, layout.page
     size = 5.5
     canvas.saveState()
@@ -114,4 +145,52 @@ def draw_sheet_label(canvas, layout: SheetLayout, text: str) -> None:
         middle = grid.x + grid.w / 2
         col = min(layout.slots, key=lambda r: abs(r.x + r.w / 2 - middle))
         canvas.drawCentredString(col.x + col.w / 2, page.height - 5 * MM - top_room / 2 - size / 3, text)
+    canvas.restoreState()
+
+
+def _note_above_fronts(canvas, layout: GutterfoldLayout, text: str) -> None:
+    """A line in the top margin over the fronts, clear of the fold marks, on white over the cut marks."""
+    grid, page = layout.sheet.grid, layout.page
+    room = page.height - grid.y1 - MARK_CLEARANCE - PRINTER_MARGIN
+    if room < 2.5 * MM:
+        return
+    x0 = min(r.x for r in layout.fronts)
+    x1 = max(r.x1 for r in layout.fronts)
+    size = fit_line(text, fonts.REGULAR, 5.5, 3.5, x1 - x0) or 3.5
+    width = stringWidth(text, fonts.REGULAR, size)
+    cx, y = (x0 + x1) / 2, page.height - PRINTER_MARGIN - room / 2 - size / 3
+    canvas.saveState()
+    canvas.setFillColor(white)       # the cut marks it crosses stop short of the text
+    canvas.rect(cx - width / 2 - 1.5, y - size * 0.3, width + 3, size * 1.25, fill=1, stroke=0)
+    canvas.setFillColor(NOTE)
+    canvas.setFont(fonts.REGULAR, size)
+    canvas.drawCentredString(cx, y, text)
+    canvas.restoreState()
+
+
+def _draw_fold(canvas, layout: GutterfoldLayout) -> None:
+    """The fold: dashed marks beyond the cards, a fine dashed line between them, and the word "fold"."""
+    canvas.saveState()
+    canvas.setStrokeColor(NOTE)
+    canvas.setDash(*FOLD_DASH)
+    canvas.setLineWidth(0.5)
+    for ln in layout.fold_marks:
+        canvas.line(ln.x0, ln.y0, ln.x1, ln.y1)
+    canvas.setLineWidth(0.25)
+    grid = layout.sheet.grid
+    if layout.vertical:
+        canvas.line(layout.fold.x0, grid.y, layout.fold.x0, grid.y1)
+    else:
+        canvas.line(grid.x, layout.fold.y0, grid.x1, layout.fold.y0)
+    canvas.setDash()
+    canvas.setFillColor(NOTE)
+    canvas.setFont(fonts.REGULAR, 5.5)
+    if not layout.fold_marks:
+        canvas.restoreState()
+        return
+    first = layout.fold_marks[0]
+    if layout.vertical:
+        canvas.drawString(first.x0 + 1.2 * MM, first.y0 + 1.0 * MM, "fold")
+    else:
+        canvas.drawString(first.x0 + 1.0 * MM, first.y0 + 1.2 * MM, "fold")
     canvas.restoreState()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from reportlab.lib.colors import HexColor
 
 from kitgen.data.components import Board
-from kitgen.errors import GameDataError
+from kitgen.errors import GameDataError, LayoutError
 from kitgen.layout.geometry import Rect
 from kitgen.layout.packing import content_area
 from kitgen.layout.tiling import MARK_RADIUS, Tiling, tile_board
@@ -35,7 +35,7 @@ def tiling_for(board: Board, paper) -> Tiling:
     area = board_area(paper)
     try:
         return tile_board(board.width, board.height, area, board.overlap)
-    except ValueError:
+    except LayoutError:
         raise GameDataError(f"{board.where}: 'overlap' of {to_mm(board.overlap):.0f} mm is too large "
                             "for the page; use 10 mm") from None
 

@@ -9,7 +9,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
 
 from kitgen.data.components import Reference
-from kitgen.errors import GameDataError, OptionError, RenderError
+from kitgen.errors import GameDataError, LayoutError, OptionError, RenderError
 from kitgen.layout.packing import content_area, paginate
 from kitgen.layout.sheet import MARK_CLEARANCE, sheet_layout
 from kitgen.render import fonts
@@ -102,7 +102,7 @@ def render_references(canvas, refs: list[Reference], ctx) -> None:
         size = _size(ref, ctx.game)
         try:
             layout = sheet_layout(ctx.paper, size, margin=MARK_ROOM, area=area)
-        except OptionError:
+        except LayoutError:
             source = "its 'size'" if ref.size is not None else f"the game's card_size {ctx.game.card_size!r}"
             raise GameDataError(f"{ref.where}: a card of {to_mm(size.width):.1f} x {to_mm(size.height):.1f} mm "
                                 f"({source}) does not fit on the page with its crop marks") from None
