@@ -1,10 +1,6 @@
 """Draw Altun Ha's card art, card back and token art.
 
-    python card_art/altun-ha/make_art.py [OUTDIR]
-
-writes every PNG into OUTDIR (default: this folder).  The pictures are drawn
-with kitgen.artkit and reduced to a few colours with a fixed method, so the
-same script always writes the same bytes.
+``python card_art/altun-ha/make_art.py [OUTDIR]``: see :mod:`kitgen.outputs.art_script`.
 """
 
 from __future__ import annotations
@@ -14,16 +10,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
 if __package__ in (None, ""):
-    sys.path.insert(0, str(HERE.parents[1]))  # the repository root, when run as a script
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root, when run as a script
 
+from kitgen.outputs.art_script import run_script
 from kitgen.render import art_toolkit as ak
+from kitgen.render.art_toolkit import INK, PANEL, PANEL_EDGE
 
 # --- palette -------------------------------------------------------------------
-INK = "#2b2420"
-PANEL = "#f1e7cf"
-PANEL_EDGE = "#cdb88f"
 LIME = "#dcc9a0"
 LIME_LIGHT = "#ebdcba"
 LIME_DARK = "#b7a078"
@@ -709,17 +703,16 @@ def card_pictures() -> dict[str, Callable[[], ak.Sketch]]:
 
 def build() -> dict[str, bytes]:
     """Every art file's name and PNG bytes."""
-    files = {name: ak.png_bytes(ak.to_palette(draw().image(), COLORS, matte=PANEL))
+    files = {name: ak.palette_png(draw(), COLORS, matte=PANEL)
              for name, draw in card_pictures().items()}
-    files["back.png"] = ak.png_bytes(ak.to_palette(back_image(), COLORS, matte=BACK_GREEN))
-    files["calendar-token.png"] = ak.png_bytes(ak.to_palette(calendar_token().image(), COLORS, matte=CREAM))
-    files["priest-king-token.png"] = ak.png_bytes(ak.to_palette(priest_king_token().image(), COLORS,
-                                                                 matte=CREAM))
+    files["back.png"] = ak.palette_png(back_image(), COLORS, matte=BACK_GREEN)
+    files["calendar-token.png"] = ak.palette_png(calendar_token(), COLORS, matte=CREAM)
+    files["priest-king-token.png"] = ak.palette_png(priest_king_token(), COLORS, matte=CREAM)
     return dict(sorted(files.items()))
 
 
 def main(argv: list[str] | None = None) -> int:
-    return ak.run(build, HERE, argv)
+    return run_script(build, __file__, argv)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,6 @@
 """Draw the card art, card back and board pictures of Temple of Inscriptions.
 
-    python card_art/temple-of-inscriptions/make_art.py [OUTDIR]
-
-writes every PNG into OUTDIR (default: this folder).  The pictures are drawn
-with kitgen.artkit and reduced to a few colours with a fixed method, so the
-same script always writes the same bytes.
+``python card_art/temple-of-inscriptions/make_art.py [OUTDIR]``: see :mod:`kitgen.outputs.art_script`.
 """
 
 from __future__ import annotations
@@ -14,15 +10,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
 if __package__ in (None, ""):
-    sys.path.insert(0, str(HERE.parents[1]))  # the repository root, when run as a script
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root, when run as a script
 
+from kitgen.outputs.art_script import run_script
 from kitgen.render import art_toolkit as ak
+from kitgen.render.art_toolkit import INK, PANEL, PANEL_EDGE
 
-INK = "#2b2420"
-PANEL = "#f1e7cf"
-PANEL_EDGE = "#cdb88f"
 SKY = "#dfe6d8"
 JUNGLE = "#3f6b4a"
 JUNGLE_LIGHT = "#6d9a6f"
@@ -200,16 +194,16 @@ def pictures() -> dict[str, Callable[[], ak.Sketch]]:
 
 def build() -> dict[str, bytes]:
     """Every art file's name and PNG bytes."""
-    files = {name: ak.png_bytes(ak.to_palette(draw().image(), COLORS, matte=PANEL))
+    files = {name: ak.palette_png(draw(), COLORS, matte=PANEL)
              for name, draw in pictures().items()}
-    files["back.png"] = ak.png_bytes(ak.to_palette(ak.half_turn_symmetric(back().image()), 24, matte=BACK))
-    files["treasure.png"] = ak.png_bytes(ak.to_palette(treasure().image(), 24, matte="#f1dfa6"))
-    files["summon.png"] = ak.png_bytes(ak.to_palette(summon().image(), 24, matte="#e9c9a0"))
+    files["back.png"] = ak.palette_png(ak.half_turn_symmetric(back().image()), 24, matte=BACK)
+    files["treasure.png"] = ak.palette_png(treasure(), 24, matte="#f1dfa6")
+    files["summon.png"] = ak.palette_png(summon(), 24, matte="#e9c9a0")
     return dict(sorted(files.items()))
 
 
 def main(argv: list[str] | None = None) -> int:
-    return ak.run(build, HERE, argv)
+    return run_script(build, __file__, argv)
 
 
 if __name__ == "__main__":

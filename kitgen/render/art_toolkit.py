@@ -4,7 +4,9 @@ Art is drawn on a :class:`Sketch` in output pixels; the sketch keeps a
 supersampled canvas and averages it down when finished, which gives smooth
 edges without any randomness.  :func:`to_palette` then reduces the picture to
 a few colours (fixed method, no dithering) so the PNG files stay small, and
-:func:`png_bytes` encodes it the same way every time.
+:func:`png_bytes` encodes it the same way every time (:func:`palette_png`
+does both).  The games' scripts write the files with
+:func:`kitgen.outputs.art_script.run_script`.
 
 The shape helpers (pyramids, polygons, rays, rings, hexagon grids, tallies)
 are pure geometry: they return points and boxes and never draw.
@@ -14,9 +16,7 @@ from __future__ import annotations
 
 import io
 import math
-import sys
-from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -25,6 +25,11 @@ Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 
 SUPERSAMPLE = 3
+
+# the card panel every game's card art is drawn on, and its ink
+INK = "#2b2420"
+PANEL = "#f1e7cf"
+PANEL_EDGE = "#cdb88f"
 
 
 # --- colours ---------------------------------------------------------------
@@ -421,6 +426,13 @@ def png_bytes(picture: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
+def palette_png(picture: "Image.Image | Sketch", colors: int = 48, matte: Color = "#ffffff") -> bytes:
+    """A finished picture (or sketch) reduced to ``colors`` colours over ``matte``, as PNG bytes."""
+    if isinstance(picture, Sketch):
+        picture = picture.image()
+    return png_bytes(to_palette(picture, colors, matte=matte))
+
+
 def half_turn_symmetric(picture: Image.Image) -> Image.Image:
     """The picture with its bottom half replaced by its top half turned 180 degrees.
 
@@ -436,24 +448,3 @@ def half_turn_symmetric(picture: Image.Image) -> Image.Image:
         row = picture.crop((0, h // 2, (w + 1) // 2, h // 2 + 1))
         out.paste(row.transpose(Image.Transpose.FLIP_LEFT_RIGHT), (w - (w + 1) // 2, h // 2))
     return out
-
-
-# --- command line ----------------------------------------------------------
-
-def run(build: Callable[[], dict[str, bytes]], default_dir: Path, argv: list[str] | None = None,
-        prog: str = "make_art.py") -> int:
-    """The command line of a game's ``make_art.py``: ``prog [OUTDIR]``.
-
-    Writes every file ``build()`` returns (name -> bytes) into OUTDIR, or
-    ``default_dir`` when none is given; returns the exit status.
-    """
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) > 1:
-        print(f"usage: {prog} [OUTDIR]", file=sys.stderr)
-        return 2
-    out = Path(args[0]) if args else default_dir
-    from kitgen.outputs.files import write_files  # reportlab is needed only here, when writing
-
-    written = write_files(out, build(), option="OUTDIR")
-    print(f"wrote {len(written)} files to {out}")
-    return 0
