@@ -61,7 +61,7 @@ class ValidationReport:
 def validate_game(game_or_path: str | Path) -> ValidationReport:
     """Check all that can be checked without drawing: the data, the card size, art files,
     glyphs, and that every name and text fits its box at the game's card size."""
-    from kitgen.render.aids.surface import outer_texts
+    from kitgen.render.aids.surface_fit import outer_texts
     from kitgen.render.card import CardPainter
     from kitgen.render.rulebook import check_rulebook
 
