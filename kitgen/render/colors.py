@@ -15,6 +15,7 @@ PANEL = HexColor("#fbf7ec")          # a card face's light panel; light text on 
 MUTED = HexColor("#7a7064")          # secondary text on table aids
 GUIDE = HexColor("#c9c2b6")          # light guide lines: first cuts, table rules, under headings
 CUT = HexColor("#3b332c")            # cut lines of table aids
+SEAM = HexColor("#c0392b")           # seams and targets of a board in parts: a red that shows on most boards
 STRIPE = HexColor("#f4f1ea")         # every other row of a score pad
 PLACEHOLDER = HexColor("#e4ded2")    # where an art file is missing
 PLACEHOLDER_EDGE = HexColor("#b9b0a0")

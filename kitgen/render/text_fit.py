@@ -1,4 +1,4 @@
-"""Fitting text to a box: the largest size at which a line or a paragraph fits."""
+"""Fitting text to a box: the largest size at which a line, a few wrapped lines or a paragraph fit."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
@@ -14,11 +15,24 @@ from kitgen.render import fonts
 from kitgen.render.colors import INK
 
 
-def fit_line(text: str, font: str, size: float, min_size: float, width: float) -> float | None:
-    """The largest size from ``size`` down to ``min_size`` at which one line fits ``width``."""
+def fit_line(text: str, font: str, size: float, min_size: float, width: float,
+             step: float = 0.25) -> float | None:
+    """The largest size from ``size`` down to ``min_size`` (by ``step``) at which one line fits ``width``."""
     while size >= min_size - 1e-9:
         if stringWidth(text, font, size) <= width:
             return size
+        size -= step
+    return None
+
+
+def wrap_lines(text: str, font: str, size: float, min_size: float, width: float,
+               max_lines: int) -> tuple[float, list[str]] | None:
+    """The largest size from ``size`` down to ``min_size`` at which ``text``, wrapped at
+    ``width`` by reportlab's simpleSplit, takes at most ``max_lines`` lines; and those lines."""
+    while size >= min_size - 1e-9:
+        lines = simpleSplit(text, font, size, width)
+        if len(lines) <= max_lines:
+            return size, lines
         size -= 0.25
     return None
 

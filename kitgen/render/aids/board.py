@@ -7,7 +7,7 @@ label ("A1": row letter, column number) and a small map of all the parts.
 
 from __future__ import annotations
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.utils import simpleSplit
 
 from kitgen.data.components import Board
 from kitgen.errors import GameDataError, LayoutError
@@ -17,12 +17,11 @@ from kitgen.layout.tiling import MARK_RADIUS, Tiling, tile_board
 from kitgen.render import fonts
 from kitgen.render.aids.draw import heading
 from kitgen.render.aids.surface import paint_surface
-from kitgen.render.colors import CUT, GUIDE, INK, MUTED
-from kitgen.render.text_fit import fit_line
+from kitgen.render.colors import CUT, GUIDE, INK, MUTED, SEAM
+from kitgen.render.text_fit import fit_line, wrap_lines
 from kitgen.units import mm, to_mm
 
 FOOTER = mm(14)          # band under the board part: part label, map, how to assemble
-SEAM = "#c0392b"         # the seam lines and targets: a red that shows on most boards
 
 
 def board_area(paper) -> Rect:
@@ -81,7 +80,7 @@ def _page(canvas, ctx, board: Board, tiling: Tiling, part, form: str, copy: int)
 
 def _seams(canvas, tiling: Tiling, part) -> None:
     """Seam lines and half-targets: on a seam, each of the two pages shows its half."""
-    canvas.setStrokeColor(HexColor(SEAM))
+    canvas.setStrokeColor(SEAM)
     canvas.setLineWidth(0.6)
     for mark in tiling.marks:
         x, y = part.to_page(mark.x, mark.y)
@@ -152,15 +151,11 @@ def _footer(canvas, ctx, tiling: Tiling, part, total: int) -> None:
     if tiling.rotated:
         text = "The board is printed turned a quarter turn. " + text
     room = mx - area.x - mm(18) - mm(4)
-    size = fit_line(text, fonts.REGULAR, 7.5, 5, room)
+    size, lines = fit_line(text, fonts.REGULAR, 7.5, 5, room), [text]
     canvas.setFillColor(MUTED)
     if size is None:                     # two lines on narrow paper
-        half = len(text) // 2
-        cut = text.rfind(" ", 0, half + 10)
-        lines = [text[:cut], text[cut + 1:]]
-        size = min(fit_line(line, fonts.REGULAR, 7.5, 4, room) or 4 for line in lines)
-    else:
-        lines = [text]
+        size, lines = (wrap_lines(text, fonts.REGULAR, 7.5, 4, room, 2)
+                       or (4, simpleSplit(text, fonts.REGULAR, 4, room)))
     canvas.setFont(fonts.REGULAR, size)
     for i, line in enumerate(lines):
         canvas.drawString(area.x + mm(18), y0 + mm(7) - i * size * 1.25, line)

@@ -17,6 +17,7 @@ from kitgen.errors import GameDataError
 from kitgen.layout import temple_diagram as geo
 from kitgen.render import fonts
 from kitgen.render.colors import DIAGRAM_LABEL, DIAGRAM_TITLE, RULEBOOK_INK, mix
+from kitgen.render.text_fit import fit_line
 
 MAX_LEVEL = 8
 
@@ -192,9 +193,7 @@ class PhaseDiagram(Flowable):
             c.setFont(fonts.BOLD, 9)
             c.drawCentredString(x + 14, y + self.BOX_H / 2 - 3.2, str(i + 1))
             c.setFillColor(RULEBOOK_INK)
-            size = 9.5
-            while size > 6 and stringWidth(name, fonts.BOLD, size) > box_w - 34:
-                size -= 0.5
+            size = fit_line(name, fonts.BOLD, 9.5, 6, box_w - 34, step=0.5) or 6.0
             while len(name) > 1 and stringWidth(name, fonts.BOLD, size) > box_w - 34:
                 name = name[:-4].rstrip() + "..."    # still too long at the smallest size
             c.setFont(fonts.BOLD, size)

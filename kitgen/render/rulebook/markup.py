@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
+from xml.sax.saxutils import escape as _xml
 
 from kitgen.errors import GameDataError
 
@@ -194,10 +195,6 @@ _INLINE = re.compile(r"\\(.)|\*\*(.+?)\*\*|\*(.+?)\*", re.S)
 def plain(text: str) -> str:
     """The text a reader sees: escapes and emphasis marks removed."""
     return _INLINE.sub(lambda m: m.group(1) or m.group(2) or m.group(3), text)
-
-
-def _xml(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def to_para(text: str) -> str:
