@@ -199,17 +199,13 @@ def _piece(e: _Entry, game, count: int) -> Piece:
     size = e.data.get("size", size_default)
     if size is None:
         e.fail("missing 'size' (e.g. size = \"180x120mm\")")
-    pair = _PAIR.match(size) if isinstance(size, str) else None
     if shape == "rect":
-        if not pair:
+        pair = _pair(e, size, "size")
+        if pair is None:
             e.fail(f"'size' = {size!r} must give width and height, e.g. \"90x60mm\"")
-        first, second = pair.group(1), pair.group(2)
-        unit = _UNIT.search(second)
-        if unit and not _UNIT.search(first):  # "90x60mm": the unit after the height applies to both
-            first += unit.group(1)
-        width, height = e.length(first, "size"), e.length(second, "size")
+        width, height = pair
     else:
-        if pair:
+        if isinstance(size, str) and _PAIR.match(size):
             e.fail(f"'size' = {size!r}: a {shape} takes one length (its width), e.g. \"30mm\"")
         width = e.length(size, "size")
         height = width * HEX_RATIO if shape == "hexagon" else width
