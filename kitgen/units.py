@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from reportlab.lib.units import toLength
-
 from kitgen.errors import OptionError
 
 PT_PER_INCH = 72.0
@@ -104,4 +102,6 @@ def to_points(spec: str | float | int) -> float:
     m = _LENGTH.fullmatch(str(spec))
     if not m:
         raise ValueError(f"{spec!r} is not a length (write e.g. 30mm, 1.5in)")
+    from reportlab.lib.units import toLength  # here, so that geometry importing units loads no reportlab
+
     return toLength(m.group(1) + (m.group(2) or "mm"))
