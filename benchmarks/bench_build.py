@@ -1,19 +1,32 @@
-"""Build speed: the whole Altun Ha kit and a synthetic 1,000-card deck.
+"""Build speed: the whole Altun Ha kit against protograf, and a synthetic 1,000-card deck.
 
-Run from the repository root:  python benchmarks/bench_build.py
-Each build runs as a fresh `kitgen build` process (start-up included), best of
-several runs; peak memory is the child's maximum resident set size.
+Run from the repository root:  python benchmarks/bench_build.py [--pairs N] [--no-protograf]
+
+Every build runs as a fresh process, start-up included.
+
+1. Side by side: `kitgen build altun-ha` (80 cards, rulebook and aids) against
+   protograf 0.5.2 building a bare 80-card deck (benchmarks/protograf_deck.py).
+   The two run in turn, A B A B ..., after one warm-up run each; the script
+   prints both medians and the median of the pairwise ratios kitgen/protograf
+   (pairing keeps the ratio honest when the machine's speed drifts).
+   protograf is installed only in this benchmark's own virtual environment,
+   benchmarks/.venv-protograf (git-ignored), created on first use.
+2. The Altun Ha kit alone (best of 5: time, peak memory, kit size) and a
+   synthetic 1,000-card deck (best of 3: time, peak memory).
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import venv
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -21,30 +34,81 @@ sys.path.insert(0, str(REPO))
 
 from kitgen.data.builtin import builtin_dirs  # noqa: E402
 
+PROTOGRAF = "protograf==0.5.2"
+PROTOGRAF_VENV = REPO / "benchmarks" / ".venv-protograf"
+PROTOGRAF_DECK = REPO / "benchmarks" / "protograf_deck.py"
+
 
 def kitgen_cmd() -> list[str]:
-    exe = shutil.which("kitgen")
+    """The kitgen of the Python running this script (its venv's script), else the one on PATH."""
+    beside = Path(sys.executable).with_name("kitgen")
+    exe = str(beside) if beside.exists() else shutil.which("kitgen")
     return [exe] if exe else [sys.executable, "-c", "from kitgen.cli import main; main()"]
 
 
-# Runs one command and prints its peak resident memory in KiB (its own children only).
-_MEASURE = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); "
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(r.returncode)")
+def run(cmd: list[str], what: str) -> tuple[float, float, float]:
+    """Run ``cmd`` as a fresh process: wall seconds, CPU seconds (user + system), peak memory in MB."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    stderr = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.stderr.close()
+    if proc.returncode != 0:
+        sys.exit(f"{what} failed (exit {proc.returncode}): {stderr.decode(errors='replace').strip()}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def timed_build(game: str, out: Path, repeat: int) -> tuple[float, float]:
-    """Best wall time in seconds and peak memory in MB over `repeat` fresh processes."""
-    best, peak = float("inf"), 0.0
-    for _ in range(repeat):
-        start = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-c", _MEASURE, *kitgen_cmd(), "build", game, "--out", str(out)],
-                              capture_output=True, text=True, cwd=REPO)
-        elapsed = time.perf_counter() - start
-        if proc.returncode != 0:
-            sys.exit(f"build of {game} failed: {proc.stderr.strip()}")
-        best = min(best, elapsed)
-        peak = max(peak, int(proc.stdout.strip().splitlines()[-1]) / 1024)
-    return best, peak
+def best_of(cmd: list[str], what: str, repeat: int) -> tuple[float, float]:
+    """Best wall time in seconds and largest peak memory in MB over ``repeat`` fresh processes."""
+    runs = [run(cmd, what) for _ in range(repeat)]
+    return min(r[0] for r in runs), max(r[2] for r in runs)
+
+
+def protograf_python() -> Path:
+    """The Python of the benchmark's own protograf environment, made on first use."""
+    python = PROTOGRAF_VENV / "bin" / "python"
+    if not python.exists():
+        print(f"first run: installing {PROTOGRAF} into {PROTOGRAF_VENV.relative_to(REPO)} "
+              "(the benchmark's own environment, not a kitgen dependency) ...", flush=True)
+        venv.create(PROTOGRAF_VENV, with_pip=True)
+        pip = subprocess.run([str(python), "-m", "pip", "install", "-q", PROTOGRAF],
+                             capture_output=True, text=True)
+        if pip.returncode != 0:
+            shutil.rmtree(PROTOGRAF_VENV, ignore_errors=True)
+            sys.exit(f"could not install {PROTOGRAF}: {pip.stderr.strip()[-500:]}\n"
+                     "(run again with --no-protograf for kitgen's own figures)")
+    version = subprocess.run([str(python), "-c", "import importlib.metadata as m; print(m.version('protograf'))"],
+                             capture_output=True, text=True).stdout.strip()
+    if f"protograf=={version}" != PROTOGRAF:
+        sys.exit(f"{PROTOGRAF_VENV.relative_to(REPO)} holds protograf {version or '(none)'}, not {PROTOGRAF}; "
+                 "delete that folder and run again")
+    return python
+
+
+def side_by_side(tmp: Path, pairs: int) -> None:
+    """kitgen's whole Altun Ha kit (A) against protograf's bare 80-card deck (B), in turn."""
+    python = protograf_python()
+    (tmp / "protograf").mkdir()
+    a_cmd = [*kitgen_cmd(), "build", "altun-ha", "--out", str(tmp / "side")]
+    b_cmd = [str(python), str(PROTOGRAF_DECK), "-d", str(tmp / "protograf")]
+    run(a_cmd, "kitgen build altun-ha")            # warm-up: byte-code caches, font caches
+    run(b_cmd, "the protograf deck")
+    a_runs, b_runs = [], []
+    for _ in range(pairs):
+        a_runs.append(run(a_cmd, "kitgen build altun-ha"))
+        b_runs.append(run(b_cmd, "the protograf deck"))
+    med = statistics.median
+    print(f"side by side, {pairs} pairs in turn (A B A B ...), fresh processes, medians:")
+    print(f"  A kitgen, Altun Ha kit (80 cards + rulebook + aids): {med(r[0] for r in a_runs):.2f} s wall, "
+          f"{med(r[1] for r in a_runs):.2f} s CPU")
+    print(f"  B protograf 0.5.2, bare 80-card deck:               {med(r[0] for r in b_runs):.2f} s wall, "
+          f"{med(r[1] for r in b_runs):.2f} s CPU")
+    wall = med(a[0] / b[0] for a, b in zip(a_runs, b_runs))
+    cpu = med(a[1] / b[1] for a, b in zip(a_runs, b_runs))
+    print(f"  ratio A/B, median of pairs: {wall:.2f} wall, {cpu:.2f} CPU (target: <= 0.50)")
 
 
 def synthetic_game(folder: Path, cards: int = 1000, copies: int = 4) -> Path:
@@ -68,14 +132,21 @@ def synthetic_game(folder: Path, cards: int = 1000, copies: int = 4) -> Path:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=9, help="A/B pairs of the side-by-side run (default 9)")
+    parser.add_argument("--no-protograf", action="store_true", help="skip the side-by-side run")
+    args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        altun_s, altun_mb = timed_build("altun-ha", tmp / "out", repeat=5)
+        if not args.no_protograf:
+            side_by_side(tmp, args.pairs)
+        build = [*kitgen_cmd(), "build"]
+        altun_s, altun_mb = best_of([*build, "altun-ha", "--out", str(tmp / "out")], "kitgen build altun-ha", 5)
         kit = tmp / "out" / "altun-ha"
         size_mb = sum(p.stat().st_size for p in kit.iterdir()) / 1e6
         game = synthetic_game(tmp / "synthetic")
-        big_s, big_mb = timed_build(str(game), tmp / "out", repeat=3)
-    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+        big_s, big_mb = best_of([*build, str(game), "--out", str(tmp / "out")], "the synthetic build", 3)
     print(f"Altun Ha kit (80 cards + rulebook + aids), end to end: {altun_s:.2f} s, "
           f"{80 / altun_s:.0f} cards/s, peak {altun_mb:.0f} MB, kit size {size_mb:.2f} MB "
           f"(targets: < 1.5 s, < 3 MB)")
