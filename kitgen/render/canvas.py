@@ -5,11 +5,12 @@ from __future__ import annotations
 import io
 
 
-def new_canvas(pagesize, title: str, subject: str = ""):
+def new_canvas(pagesize, title: str, subject: str = "", canvas_class=None):
     """A reportlab canvas writing to memory, set up for byte-identical rebuilds.
 
     ``invariant`` fixes the creation date and document id; viewers are asked
-    to print at actual size, never "fit to page".
+    to print at actual size, never "fit to page".  ``canvas_class`` is a
+    subclass of reportlab's Canvas to use instead of it.
     """
     from reportlab import rl_config
     from reportlab.pdfgen.canvas import Canvas
@@ -21,7 +22,7 @@ def new_canvas(pagesize, title: str, subject: str = ""):
     fonts.register()
     buffer = io.BytesIO()
     # the initial font is a registered TrueType face, so no unembedded Helvetica is ever referenced
-    canvas = Canvas(buffer, pagesize=tuple(pagesize), invariant=1, pageCompression=1,
+    canvas = (canvas_class or Canvas)(buffer, pagesize=tuple(pagesize), invariant=1, pageCompression=1,
                     initialFontName=fonts.REGULAR)
     canvas.setTitle(title)
     canvas.setAuthor("kitgen")

@@ -2,7 +2,8 @@
 
 Typography: 10.2 pt body on 14 pt leading, two heading levels (plus a minor
 one), generous margins, a running head and "Page N of M" in the footer.  The
-PDF is built twice: once to count the pages, once to print the count.
+layout runs once: the canvas holds its pages back and writes each page's
+number and the count when it is saved (reportlab's numbered-canvas pattern).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
     CondPageBreak,
@@ -308,14 +310,41 @@ INSERTS = {
 
 # --- the document -------------------------------------------------------------------
 
+class _NumberedCanvas(Canvas):
+    """A canvas that holds its pages until it is saved, then writes "Page N of M" on each.
+
+    ``page_footer(canvas, page, total)`` draws the number; it is set by the document.
+    """
+
+    page_footer = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._held_pages: list[dict] = []
+
+    def showPage(self):
+        self._held_pages.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self):
+        if self._code:
+            self.showPage()
+        total = len(self._held_pages)
+        for state in self._held_pages:
+            self.__dict__.update(state)
+            self.page_footer(self, self._pageNumber, total)
+            super().showPage()
+        super().save()
+
+
 class _Doc(BaseDocTemplate):
-    def __init__(self, paper, game, theme: Theme, total_pages: int | None):
+    def __init__(self, paper, game, theme: Theme):
         super().__init__(None, pagesize=tuple(paper), leftMargin=mm(22), rightMargin=mm(22),
                          topMargin=mm(22), bottomMargin=mm(22), title=f"{game.title}: Rules",
                          author="kitgen", creator="kitgen", producer="kitgen",
                          subject=f"Rules of {game.title}", invariant=1)
         self._doSave = 0
-        self.game, self.theme, self.total_pages = game, theme, total_pages
+        self.game, self.theme = game, theme
         self.chapter = ""
         self.page_chapter = ""
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
@@ -339,6 +368,7 @@ class _Doc(BaseDocTemplate):
             self.chapter = chapter
 
     def _decorate(self, canvas, doc):
+        """Running head and footer; the page number is written when the canvas is saved."""
         w, h = self.pagesize
         left, right = self.leftMargin, w - self.rightMargin
         canvas.saveState()
@@ -349,8 +379,6 @@ class _Doc(BaseDocTemplate):
         foot = mm(13)
         canvas.line(left, foot + 11, right, foot + 11)
         canvas.drawString(left, foot, f"{self.game.title} \u00b7 Rules")
-        page = f"Page {doc.page}" + (f" of {self.total_pages}" if self.total_pages else "")
-        canvas.drawRightString(right, foot, page)
         if doc.page > 1:
             head = h - mm(13)
             canvas.setFont(fonts.ITALIC, 8.5)
@@ -360,28 +388,33 @@ class _Doc(BaseDocTemplate):
             canvas.line(left, head - 5, right, head - 5)
         canvas.restoreState()
 
+    def page_number(self, canvas, page: int, total: int) -> None:
+        canvas.saveState()
+        canvas.setFillColor(MUTED)
+        canvas.setFont(fonts.REGULAR, 8.5)
+        canvas.drawRightString(self.pagesize[0] - self.rightMargin, mm(13), f"Page {page} of {total}")
+        canvas.restoreState()
+
+    def make_canvas(self, *args, **kwargs):
+        canvas = new_canvas(self.pagesize, f"{self.game.title}: Rules", f"Rules of {self.game.title}",
+                            canvas_class=_NumberedCanvas)
+        canvas.page_footer = self.page_number
+        return canvas
+
 
 def build_pdf(blocks, game, paper, where: str) -> bytes:
     fonts.register()
     theme = Theme.for_game(game)
-    total = None
-    data = b""
-    for _ in range(2):
-        doc = _Doc(paper, game, theme, total)
-        story = Builder(game, theme, where, doc.width).flowables(blocks)
-        if not story:
-            raise GameDataError("the rulebook template produced no text", file=where)
-        try:
-            doc.build(story, canvasmaker=lambda *a, **k: new_canvas(paper, f"{game.title}: Rules",
-                                                                     f"Rules of {game.title}"))
-        except RenderError:
-            raise
-        except Exception as exc:  # reportlab's LayoutError and friends: too big to place
-            if type(exc).__name__ == "LayoutError":
-                raise RenderError(f"{where}: a block of the rulebook does not fit on one page ({exc})") from None
-            raise
-        data = canvas_bytes(doc.canv)
-        if total == doc.page:
-            break
-        total = doc.page
-    return data
+    doc = _Doc(paper, game, theme)
+    story = Builder(game, theme, where, doc.width).flowables(blocks)
+    if not story:
+        raise GameDataError("the rulebook template produced no text", file=where)
+    try:
+        doc.build(story, canvasmaker=doc.make_canvas)
+    except RenderError:
+        raise
+    except Exception as exc:  # reportlab's LayoutError and friends: too big to place
+        if type(exc).__name__ == "LayoutError":
+            raise RenderError(f"{where}: a block of the rulebook does not fit on one page ({exc})") from None
+        raise
+    return canvas_bytes(doc.canv)
