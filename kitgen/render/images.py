@@ -2,33 +2,53 @@
 
 Cards, backs and every table aid draw their pictures through :func:`draw_art`,
 so a missing file looks the same wherever it was wanted.
+
+Art is embedded once per PDF as an image XObject named after the file's
+content (a SHA-256 digest), so the same game gives the same bytes wherever
+its folder lives.  A PNG whose pixels PDF can read as they are (8-bit grey or
+RGB, or a palette; not interlaced) goes in without being decoded and
+recompressed: its compressed rows are copied into the PDF with PNG's row
+predictors declared, and only a palette's transparency is decoded, into a
+soft mask.  Other files (JPEG, PNG with an alpha channel, ...) are encoded by
+reportlab, as ``canvas.drawImage`` would.  Encodings are kept for the whole
+process, so a picture on the cards and on the aids is encoded once.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
+import os
+import struct
+import zlib
+from dataclasses import dataclass
 from functools import lru_cache
 
-from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFObject, PDFStream
 
+from kitgen.errors import RenderError
 from kitgen.layout.card_face import fit_image
 from kitgen.layout.geometry import Rect
 from kitgen.render import fonts
 from kitgen.render.colors import INK, PLACEHOLDER, PLACEHOLDER_EDGE
 from kitgen.render.text_fit import fit_line
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
-@lru_cache(maxsize=256)
-def image_size(path: str) -> tuple[int, int]:
-    return ImageReader(path).getSize()
+
+def image_size(path) -> tuple[int, int]:
+    """Width and height of an art file in pixels."""
+    image = _art_file(path)[1]
+    return image.width, image.height
 
 
 def draw_art(canvas, path, box: Rect, label: str, cover: bool = False) -> None:
     """The art file at ``path`` centred in ``box``, aspect kept (``cover``: filling it, overflowing);
     a placeholder naming ``label`` when ``path`` is None (the file is missing)."""
     if path is not None:
-        w, h = image_size(str(path))
+        w, h = image_size(path)
         r = fit_image(box, w, h, cover=cover)
-        canvas.drawImage(str(path), r.x, r.y, r.w, r.h, mask="auto")
+        draw_image(canvas, path, r.x, r.y, r.w, r.h)
         return
     canvas.saveState()
     canvas.setFillColor(PLACEHOLDER)
@@ -44,3 +64,177 @@ def draw_art(canvas, path, box: Rect, label: str, cover: bool = False) -> None:
     cx, cy = box.center
     canvas.drawCentredString(cx, cy - size / 3, text)
     canvas.restoreState()
+
+
+def draw_image(canvas, path, x: float, y: float, width: float, height: float) -> None:
+    """Draw the art file at ``path`` stretched to the box, as ``canvas.drawImage`` does.
+
+    The file is embedded in the canvas's PDF once, under a name made from its content.
+    """
+    digest, image = _art_file(path)
+    name = f"art{digest}"
+    doc = canvas._doc
+    reg_name = doc.getXObjectName(name)
+    if reg_name not in doc.idToObject:
+        xobject = _ImageXObject(image)
+        if image.smask is not None:
+            xobject.smask = doc.Reference(_ImageXObject(image.smask), doc.getXObjectName(f"{name}mask"))
+        doc.Reference(xobject, reg_name)
+        doc.addForm(name, xobject)
+    canvas._currentPageHasImages = 1
+    canvas.saveState()
+    canvas.translate(x, y)
+    canvas.scale(width, height)
+    canvas._code.append(f"/{reg_name} Do")
+    canvas.restoreState()
+    canvas._formsinuse.append(name)
+
+
+def _art_file(path) -> tuple[str, "EncodedImage"]:
+    """The content digest and the encoding of an art file (kept while the file is unchanged)."""
+    path = os.fspath(path)
+    st = os.stat(path)
+    return _encode_file(path, st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=128)
+def _encode_file(path: str, mtime_ns: int, size: int) -> tuple[str, "EncodedImage"]:
+    with open(path, "rb") as fh:
+        data = fh.read()
+    try:
+        image = _png_as_is(data) or _by_reportlab(path)
+    except Exception as exc:       # Pillow's and reportlab's many errors for a file that is no readable image
+        reason = ("it has too many pixels to open safely" if type(exc).__name__ == "DecompressionBombError"
+                  else "it is damaged or in another format")
+        raise RenderError(f"{path}: cannot read this art file as a PNG or JPEG image; {reason}") from None
+    return hashlib.sha256(data).hexdigest()[:32], image
+
+
+@dataclass(frozen=True)
+class EncodedImage:
+    """The stream and dictionary entries of one image XObject."""
+
+    width: int
+    height: int
+    bits: int
+    colour_space: object              # a name such as "/DeviceRGB", or a PDF array
+    filters: tuple[str, ...]
+    stream: bytes
+    decode_parms: dict | None = None
+    decode: tuple | None = None
+    mask: tuple | None = None         # colour-key masking
+    smask: "EncodedImage | None" = None
+
+
+class _ImageXObject(PDFObject):
+    def __init__(self, encoded: EncodedImage):
+        self.encoded = encoded
+        self.smask = None                 # a reference to the soft mask's XObject, if any
+
+    def format(self, document):
+        e = self.encoded
+        stream = PDFStream(content=e.stream)
+        d = stream.dictionary
+        d["Type"] = PDFName("XObject")
+        d["Subtype"] = PDFName("Image")
+        d["Width"], d["Height"] = e.width, e.height
+        d["BitsPerComponent"] = e.bits
+        d["ColorSpace"] = e.colour_space
+        if e.decode:
+            d["Decode"] = PDFArray(e.decode)
+        d["Filter"] = PDFArray([PDFName(f) for f in e.filters])
+        if e.decode_parms:
+            d["DecodeParms"] = PDFArray([PDFDictionary(e.decode_parms)])   # one per filter
+        d["Length"] = len(e.stream)
+        if e.mask:
+            d["Mask"] = PDFArray(e.mask)
+        if self.smask is not None:
+            d["SMask"] = self.smask
+        return stream.format(document)
+
+
+def _png_chunks(data: bytes):
+    """(kind, body) of each chunk of a PNG file; ValueError if one is cut short or damaged."""
+    pos = 8
+    while True:
+        if pos + 12 > len(data):
+            raise ValueError("the file ends before its last chunk")
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        end = pos + 8 + length
+        if end + 4 > len(data) or zlib.crc32(data[pos + 4:end]) != struct.unpack(">I", data[end:end + 4])[0]:
+            raise ValueError(f"chunk {kind!r} is damaged")
+        yield kind, data[pos + 8:end]
+        if kind == b"IEND":
+            return
+        pos = end + 4
+
+
+def _png_as_is(data: bytes) -> EncodedImage | None:
+    """A PNG's own compressed rows as a PDF image, or None when PDF cannot take them as they are."""
+    if not data.startswith(PNG_SIGNATURE):
+        return None
+    header = palette = transparency = None
+    rows = []
+    try:
+        for kind, body in _png_chunks(data):
+            if kind == b"IHDR" and len(body) == 13:
+                header = struct.unpack(">IIBBBBB", body)
+            elif kind == b"PLTE":
+                palette = body
+            elif kind == b"tRNS":
+                transparency = body
+            elif kind == b"IDAT":
+                rows.append(body)
+    except ValueError:
+        return None           # let the decoder say what is wrong
+    if header is None or not rows:
+        return None
+    width, height, bits, colour, compression, filtering, interlace = header
+    if compression or filtering or interlace:
+        return None
+    if colour == 3 and palette and bits in (1, 2, 4, 8):
+        entries = 1 << bits
+        lookup = palette[:3 * entries].ljust(3 * entries, b"\0")   # indices past the palette are black
+        space = PDFArray([PDFName("Indexed"), PDFName("DeviceRGB"), entries - 1, f"<{lookup.hex()}>"])
+        channels = 1
+    elif colour in (0, 2) and bits == 8 and transparency is None:
+        space, channels = PDFName("DeviceGray" if colour == 0 else "DeviceRGB"), 1 if colour == 0 else 3
+    else:
+        return None
+    smask = _palette_alpha(data, width, height, transparency) if colour == 3 and transparency else None
+    parms = {"Predictor": 15, "Colors": channels, "BitsPerComponent": bits, "Columns": width}
+    return EncodedImage(width, height, bits, space, ("FlateDecode",), b"".join(rows), parms, smask=smask)
+
+
+def _palette_alpha(data: bytes, width: int, height: int, transparency: bytes) -> EncodedImage:
+    """The soft mask of a palette image: each pixel's alpha from its palette entry's."""
+    from PIL import Image
+
+    table = transparency[:256].ljust(256, b"\xff")
+    with Image.open(io.BytesIO(data)) as im:
+        alpha = im.tobytes().translate(table)
+    return EncodedImage(width, height, 8, PDFName("DeviceGray"), ("FlateDecode",), zlib.compress(alpha),
+                        decode=(0, 1))
+
+
+def _by_reportlab(path: str) -> EncodedImage:
+    """Any other image file, encoded by reportlab (JPEG as it is, the rest decoded and compressed)."""
+    from reportlab.pdfbase.pdfdoc import PDFImageXObject
+
+    obj = PDFImageXObject("art", path, mask="auto")
+    smask = getattr(obj, "_smask", None)
+    return EncodedImage(obj.width, obj.height, obj.bitsPerComponent, PDFName(obj.colorSpace), tuple(obj._filters),
+                        obj.streamContent, decode=_decode_of(obj), mask=tuple(obj.mask) if obj.mask else None,
+                        smask=_by_reportlab_mask(smask) if smask is not None else None)
+
+
+def _by_reportlab_mask(obj) -> EncodedImage:
+    return EncodedImage(obj.width, obj.height, obj.bitsPerComponent, PDFName(obj.colorSpace), tuple(obj._filters),
+                        obj.streamContent, decode=_decode_of(obj))
+
+
+def _decode_of(obj) -> tuple | None:
+    if obj.colorSpace == "DeviceCMYK" and getattr(obj, "_dotrans", 0):
+        return (1, 0, 1, 0, 1, 0, 1, 0)
+    decode = getattr(obj, "_decode", None)
+    return tuple(decode) if decode else None
