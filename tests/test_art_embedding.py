@@ -163,3 +163,18 @@ def test_the_same_game_in_two_folders_builds_byte_identical_files(tmp_path):
         b = (tmp_path / "out2" / "altun-ha" / name).read_bytes()
         assert a == b, name
     assert len(_images((tmp_path / "out1" / "altun-ha" / "cards.pdf").read_bytes())) > 20
+
+
+def test_pictures_with_the_same_transparency_share_one_soft_mask(tmp_path):
+    paths = []
+    for flip in (False, True):
+        im = _picture("P255")
+        if flip:
+            im = im.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+        im = im.point(lambda i: i + 1)          # index 0 is left for the clear hole alone
+        im.paste(0, (10, 10, 40, 50))
+        paths.append(_save(im, tmp_path / f"framed-{flip}.png", transparency=0))
+    pdf = _page(lambda c: [draw_image(c, p, 10 + 100 * i, 20, 90, 140) for i, p in enumerate(paths)])
+    first, second = _images(pdf)
+    assert first.raw_get("/SMask").idnum == second.raw_get("/SMask").idnum
+    assert first.indirect_reference.idnum != second.indirect_reference.idnum

@@ -24,7 +24,7 @@ import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 
-from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFObject, PDFStream
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFObject, PDFObjectReference, PDFStream
 
 from kitgen.errors import RenderError
 from kitgen.layout.card_face import fit_image
@@ -77,8 +77,12 @@ def draw_image(canvas, path, x: float, y: float, width: float, height: float) ->
     reg_name = doc.getXObjectName(name)
     if reg_name not in doc.idToObject:
         xobject = _ImageXObject(image)
-        if image.smask is not None:
-            xobject.smask = doc.Reference(_ImageXObject(image.smask), doc.getXObjectName(f"{name}mask"))
+        if image.smask is not None:       # stored once for all the pictures that share it
+            mask_name = doc.getXObjectName(f"mask{hashlib.sha256(image.smask.stream).hexdigest()[:32]}")
+            if mask_name in doc.idToObject:
+                xobject.smask = PDFObjectReference(mask_name)
+            else:
+                xobject.smask = doc.Reference(_ImageXObject(image.smask), mask_name)
         doc.Reference(xobject, reg_name)
         doc.addForm(name, xobject)
     canvas._currentPageHasImages = 1
@@ -212,7 +216,12 @@ def _palette_alpha(data: bytes, width: int, height: int, transparency: bytes) ->
 
     table = transparency[:256].ljust(256, b"\xff")
     with Image.open(io.BytesIO(data)) as im:
-        alpha = im.tobytes().translate(table)
+        return _alpha_mask(im.tobytes().translate(table), width, height)
+
+
+@lru_cache(maxsize=32)
+def _alpha_mask(alpha: bytes, width: int, height: int) -> EncodedImage:
+    """A soft mask, compressed once for all the pictures that share it (art often has one frame)."""
     return EncodedImage(width, height, 8, PDFName("DeviceGray"), ("FlateDecode",), zlib.compress(alpha),
                         decode=(0, 1))
 
