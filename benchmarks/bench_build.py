@@ -136,7 +136,12 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=9, help="A/B pairs of the side-by-side run (default 9)")
     parser.add_argument("--no-protograf", action="store_true", help="skip the side-by-side run")
     args = parser.parse_args()
-    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    try:
+        import _rl_accel  # noqa: F401
+        accel = "with its C accelerator (rl_accel)"
+    except ImportError:
+        accel = "WITHOUT its C accelerator (pip install rl_accel)"
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, reportlab {accel}")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         if not args.no_protograf:
