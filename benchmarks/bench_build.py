@@ -6,7 +6,8 @@ Every build runs as a fresh process, start-up included.
 
 1. Side by side: `kitgen build altun-ha` (80 cards, rulebook and aids) against
    protograf 0.5.2 building a bare 80-card deck (benchmarks/protograf_deck.py).
-   The two run in turn, A B A B ..., after one warm-up run each; the script
+   The two run in turn, A B A B ..., after one warm-up run each (both then
+   run from byte-code caches, as installed packages do); the script
    prints both medians and the median of the pairwise ratios kitgen/protograf
    (pairing keeps the ratio honest when the machine's speed drifts).
    protograf is installed only in this benchmark's own virtual environment,
@@ -46,10 +47,15 @@ def kitgen_cmd() -> list[str]:
     return [exe] if exe else [sys.executable, "-c", "from kitgen.cli import main; main()"]
 
 
+# Both tools run from byte-code caches, as installed packages do (pip compiles them at install;
+# an editable install writes them on its first run unless PYTHONDONTWRITEBYTECODE is set).
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run(cmd: list[str], what: str) -> tuple[float, float, float]:
     """Run ``cmd`` as a fresh process: wall seconds, CPU seconds (user + system), peak memory in MB."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen(cmd, cwd=REPO, env=CHILD_ENV, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     stderr = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
