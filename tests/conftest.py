@@ -1,18 +1,27 @@
-"""Shared fixtures: built kits and editable copies of the built-in game."""
+"""Shared fixtures: built kits and editable copies of the built-in game; hypothesis profiles."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import textwrap
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
 
 from kitgen.cli.group import cli
 from kitgen.data.builtin import builtin_dirs
 
 REPO = Path(__file__).resolve().parent.parent
+
+# Property tests draw their examples from a fixed seed by default, so every run checks the
+# same cases and a failure can be reproduced; HYPOTHESIS_PROFILE=long explores far more,
+# from a fresh seed each run.
+settings.register_profile("ci", derandomize=True, max_examples=500)
+settings.register_profile("long", max_examples=5000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def run(*args: str):

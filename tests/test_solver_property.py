@@ -27,7 +27,7 @@ def positions(draw, max_hand=12):
     return hand, population, temples, chain
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_cpsat_agrees_with_exhaustive_reference(position):
     hand, population, temples, chain = position
@@ -60,13 +60,13 @@ def _assert_runner_up_is_next_legal_play(position):
     assert plan_key(runner, DECK) == worse[0]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_runner_up_is_the_next_legal_play(position):
     _assert_runner_up_is_next_legal_play(position)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(max_hand=3))
 def test_runner_up_of_small_hands_is_the_next_legal_play(position):
     # small hands often have a single non-famine play, where famine used to come second
