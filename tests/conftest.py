@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -67,3 +69,25 @@ def altun_kit(tmp_path_factory) -> Path:
     result = run("build", "altun-ha", "--out", out)
     assert result.exit_code == 0, result.output
     return out / "altun-ha"
+
+
+@pytest.fixture(scope="session")
+def drawn_art(tmp_path_factory):
+    """``drawn_art(slug)``: name -> bytes of every PNG that the game's make_art.py writes.
+
+    Each script runs once a session, as a script in a fresh process (from another working
+    folder), into a folder of its own.
+    """
+    drawn: dict[str, dict[str, bytes]] = {}
+
+    def draw(slug: str) -> dict[str, bytes]:
+        if slug not in drawn:
+            out = tmp_path_factory.mktemp(f"art-{slug}")
+            script = builtin_dirs(slug)[2] / "make_art.py"
+            result = subprocess.run([sys.executable, str(script), str(out)], capture_output=True, text=True,
+                                    cwd=str(out))
+            assert result.returncode == 0, result.stderr
+            drawn[slug] = {p.name: p.read_bytes() for p in sorted(out.glob("*.png"))}
+        return drawn[slug]
+
+    return draw

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import importlib.util
 import io
 import json
 import re
@@ -269,11 +268,8 @@ def test_a_rebuild_is_byte_identical(kit, tmp_path):
 
 # --- the art ------------------------------------------------------------------------------------
 
-def test_art_is_complete_and_reproduced_by_its_script():
-    spec = importlib.util.spec_from_file_location("ancestral_make_art", ART / "make_art.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    files = module.build()
+def test_art_is_complete_and_reproduced_by_its_script(drawn_art):
+    files = drawn_art(SLUG)
     assert files == {p.name: p.read_bytes() for p in sorted(ART.glob("*.png"))}
     toml = read_toml()
     referenced = {row["art"] for row in read_csv()} | {toml["back"]["art"]}

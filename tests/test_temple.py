@@ -138,13 +138,8 @@ def test_kitgen_list_shows_the_game():
     assert result.exit_code == 0 and "Temple of Inscriptions" in result.output
 
 
-def test_art_script_is_deterministic_and_complete(tmp_path):
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("toi_art", ART / "make_art.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    files = module.build()
+def test_art_script_is_deterministic_and_complete(drawn_art):
+    files = drawn_art(SLUG)
     named = {row["art"] for row in csv.DictReader(open(DATA / "cards.csv", encoding="utf-8"))}
     assert named | {"back.png", "treasure.png", "summon.png"} == set(files)
     for name, data in files.items():
