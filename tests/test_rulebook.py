@@ -62,13 +62,24 @@ def card_list_row(text: str, name: str, next_cell: str = r"\S") -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def builtin_a4() -> bytes:
-    return render_rulebook(load_game("altun-ha"), A4)
+def builtin_pdfs() -> dict[str, bytes]:
+    game = load_game("altun-ha")
+    return {"a4": render_rulebook(game, A4), "letter": render_rulebook(game, LETTER)}
 
 
 @pytest.fixture(scope="module")
-def builtin_text(builtin_a4) -> str:
-    return "\n".join(pdf_pages(builtin_a4))
+def builtin_a4(builtin_pdfs) -> bytes:
+    return builtin_pdfs["a4"]
+
+
+@pytest.fixture(scope="module")
+def builtin_pages(builtin_a4) -> list[str]:
+    return pdf_pages(builtin_a4)
+
+
+@pytest.fixture(scope="module")
+def builtin_text(builtin_pages) -> str:
+    return "\n".join(builtin_pages)
 
 
 # --- the Altun Ha rulebook ---------------------------------------------------------
@@ -88,18 +99,35 @@ def test_card_list_matches_the_data(builtin_text):
     assert f"The deck: {game.deck_size} cards." in builtin_text
 
 
-def test_card_table_follows_a_changed_count(tmp_path):
-    game = make_game(tmp_path, csv=lambda t: t.replace("Stairs,bid,9,4", "Stairs,bid,17,4"))
-    text = "\n".join(pdf_pages(render_rulebook(game, A4)))
+MARKUP = 'Draw <b>3</b> & say "ha" *now* # - 1. [x]'
+LATIN = "Gagnez 5 points, élan où ñ."
+
+
+@pytest.fixture(scope="module")
+def edited(tmp_path_factory):
+    """Altun Ha with a card count, two card texts and two rule numbers changed, rendered once (A4).
+
+    Each edit shows in its own part of the book (card tables, two cards' text, the phases that
+    name the numbers); the tests below check one edit each.
+    """
+    game = make_game(tmp_path_factory.mktemp("edited"),
+                     csv=lambda t: t.replace("Stairs,bid,9,4", "Stairs,bid,17,4")
+                     .replace("Draw 3 cards.", f'"{MARKUP.replace(chr(34), chr(34) * 2)}"')
+                     .replace("Gain 5 points.", f'"{LATIN}"'),
+                     toml=lambda t: t.replace("famine_penalty = 13", "famine_penalty = 11")
+                     .replace("hand_limit = 5", "hand_limit = 6"))
+    return game, pdf_pages(render_rulebook(game, A4))
+
+
+def test_card_table_follows_a_changed_count(edited):
+    text = "\n".join(edited[1])
     assert card_list_row(text, "Stairs")[:3] == ["Bid", "17", "4"]
     assert "The deck: 88 cards." in text                 # 80 + 8
     assert re.search(r"^88 Cards one shared deck: 70 Bid", text, re.M)
 
 
-def test_rule_numbers_follow_game_toml(tmp_path):
-    game = make_game(tmp_path, toml=lambda t: t.replace("famine_penalty = 13", "famine_penalty = 11")
-                     .replace("hand_limit = 5", "hand_limit = 6"))
-    text = " ".join(" ".join(pdf_pages(render_rulebook(game, A4))).split())
+def test_rule_numbers_follow_game_toml(edited):
+    text = " ".join(" ".join(edited[1]).split())
     assert "loses 11 points and the game ends at once" in text
     assert "13 points" not in text
     assert "more than 6 cards in hand" in text
@@ -127,18 +155,18 @@ def test_chapters_for_the_eight_phases(builtin_text):
         assert re.search(rf"^{re.escape(chapter)}$", builtin_text, re.M), chapter
 
 
-def test_page_numbers_and_length(builtin_a4):
-    pages = pdf_pages(builtin_a4)
+def test_page_numbers_and_length(builtin_pages):
+    pages = builtin_pages
     assert len(pages) >= 3
     for number, text in enumerate(pages, start=1):
         assert f"Page {number} of {len(pages)}" in text
 
 
-def test_worked_example_draws_temples_before_and_after(builtin_a4):
+def test_worked_example_draws_temples_before_and_after(builtin_a4, builtin_pages):
+    numbers = [i for i, text in enumerate(builtin_pages) if "BEFORE" in text]
+    assert numbers, "no before/after temple diagram"
     with pdfplumber.open(io.BytesIO(builtin_a4)) as pdf:
-        pages = [p for p in pdf.pages if "BEFORE" in (p.extract_text() or "")]
-        assert pages, "no before/after temple diagram"
-        page = pages[0]
+        page = pdf.pages[numbers[0]]
         words = page.extract_words()
         after = [w for w in words if w["text"] == "AFTER"][0]
         # the diagram's "after" panel shows the new Stairs (4) on temple B and marks the new cards
@@ -161,8 +189,8 @@ def test_heading_hierarchy_and_body_size(builtin_a4):
 
 
 @pytest.mark.parametrize("paper,size_mm", [("a4", (210.0, 297.0)), ("letter", (215.9, 279.4))])
-def test_paper_sizes(paper, size_mm):
-    reader = PdfReader(io.BytesIO(render_rulebook(load_game("altun-ha"), paper_size(paper))))
+def test_paper_sizes(builtin_pdfs, paper, size_mm):
+    reader = PdfReader(io.BytesIO(builtin_pdfs[paper]))
     for page in reader.pages:
         box = page.mediabox
         assert to_mm(float(box.width)) == pytest.approx(size_mm[0], abs=0.2)
@@ -277,12 +305,11 @@ def test_unclosed_box_is_reported(tmp_path):
 
 # --- card text printed as written ----------------------------------------------------
 
-def test_markup_characters_in_card_text_print_literally(tmp_path):
-    weird = 'Draw <b>3</b> & say "ha" *now* # - 1. [x]'
-    game = make_game(tmp_path, csv=lambda t: t.replace("Draw 3 cards.", f'"{weird.replace(chr(34), chr(34) * 2)}"'))
-    assert game.cards[8].text == weird
-    text = "\n".join(pdf_pages(render_rulebook(game, A4)))
-    assert weird in " ".join(text.split())
+def test_markup_characters_in_card_text_print_literally(edited):
+    game, pages = edited
+    assert game.cards[8].text == MARKUP
+    text = "\n".join(pages)
+    assert MARKUP in " ".join(text.split())
 
 
 def test_emoji_in_card_text_is_a_clear_error(tmp_path):
@@ -293,9 +320,10 @@ def test_emoji_in_card_text_is_a_clear_error(tmp_path):
     assert "Obsidian" in message and "U+1F389" in message and "\n" not in message
 
 
-def test_latin_letters_beyond_ascii_print(tmp_path):
-    game = make_game(tmp_path, csv=lambda t: t.replace("Gain 5 points.", '"Gagnez 5 points, élan où ñ."'))
-    assert "Gagnez 5 points, élan où ñ." in "\n".join(pdf_pages(render_rulebook(game, A4)))
+def test_latin_letters_beyond_ascii_print(edited):
+    game, pages = edited
+    assert [c.text for c in game.cards if c.name == "Obsidian"] == [LATIN]
+    assert LATIN in "\n".join(pages)
 
 
 # --- the pieces on their own ----------------------------------------------------------
