@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -62,13 +63,36 @@ def altun_copy(tmp_path: Path) -> Path:
     return copy_builtin("altun-ha", tmp_path / "altun-copy")
 
 
+BUILD_IN_A_FRESH_PROCESS = """
+import json, sys
+from click.testing import CliRunner
+from kitgen.cli import cli
+result = CliRunner().invoke(cli, ["build", "altun-ha", "--out", sys.argv[1]])
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("ortools", "solver"))
+print(json.dumps({"exit_code": result.exit_code, "output": result.output, "loaded": loaded}))
+"""
+
+
 @pytest.fixture(scope="session")
-def altun_kit(tmp_path_factory) -> Path:
-    """The Altun Ha kit built once with default options."""
+def altun_build(tmp_path_factory) -> dict:
+    """The Altun Ha kit built once with default options, by the CLI in a fresh process.
+
+    Holds the kit's ``folder``, the command's ``output`` and, as ``loaded``, the solver and
+    OR-Tools modules the process had imported by the end.
+    """
     out = tmp_path_factory.mktemp("kit")
-    result = run("build", "altun-ha", "--out", out)
-    assert result.exit_code == 0, result.output
-    return out / "altun-ha"
+    process = subprocess.run([sys.executable, "-c", BUILD_IN_A_FRESH_PROCESS, str(out)], capture_output=True,
+                             text=True, cwd=REPO)
+    assert process.returncode == 0, process.stderr
+    build = json.loads(process.stdout)
+    assert build["exit_code"] == 0, build["output"]
+    return {**build, "folder": out / "altun-ha"}
+
+
+@pytest.fixture(scope="session")
+def altun_kit(altun_build) -> Path:
+    """The folder of the Altun Ha kit built once with default options."""
+    return altun_build["folder"]
 
 
 @pytest.fixture(scope="session")

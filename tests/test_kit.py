@@ -53,6 +53,11 @@ def found_in(words, text: str, box) -> bool:
     return any(norm(text) in t and x0 <= cx <= x1 and y0 <= cy <= y1 for t, cx, cy in words)
 
 
+@pytest.fixture(scope="module")
+def card_words(altun_kit) -> dict[int, list[tuple[str, float, float]]]:
+    return words_by_page(altun_kit / "cards.pdf")
+
+
 def test_kit_has_its_four_files(altun_kit):
     assert sorted(p.name for p in altun_kit.iterdir()) == ["aids.pdf", "cards.pdf", "manifest.json", "rules.pdf"]
 
@@ -78,22 +83,20 @@ def test_pages_are_letter_and_cards_are_poker_sized(altun_kit):
     assert len(PdfReader(altun_kit / "cards.pdf").pages) == 18
 
 
-def test_every_card_name_prints_inside_its_box(altun_kit):
-    words = words_by_page(altun_kit / "cards.pdf")
+def test_every_card_name_prints_inside_its_box(altun_kit, card_words):
     for c in manifest(altun_kit)["cards"]:
         first = c["name"].split()[0]
-        assert found_in(words[c["front"]["page"]], first, c["front"]["box"]), c
+        assert found_in(card_words[c["front"]["page"]], first, c["front"]["box"]), c
 
 
-def test_backs_print_behind_fronts_on_the_next_page(altun_kit):
-    words = words_by_page(altun_kit / "cards.pdf")
+def test_backs_print_behind_fronts_on_the_next_page(altun_kit, card_words):
     W, _ = LETTER
     for c in manifest(altun_kit)["cards"]:
         fx0, fy0, fx1, fy1 = c["front"]["box"]
         bx0, by0, bx1, by1 = c["back"]["box"]
         assert c["back"]["page"] == c["front"]["page"] + 1
         assert (bx0, bx1, by0) == pytest.approx((W - fx1, W - fx0, fy0), abs=0.01)
-        assert found_in(words[c["back"]["page"]], "Altun", c["back"]["box"])   # the back's title
+        assert found_in(card_words[c["back"]["page"]], "Altun", c["back"]["box"])   # the back's title
 
 
 def test_all_fonts_are_embedded_truetype(altun_kit):
@@ -101,11 +104,10 @@ def test_all_fonts_are_embedded_truetype(altun_kit):
         assert unembedded_fonts(altun_kit / name) == [], name
 
 
-def test_the_cedilla_of_facade_prints(altun_kit):
-    words = words_by_page(altun_kit / "cards.pdf")
+def test_the_cedilla_of_facade_prints(altun_kit, card_words):
     facade = [c for c in manifest(altun_kit)["cards"] if c["name"] == "Façade"]
     assert len(facade) == 7
-    assert all(found_in(words[c["front"]["page"]], "Façade", c["front"]["box"]) for c in facade)
+    assert all(found_in(card_words[c["front"]["page"]], "Façade", c["front"]["box"]) for c in facade)
 
 
 def test_pdf_asks_viewers_not_to_scale(altun_kit):
@@ -181,19 +183,13 @@ def test_options_change_the_sheets(tmp_path):
         assert not [ln for ln in doc.pages[0].lines if ln["top"] < 0.01]   # no crop marks
 
 
-def test_command_reports_what_it_wrote(tmp_path):
-    result = run("build", "altun-ha", "--out", tmp_path)
-    assert result.exit_code == 0
-    assert "cards.pdf" in result.output and "80 cards" in result.output and "18 pages" in result.output
+def test_command_reports_what_it_wrote(altun_build):
+    assert altun_build["exit_code"] == 0
+    output = altun_build["output"]
+    assert "cards.pdf" in output and "80 cards" in output and "18 pages" in output
 
 
-def test_build_does_not_load_the_solver(tmp_path):
-    import subprocess
-    import sys
-
-    code = ("import sys; from click.testing import CliRunner; from kitgen.cli import cli; "
-            f"r = CliRunner().invoke(cli, ['build', 'altun-ha', '--out', {str(tmp_path)!r}]); "
-            "print(r.exit_code, sorted(m for m in sys.modules if m.split('.')[0] in ('ortools', 'solver')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parent.parent).stdout.split(None, 1)
-    assert out == ["0", "[]\n"]
+def test_build_does_not_load_the_solver(altun_build):
+    # the session's kit was built by the CLI in a fresh process
+    assert altun_build["exit_code"] == 0
+    assert altun_build["loaded"] == []
