@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,11 @@ def assert_user_error(result, *needles: str) -> None:
 
 
 HEADER = "name,type,count,value,text,art\n"
+
+
+def previous_kit(altun_kit: Path, out: Path) -> Path:
+    """A kit already in the output folder: a copy of the session's Altun Ha kit."""
+    return shutil.copytree(altun_kit, out / "altun-ha")
 
 
 @pytest.mark.parametrize("csv_text, needles", [
@@ -189,20 +195,18 @@ def test_glyph_the_font_lacks_is_a_clear_error(altun_copy, tmp_path):
                       "row 2", "column 'text'", "U+1F3B2")
 
 
-def test_failed_build_keeps_the_previous_kit(altun_copy, tmp_path):
+def test_failed_build_keeps_the_previous_kit(altun_copy, altun_kit, tmp_path):
     out = tmp_path / "out"
-    assert run("build", altun_copy, "--out", out).exit_code == 0
-    kit = out / "altun-ha"
+    kit = previous_kit(altun_kit, out)
     before = {p.name: p.read_bytes() for p in kit.iterdir()}
     set_csv(altun_copy, HEADER + "Plaza,bid,x,1,,\n")
     assert_user_error(run("build", altun_copy, "--out", out), "column 'count'")
     assert {p.name: p.read_bytes() for p in kit.iterdir()} == before
 
 
-def test_failure_while_writing_puts_the_previous_kit_back(altun_copy, tmp_path, monkeypatch):
+def test_failure_while_writing_puts_the_previous_kit_back(altun_copy, altun_kit, tmp_path, monkeypatch):
     out = tmp_path / "out"
-    assert run("build", altun_copy, "--out", out).exit_code == 0
-    kit = out / "altun-ha"
+    kit = previous_kit(altun_kit, out)
     before = {p.name: p.read_bytes() for p in kit.iterdir()}
     real_replace, calls = os.replace, []
 
@@ -219,10 +223,9 @@ def test_failure_while_writing_puts_the_previous_kit_back(altun_copy, tmp_path, 
     assert {p.name: p.read_bytes() for p in kit.iterdir()} == before   # no stray temporary files either
 
 
-def test_a_folder_in_the_way_of_an_output_file_is_refused_before_writing(tmp_path):
+def test_a_folder_in_the_way_of_an_output_file_is_refused_before_writing(altun_kit, tmp_path):
     out = tmp_path / "out"
-    assert run("build", "altun-ha", "--out", out).exit_code == 0
-    kit = out / "altun-ha"
+    kit = previous_kit(altun_kit, out)
     (kit / "rules.pdf").unlink()
     (kit / "rules.pdf").mkdir()
     before = {p.name: p.read_bytes() for p in kit.iterdir() if p.is_file()}
