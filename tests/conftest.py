@@ -1,4 +1,4 @@
-"""Shared fixtures: built kits and editable copies of the built-in game; hypothesis profiles."""
+"""Shared fixtures and helpers: built kits, art runs, game folders to edit or make up; hypothesis profiles."""
 
 from __future__ import annotations
 
@@ -7,15 +7,18 @@ import os
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+import tomli_w
 from click.testing import CliRunner
 from hypothesis import settings
 
 from kitgen.cli.group import cli
+from kitgen.data.art_files import ArtLibrary
 from kitgen.data.builtin import builtin_dirs
+from kitgen.render.aids import render_aids
+from kitgen.units import paper_size
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -43,19 +46,26 @@ def copy_builtin(slug: str, dest: Path) -> Path:
     return dest
 
 
-def write_game(folder: Path, components: str = "", card_size: str = "poker") -> Path:
-    """A minimal game folder: one card type, one card, and the given [[components]] TOML."""
+def write_game(folder: Path, *components: dict, card_size: str = "poker") -> Path:
+    """A minimal game folder: one card type, one card, and the given components.
+
+    Each component is one table of game.toml's ``[[components]]``, such as
+    ``dict(kind="token", name="Coin", size="20mm")``; its ``areas`` or
+    ``denominations`` are lists of such tables.
+    """
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "game.toml").write_text(textwrap.dedent(f"""\
-        title = "Test Game"
-        players = "2-4"
-        card_size = "{card_size}"
-        [types.plain]
-        label = "Plain"
-        color = "#336699"
-        """) + textwrap.dedent(components), encoding="utf-8")
+    toml = {"title": "Test Game", "players": "2-4", "card_size": card_size,
+            "types": {"plain": {"label": "Plain", "color": "#336699"}}}
+    if components:
+        toml["components"] = list(components)
+    (folder / "game.toml").write_text(tomli_w.dumps(toml), encoding="utf-8")
     (folder / "cards.csv").write_text("name,type,count\nOne,plain,2\n", encoding="utf-8")
     return folder
+
+
+def aids_pdf(game, paper: str = "letter", art: ArtLibrary | None = None) -> bytes:
+    """The game's aids.pdf on ``letter`` or ``a4`` paper, drawn with its own art unless ``art`` is given."""
+    return render_aids(game, paper_size(paper), art or ArtLibrary.for_game(game))
 
 
 @pytest.fixture

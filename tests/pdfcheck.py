@@ -1,11 +1,18 @@
-"""Reading fonts back out of a PDF with pypdf, the way a print shop's preflight does."""
+"""Reading a PDF back the way a print shop's preflight does: its fonts (pypdf), its words and where
+they sit, what reaches into the margin (pdfplumber)."""
 
 from __future__ import annotations
 
 import io
+import unicodedata
 from pathlib import Path
 
+import pdfplumber
 from pypdf import PdfReader
+
+from kitgen.units import MM
+
+MARGIN = 5 * MM   # what most printers cannot print: every page keeps it clear
 
 
 def fonts_of(pdf: Path | bytes) -> dict[str, dict | None]:
@@ -39,3 +46,32 @@ def unembedded_fonts(pdf: Path | bytes) -> list[str]:
     fonts = fonts_of(pdf)
     assert fonts, "the PDF uses no fonts at all"
     return sorted(name for name, desc in fonts.items() if desc is None or "/FontFile2" not in desc)
+
+
+def in_margin(page, tol: float = 0.5) -> list[dict]:
+    """Whatever a pdfplumber page draws (text, rectangles, lines, curves, images) that reaches into MARGIN."""
+    return [obj for obj in page.chars + page.rects + page.lines + page.curves + page.images
+            if obj["x0"] < MARGIN - tol or obj["x1"] > page.width - MARGIN + tol
+            or obj["top"] < MARGIN - tol or obj["bottom"] > page.height - MARGIN + tol]
+
+
+def norm(text: str) -> str:
+    """Only the letters and digits of ``text``, composed and case-folded, so words compare as printed."""
+    return "".join(ch for ch in unicodedata.normalize("NFC", text).casefold() if ch.isalnum())
+
+
+def words_by_page(pdf: Path) -> dict[int, list[tuple[str, float, float]]]:
+    """Every word's text and centre, in PDF points from the bottom-left corner, by page number."""
+    out = {}
+    with pdfplumber.open(pdf) as doc:
+        for number, page in enumerate(doc.pages, start=1):
+            h = float(page.height)
+            out[number] = [(norm(w["text"]), (w["x0"] + w["x1"]) / 2, h - (w["top"] + w["bottom"]) / 2)
+                           for w in page.extract_words()]
+    return out
+
+
+def found_in(words, text: str, box) -> bool:
+    """Whether a word of one page (words_by_page) holding ``text`` has its centre in box (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    return any(norm(text) in t and x0 <= cx <= x1 and y0 <= cy <= y1 for t, cx, cy in words)

@@ -13,18 +13,9 @@ from pypdf import PdfReader
 from kitgen.data.art_files import ArtLibrary
 from kitgen.data.game import load_game
 from kitgen.errors import GameDataError, RenderError
-from kitgen.render.aids import render_aids
-from kitgen.units import paper_size
-from tests.conftest import write_game
-from tests.pdfcheck import fonts_of, unembedded_fonts
-
-MM = 72 / 25.4
-FIVE_MM = 5 * MM
-
-
-def render(game, paper="letter"):
-    art = ArtLibrary.for_game(game)
-    return render_aids(game, paper_size(paper), art), art
+from kitgen.units import MM, paper_size
+from tests.conftest import aids_pdf, write_game
+from tests.pdfcheck import MARGIN, fonts_of, in_margin, unembedded_fonts
 
 
 def open_pdf(data: bytes):
@@ -38,7 +29,7 @@ def builtin():
 
 @pytest.fixture(scope="module")
 def builtin_pdfs(builtin):
-    return {paper: render(builtin, paper)[0] for paper in ("letter", "a4")}
+    return {paper: aids_pdf(builtin, paper) for paper in ("letter", "a4")}
 
 
 def words_of(page):
@@ -69,9 +60,7 @@ def test_page_sizes_and_everything_inside_the_printable_area(builtin_pdfs, paper
         for page in pdf.pages:
             assert page.width == pytest.approx(size.width, abs=0.5)
             assert page.height == pytest.approx(size.height, abs=0.5)
-            for obj in page.chars + page.rects + page.lines + page.curves:
-                assert obj["x0"] >= FIVE_MM - 0.5 and obj["x1"] <= page.width - FIVE_MM + 0.5, obj.get("text")
-                assert obj["top"] >= FIVE_MM - 0.5 and obj["bottom"] <= page.height - FIVE_MM + 0.5
+            assert in_margin(page) == []
 
 
 def test_tokens_carry_their_text_inside_their_own_guides(builtin_pdfs):
@@ -140,7 +129,7 @@ def test_reference_cards_count_size_and_crop_marks(builtin_pdfs):
         marks = [ln for ln in page.lines if (ln["width"] < 0.1 and round(ln["x0"], 1) in xs)
                  or (ln["height"] < 0.1 and round(ln["top"], 1) in ys)]
         assert len(marks) >= 8
-        rule = min(ln["top"] for ln in page.lines if ln["width"] > page.width - 2 * FIVE_MM - 1)  # under the heading
+        rule = min(ln["top"] for ln in page.lines if ln["width"] > page.width - 2 * MARGIN - 1)  # under the heading
         for m in marks:
             assert max(m["width"], m["height"]) >= 4 * MM - 0.1
             assert m["top"] > rule + 1 * MM
@@ -158,21 +147,16 @@ def test_all_fonts_embedded(builtin_pdfs):
     assert unembedded_fonts(builtin_pdfs["a4"]) == []
 
 
-def test_two_renders_are_byte_identical(builtin):
-    assert render(builtin)[0] == render(builtin)[0]
+def test_two_renders_are_byte_identical(builtin, builtin_pdfs):
+    assert aids_pdf(builtin) == builtin_pdfs["letter"]
 
 
 # --- other games: art, kinds, denominations -----------------------------------------------
 
 def test_missing_art_is_a_warning_and_a_placeholder(tmp_path):
-    game = load_game(write_game(tmp_path / "g", """
-        [[components]]
-        kind = "token"
-        name = "Star"
-        size = "30mm"
-        art = "star.png"
-        """))
-    data, art = render(game)
+    game = load_game(write_game(tmp_path / "g", dict(kind="token", name="Star", size="30mm", art="star.png")))
+    art = ArtLibrary.for_game(game)
+    data = aids_pdf(game, art=art)
     assert len(art.warnings) == 1 and "star.png" in art.warnings[0] and "Star" in art.warnings[0]
     with open_pdf(data) as pdf:
         assert "star.png" in pdf.pages[0].extract_text()
@@ -180,17 +164,12 @@ def test_missing_art_is_a_warning_and_a_placeholder(tmp_path):
 
 
 def test_present_art_is_drawn_inside_the_piece_and_embedded_once(tmp_path):
-    folder = write_game(tmp_path / "g", """
-        [[components]]
-        kind = "token"
-        name = "Star"
-        size = "30mm"
-        count = 5
-        art = "star.png"
-        """)
+    folder = write_game(tmp_path / "g", dict(kind="token", name="Star", size="30mm", count=5, art="star.png"))
     (folder / "art").mkdir()
     Image.new("RGBA", (64, 64), (200, 40, 40, 255)).save(folder / "art" / "star.png")
-    data, art = render(load_game(folder))
+    game = load_game(folder)
+    art = ArtLibrary.for_game(game)
+    data = aids_pdf(game, art=art)
     assert art.warnings == []
     with open_pdf(data) as pdf:
         page = pdf.pages[0]
@@ -216,34 +195,16 @@ def test_present_art_is_drawn_inside_the_piece_and_embedded_once(tmp_path):
 
 
 def test_denominations_tiles_and_a_turned_mat(tmp_path):
-    game = load_game(write_game(tmp_path / "g", """
-        [[components]]
-        kind = "token"
-        name = "Coin"
-        size = "20mm"
-        color = "#d4a017"
-        denominations = [ { text = "1", count = 3 }, { text = "5", count = 2, color = "#8a8a8a" } ]
-
-        [[components]]
-        kind = "tile"
-        name = "Hex"
-        shape = "hexagon"
-        size = "40mm"
-        count = 2
-        text = "Field"
-
-        [[components]]
-        kind = "mat"
-        name = "Player mat"
-        size = "240x150mm"
-        text = "Player mat"
-        subtitle = "keep your cards here"
-        """))
+    game = load_game(write_game(
+        tmp_path / "g",
+        dict(kind="token", name="Coin", size="20mm", color="#d4a017",
+             denominations=[dict(text="1", count=3), dict(text="5", count=2, color="#8a8a8a")]),
+        dict(kind="tile", name="Hex", shape="hexagon", size="40mm", count=2, text="Field"),
+        dict(kind="mat", name="Player mat", size="240x150mm", text="Player mat", subtitle="keep your cards here")))
     coin, hex_tile, mat = game.components
     assert [f.count for f in coin.faces] == [3, 2] and coin.count == 5
     assert hex_tile.height == pytest.approx(40 * MM * 3 ** 0.5 / 2)
-    data, _ = render(game)
-    with open_pdf(data) as pdf:
+    with open_pdf(aids_pdf(game)) as pdf:
         words = [w["text"] for page in pdf.pages for w in words_of(page) if w["top"] > 15 * MM]  # below headings
         assert words.count("1") == 3 and words.count("5") == 2
         assert words.count("Field") == 2
@@ -252,21 +213,12 @@ def test_denominations_tiles_and_a_turned_mat(tmp_path):
         turned.sort(key=lambda c: -c["top"])
         assert "".join(c["text"] for c in turned).replace(" ", "") == "keepyourcardshere"
         for page in pdf.pages:
-            for obj in page.chars + page.rects + page.curves:
-                assert obj["x0"] >= FIVE_MM - 0.5 and obj["x1"] <= page.width - FIVE_MM + 0.5
+            assert in_margin(page) == []
 
 
 def test_score_pad_without_track_and_custom_columns(tmp_path):
-    game = load_game(write_game(tmp_path / "g", """
-        [[components]]
-        kind = "score-pad"
-        name = "Scores"
-        rounds = 6
-        players = 3
-        count = 2
-        """))
-    data, _ = render(game, "a4")
-    with open_pdf(data) as pdf:
+    game = load_game(write_game(tmp_path / "g", dict(kind="score-pad", name="Scores", rounds=6, players=3, count=2)))
+    with open_pdf(aids_pdf(game, "a4")) as pdf:
         assert len(pdf.pages) == 2
         text = pdf.pages[0].extract_text()
         assert re.findall(r"Player (\d)", text) == ["1", "2", "3"]
@@ -274,35 +226,24 @@ def test_score_pad_without_track_and_custom_columns(tmp_path):
 
 
 def test_no_components_gives_one_explaining_page(tmp_path):
-    data, _ = render(load_game(write_game(tmp_path / "g", "")))
-    with open_pdf(data) as pdf:
+    with open_pdf(aids_pdf(load_game(write_game(tmp_path / "g")))) as pdf:
         assert len(pdf.pages) == 1
         assert "no table aids" in pdf.pages[0].extract_text()
 
 
 def test_reference_text_that_cannot_fit_names_the_component(tmp_path):
     long_line = "This line goes on and on " * 30
-    game = load_game(write_game(tmp_path / "g", f"""
-        [[components]]
-        kind = "reference"
-        name = "Crib"
-        size = "mini"
-        lines = ["{long_line}", "{long_line}"]
-        """))
+    game = load_game(write_game(tmp_path / "g", dict(kind="reference", name="Crib", size="mini",
+                                                     lines=[long_line, long_line])))
     with pytest.raises(RenderError, match=r"game\.toml: component 'Crib' \(reference\): the lines do not fit"):
-        render(game)
+        aids_pdf(game)
 
 
 def test_reference_cards_follow_the_game_card_size_and_paginate(tmp_path):
-    game = load_game(write_game(tmp_path / "g", """
-        [[components]]
-        kind = "reference"
-        name = "Crib"
-        count = 7
-        lines = ["1 Draw: take a card.", "2 Play: play a card."]
-        """, card_size="bridge"))
-    data, _ = render(game, "a4")
-    with open_pdf(data) as pdf:
+    game = load_game(write_game(tmp_path / "g", dict(kind="reference", name="Crib", count=7,
+                                                     lines=["1 Draw: take a card.", "2 Play: play a card."]),
+                                card_size="bridge"))
+    with open_pdf(aids_pdf(game, "a4")) as pdf:
         per_page = [p.extract_text().count("1 Draw:") for p in pdf.pages]
         # bridge cards (57.15 mm) on A4: 3 across 200 mm less the crop-mark room, 2 down
         assert per_page == [6, 1]
@@ -314,26 +255,28 @@ def test_reference_cards_follow_the_game_card_size_and_paginate(tmp_path):
 # --- bad component data ---------------------------------------------------------------------
 
 BAD = [
-    ('kind = "spinner"\nname = "Wheel"', r"component 'Wheel': unknown kind 'spinner'"),
-    ('kind = "token"\nname = "Coin"\ncolour = "#ffffff"', r"component 'Coin' \(token\): unknown key 'colour'"),
-    ('kind = "token"\nname = "Coin"\nsize = "big"', r"component 'Coin' \(token\): 'size': 'big' is not a length"),
-    ('kind = "token"\nname = "Coin"\ncount = -2', r"component 'Coin' \(token\): 'count' = -2 must be at least 1"),
-    ('kind = "token"\nname = "Coin"\nsize = "300mm"', r"component 'Coin' \(token\): size 300 x 300 mm is larger than the printable area"),
-    ('kind = "mat"\nname = "Mat"\nsize = "250x260mm"', r"component 'Mat' \(mat\): size 250 x 260 mm is larger"),
-    ('kind = "mat"\nname = "Mat"\nsize = "250mm"', r"component 'Mat' \(mat\): 'size' = '250mm' must give width and height"),
-    ('kind = "token"\nname = "Coin"\nshape = "star"', r"component 'Coin' \(token\): unknown shape 'star'"),
-    ('kind = "token"\nname = "Coin"\ncolor = "red"', r"component 'Coin' \(token\): 'color' = 'red' is not a colour"),
-    ('kind = "token"\nname = "Coin"\nart = "../../etc/passwd.png"', r"reaches outside the game folder"),
-    ('kind = "score-pad"\nname = "Pad"\nrounds = 0', r"component 'Pad' \(score-pad\): 'rounds' = 0 must be at least 1"),
-    ('kind = "reference"\nname = "Crib"\nlines = []', r"component 'Crib' \(reference\): 'lines' must be a list"),
-    ('kind = "reference"\nname = "Crib"\nlines = ["a"]\nsize = "huge"', r"component 'Crib' \(reference\): 'size' = 'huge'"),
-    ('kind = "token"\nname = "Coin"\ndenominations = [ { text = "1", value = 1 } ]', r"denomination 1: unknown key 'value'"),
+    (dict(kind="spinner", name="Wheel"), r"component 'Wheel': unknown kind 'spinner'"),
+    (dict(kind="token", name="Coin", colour="#ffffff"), r"component 'Coin' \(token\): unknown key 'colour'"),
+    (dict(kind="token", name="Coin", size="big"), r"component 'Coin' \(token\): 'size': 'big' is not a length"),
+    (dict(kind="token", name="Coin", count=-2), r"component 'Coin' \(token\): 'count' = -2 must be at least 1"),
+    (dict(kind="token", name="Coin", size="300mm"),
+     r"component 'Coin' \(token\): size 300 x 300 mm is larger than the printable area"),
+    (dict(kind="mat", name="Mat", size="250x260mm"), r"component 'Mat' \(mat\): size 250 x 260 mm is larger"),
+    (dict(kind="mat", name="Mat", size="250mm"),
+     r"component 'Mat' \(mat\): 'size' = '250mm' must give width and height"),
+    (dict(kind="token", name="Coin", shape="star"), r"component 'Coin' \(token\): unknown shape 'star'"),
+    (dict(kind="token", name="Coin", color="red"), r"component 'Coin' \(token\): 'color' = 'red' is not a colour"),
+    (dict(kind="token", name="Coin", art="../../etc/passwd.png"), r"reaches outside the game folder"),
+    (dict(kind="score-pad", name="Pad", rounds=0), r"component 'Pad' \(score-pad\): 'rounds' = 0 must be at least 1"),
+    (dict(kind="reference", name="Crib", lines=[]), r"component 'Crib' \(reference\): 'lines' must be a list"),
+    (dict(kind="reference", name="Crib", lines=["a"], size="huge"), r"component 'Crib' \(reference\): 'size' = 'huge'"),
+    (dict(kind="token", name="Coin", denominations=[dict(text="1", value=1)]), r"denomination 1: unknown key 'value'"),
 ]
 
 
 @pytest.mark.parametrize("entry,message", BAD, ids=[m[:40] for _, m in BAD])
 def test_bad_component_data_names_game_toml_and_the_component(tmp_path, entry, message):
-    folder = write_game(tmp_path / "g", "[[components]]\n" + entry + "\n")
+    folder = write_game(tmp_path / "g", entry)
     with pytest.raises(GameDataError) as info:
         load_game(folder)
     text = str(info.value)
@@ -343,13 +286,6 @@ def test_bad_component_data_names_game_toml_and_the_component(tmp_path, entry, m
 
 
 def test_duplicate_component_names_are_refused(tmp_path):
-    folder = write_game(tmp_path / "g", """
-        [[components]]
-        kind = "token"
-        name = "Coin"
-        [[components]]
-        kind = "tile"
-        name = "coin"
-        """)
+    folder = write_game(tmp_path / "g", dict(kind="token", name="Coin"), dict(kind="tile", name="coin"))
     with pytest.raises(GameDataError, match="component 'coin' \\(tile\\): another component has the same name"):
         load_game(folder)

@@ -12,93 +12,38 @@ from kitgen.data.components import KINDS
 from kitgen.layout.packing import content_area
 from kitgen.layout.tiling import tile_board
 from kitgen.render.aids.board import board_area
-from kitgen.units import paper_size
-from tests.conftest import run
+from kitgen.units import MM, paper_size
+from tests.conftest import run, write_game
 
-MM = 72 / 25.4
-
-GAME = """\
-title = "Every Piece"
-players = "2-4"
-card_size = "poker"
-
-[types.move]
-label = "Move"
-color = "#336699"
-
-[[components]]
-kind = "board"
-name = "Island"
-size = "400x260mm"
-text = "The Island"
-[[components.areas]]
-label = "Harbour {n}"
-shape = "card"
-count = 2
-gap = "6mm"
-x = "30mm"
-y = "40mm"
-[[components.areas]]
-label = "Well"
-shape = "circle"
-size = "40mm"
-x = "300mm"
-y = "180mm"
-
-[[components]]
-kind = "mat"
-name = "Camp"
-size = "180x100mm"
-count = 2
-[[components.areas]]
-label = "Slot {n}"
-size = "30x40mm"
-count = 4
-gap = "4mm"
-y = "30mm"
-
-[[components]]
-kind = "token"
-name = "Shell"
-size = "18mm"
-denominations = [ { text = "1", count = 12 }, { text = "3", count = 6, color = "#aa5533" } ]
-
-[[components]]
-kind = "tile"
-name = "Reef"
-shape = "hexagon"
-size = "36mm"
-count = 7
-text = "Reef"
-
-[[components]]
-kind = "score-pad"
-name = "Score sheet"
-rounds = 10
-
-[[components]]
-kind = "reference"
-name = "Aid"
-title = "A turn"
-count = 2
-lines = ["1 Move: play a card.", "2 Fish: take a shell."]
-"""
+COMPONENTS = [
+    dict(kind="board", name="Island", size="400x260mm", text="The Island", areas=[
+        dict(label="Harbour {n}", shape="card", count=2, gap="6mm", x="30mm", y="40mm"),
+        dict(label="Well", shape="circle", size="40mm", x="300mm", y="180mm"),
+    ]),
+    dict(kind="mat", name="Camp", size="180x100mm", count=2, areas=[
+        dict(label="Slot {n}", size="30x40mm", count=4, gap="4mm", y="30mm"),
+    ]),
+    dict(kind="token", name="Shell", size="18mm",
+         denominations=[dict(text="1", count=12), dict(text="3", count=6, color="#aa5533")]),
+    dict(kind="tile", name="Reef", shape="hexagon", size="36mm", count=7, text="Reef"),
+    dict(kind="score-pad", name="Score sheet", rounds=10),
+    dict(kind="reference", name="Aid", title="A turn", count=2,
+         lines=["1 Move: play a card.", "2 Fish: take a shell."]),
+]
 
 
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory):
     root = tmp_path_factory.mktemp("every")
-    folder = root / "every-piece"
-    folder.mkdir()
-    (folder / "game.toml").write_text(GAME, encoding="utf-8")
-    (folder / "cards.csv").write_text("name,type,count,value\nSail,move,6,1\nOar,move,4,2\n", encoding="utf-8")
+    folder = write_game(root / "every-piece", *COMPONENTS)
+    (folder / "cards.csv").write_text("name,type,count,value\nSail,plain,6,1\nOar,plain,4,2\n", encoding="utf-8")
     result = run("build", folder, "--out", root / "out")
     assert result.exit_code == 0, result.output
-    return root / "out" / "every-piece", folder
+    return root / "out" / "test-game", folder
 
 
 def test_the_game_uses_every_kind():
-    kinds = {line.split('"')[1] for line in GAME.splitlines() if line.startswith("kind = ")}
+    kinds = {component["kind"] for component in COMPONENTS}
     assert "board" in KINDS and kinds == set(KINDS)
 
 

@@ -8,25 +8,21 @@ import io
 import json
 import re
 import tomllib
-import unicodedata
 from collections import Counter
 from pathlib import Path
 
 import pdfplumber
 import pytest
 
-from kitgen.data.art_files import ArtLibrary
 from kitgen.data.builtin import builtin_dirs
 from kitgen.data.game import load_game
-from kitgen.render.aids import render_aids
 from kitgen.render.rulebook import render_rulebook
 from kitgen.units import MM, paper_size
-from tests.conftest import copy_builtin, run
-from tests.pdfcheck import unembedded_fonts
+from tests.conftest import aids_pdf, copy_builtin, run
+from tests.pdfcheck import in_margin, norm, unembedded_fonts, words_by_page
 
 SLUG = "ancestral"
 DATA, TEMPLATES, ART = builtin_dirs(SLUG)
-FIVE_MM = 5 * MM
 POKER = (63.5 * MM, 88.9 * MM)
 
 
@@ -41,10 +37,6 @@ def read_toml(folder: Path = DATA) -> dict:
 
 def deck_counts() -> Counter:
     return Counter({row["name"]: int(row["count"]) for row in read_csv()})
-
-
-def norm(text: str) -> str:
-    return "".join(ch for ch in unicodedata.normalize("NFC", text).casefold() if ch.isalnum())
 
 
 def flat(text: str) -> str:
@@ -74,8 +66,7 @@ def manifest(kit) -> dict:
 @pytest.fixture(scope="module")
 def aids_pdfs() -> dict[str, bytes]:
     game = load_game(SLUG)
-    return {paper: render_aids(game, paper_size(paper), ArtLibrary.for_game(game))
-            for paper in ("letter", "a4")}
+    return {paper: aids_pdf(game, paper) for paper in ("letter", "a4")}
 
 
 # --- the deck ------------------------------------------------------------------------
@@ -105,12 +96,7 @@ def test_card_counts_per_name_in_the_manifest_match_the_data(manifest):
 
 
 def test_every_card_name_is_printed_inside_its_manifest_box(kit, manifest):
-    words: dict[int, list[tuple[str, float, float]]] = {}
-    with pdfplumber.open(kit / "cards.pdf") as pdf:
-        for number, page in enumerate(pdf.pages, start=1):
-            h = float(page.height)
-            words[number] = [(norm(w["text"]), (w["x0"] + w["x1"]) / 2, h - (w["top"] + w["bottom"]) / 2)
-                             for w in page.extract_words()]
+    words = words_by_page(kit / "cards.pdf")
     for card in manifest["cards"]:
         x0, y0, x1, y1 = card["front"]["box"]
         here = [t for t, cx, cy in words[card["front"]["page"]] if x0 <= cx <= x1 and y0 <= cy <= y1]
@@ -224,9 +210,7 @@ def test_aids_hold_12_offerings_and_a_hut_mat_per_player_inside_the_printable_ar
     with pdfplumber.open(io.BytesIO(aids_pdfs[paper])) as pdf:
         for page in pdf.pages:
             assert page.width == pytest.approx(size.width, abs=0.5)
-            for obj in page.chars + page.rects + page.lines + page.curves + page.images:
-                assert obj["x0"] >= FIVE_MM - 0.5 and obj["x1"] <= page.width - FIVE_MM + 0.5
-                assert obj["top"] >= FIVE_MM - 0.5 and obj["bottom"] <= page.height - FIVE_MM + 0.5
+            assert in_margin(page) == []
             circles = _boxes(page, token_mm, token_mm, "curves")
             outlines = _boxes(page, mat_w, mat_h, "rects")
             tokens += len(circles)

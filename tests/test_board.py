@@ -3,50 +3,24 @@
 from __future__ import annotations
 
 import io
-import textwrap
 
 import pdfplumber
 import pytest
 
-from kitgen.data.art_files import ArtLibrary
 from kitgen.data.game import load_game
 from kitgen.errors import GameDataError
 from kitgen.layout.areas import place_areas
 from kitgen.layout.tiling import tile_board
-from kitgen.render.aids import render_aids
 from kitgen.render.aids.board import board_area
-from kitgen.units import mm, paper_size
-from tests.conftest import write_game
+from kitgen.units import MM, mm, paper_size
+from tests.conftest import aids_pdf, run, write_game
 
-MM = 72 / 25.4
 RED = (0.7529411764705882, 0.2235294117647059, 0.16862745098039217)
 
-BOARD = """
-[[components]]
-kind = "board"
-name = "Map"
-size = "380x240mm"
-text = "The Map"
-
-[[components.areas]]
-label = "West {n}"
-size = "40x30mm"
-count = 2
-gap = "5mm"
-x = "20mm"
-y = "60mm"
-
-[[components.areas]]
-label = "East"
-shape = "circle"
-size = "40mm"
-x = "320mm"
-y = "150mm"
-"""
-
-
-def render(game, paper):
-    return render_aids(game, paper_size(paper), ArtLibrary.for_game(game))
+BOARD = dict(kind="board", name="Map", size="380x240mm", text="The Map", areas=[
+    dict(label="West {n}", size="40x30mm", count=2, gap="5mm", x="20mm", y="60mm"),
+    dict(label="East", shape="circle", size="40mm", x="320mm", y="150mm"),
+])
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +34,7 @@ def test_board_parts_print_on_their_pages_with_labels_where_declared(board_game,
     tiling = tile_board(board.width, board.height, board_area(paper_size(paper)), board.overlap)
     assert not tiling.rotated and len(tiling.parts) == 2
     spaces = {s.label: s for s in place_areas(board.areas, board.width, board.height)}
-    with pdfplumber.open(io.BytesIO(render(board_game, paper))) as pdf:
+    with pdfplumber.open(io.BytesIO(aids_pdf(board_game, paper))) as pdf:
         assert len(pdf.pages) == 2
         seen = {}
         for part, page in zip(tiling.parts, pdf.pages):
@@ -90,7 +64,7 @@ def test_seam_targets_and_trim_line_match_the_tiling(board_game, paper):
     board = board_game.components[0]
     tiling = tile_board(board.width, board.height, board_area(paper_size(paper)), board.overlap)
     left, right = tiling.parts
-    with pdfplumber.open(io.BytesIO(render(board_game, paper))) as pdf:
+    with pdfplumber.open(io.BytesIO(aids_pdf(board_game, paper))) as pdf:
         for part, page in zip(tiling.parts, pdf.pages):
             targets = [c for c in page.curves if c.get("stroking_color") and
                        tuple(round(v, 3) for v in c["stroking_color"]) == tuple(round(v, 3) for v in RED)
@@ -112,14 +86,8 @@ def test_seam_targets_and_trim_line_match_the_tiling(board_game, paper):
 
 
 def test_a_board_that_fits_one_page_is_printed_whole(tmp_path):
-    game = load_game(write_game(tmp_path / "g", """
-        [[components]]
-        kind = "board"
-        name = "Small board"
-        size = "180x120mm"
-        count = 2
-        """))
-    with pdfplumber.open(io.BytesIO(render(game, "letter"))) as pdf:
+    game = load_game(write_game(tmp_path / "g", dict(kind="board", name="Small board", size="180x120mm", count=2)))
+    with pdfplumber.open(io.BytesIO(aids_pdf(game, "letter"))) as pdf:
         assert len(pdf.pages) == 2                           # one page per copy
         for page in pdf.pages:
             assert "cut along the solid outline" in page.extract_text()
@@ -127,32 +95,17 @@ def test_a_board_that_fits_one_page_is_printed_whole(tmp_path):
 
 
 def test_mat_areas_print_inside_the_mat(tmp_path):
-    game = load_game(write_game(tmp_path / "g", """
-        [[components]]
-        kind = "mat"
-        name = "Hut"
-        size = "190x110mm"
-        [[components.areas]]
-        label = "Leaf {n}"
-        size = "30x45mm"
-        count = 5
-        gap = "5mm"
-        y = "20mm"
-        label_at = "center"
-        [[components.areas]]
-        labels = ["Wall", "Roof"]
-        size = "60x20mm"
-        count = 2
-        gap = "10mm"
-        y = "75mm"
-        """))
+    game = load_game(write_game(tmp_path / "g", dict(kind="mat", name="Hut", size="190x110mm", areas=[
+        dict(label="Leaf {n}", size="30x45mm", count=5, gap="5mm", y="20mm", label_at="center"),
+        dict(labels=["Wall", "Roof"], size="60x20mm", count=2, gap="10mm", y="75mm"),
+    ])))
     mat = game.components[0]
     spaces = place_areas(mat.areas, mat.width, mat.height)
     assert [s.label for s in spaces] == ["Leaf 1", "Leaf 2", "Leaf 3", "Leaf 4", "Leaf 5", "Wall", "Roof"]
     # centred across: the row of leaves is symmetric about the middle of the mat
     assert spaces[0].rect.x == pytest.approx(mat.width - spaces[4].rect.x1)
     assert mat.height - spaces[0].rect.y1 == pytest.approx(mm(20))
-    with pdfplumber.open(io.BytesIO(render(game, "letter"))) as pdf:
+    with pdfplumber.open(io.BytesIO(aids_pdf(game, "letter"))) as pdf:
         page = pdf.pages[0]
         words = page.extract_words()
         leaves = [w for w in words if w["text"] == "Leaf"]
@@ -166,20 +119,9 @@ def test_mat_areas_print_inside_the_mat(tmp_path):
 
 
 def test_bottom_up_order_and_taper(tmp_path):
-    game = load_game(write_game(tmp_path / "g", """
-        [[components]]
-        kind = "board"
-        name = "Pyramid"
-        size = "200x200mm"
-        [[components.areas]]
-        label = "Level {n}"
-        size = "150x20mm"
-        count = 4
-        columns = 1
-        taper = "20mm"
-        order = "bottom-up"
-        y = "30mm"
-        """))
+    game = load_game(write_game(tmp_path / "g", dict(kind="board", name="Pyramid", size="200x200mm", areas=[
+        dict(label="Level {n}", size="150x20mm", count=4, columns=1, taper="20mm", order="bottom-up", y="30mm"),
+    ])))
     board = game.components[0]
     spaces = place_areas(board.areas, board.width, board.height)
     by_label = {s.label: s.rect for s in spaces}
@@ -189,27 +131,25 @@ def test_bottom_up_order_and_taper(tmp_path):
         assert r.center[0] == pytest.approx(board.width / 2)
 
 
+BOARD_300 = dict(kind="board", name="B", size="300x200mm")
+
+
 @pytest.mark.parametrize("entry, message", [
-    ('kind = "board"\nname = "B"', "missing 'size'"),
-    ('kind = "board"\nname = "B"\nsize = "300mm"', "must give width and height"),
-    ('kind = "board"\nname = "B"\nsize = "300x200mm"\noverlap = "80mm"', "between 3 and 40 mm"),
-    ('kind = "board"\nname = "B"\nsize = "300x200mm"\nshape = "circle"', "unknown key 'shape'"),
-    ('kind = "board"\nname = "B"\nsize = "300x200mm"\n[[components.areas]]\nlabel = "X"\nsize = "50x50mm"\nx = "280mm"',
-     "area 1 (X): space 1"),
-    ('kind = "board"\nname = "B"\nsize = "300x200mm"\n[[components.areas]]\nlabel = "X"\nshape = "star"\nsize = "5mm"',
-     "unknown shape 'star'"),
-    ('kind = "board"\nname = "B"\nsize = "300x200mm"\n[[components.areas]]\nlabels = ["a"]\ncount = 2\nsize = "20x20mm"',
-     "'labels' gives 1 texts for 2 spaces"),
-    ('kind = "board"\nname = "B"\nsize = "300x200mm"\n[[components.areas]]\nlabel = "X"\nshape = "circle"\nsize = "20x20mm"',
-     "a circle takes one length"),
-    ('kind = "board"\nname = "B"\nsize = "300x200mm"\n[[components.areas]]\nlabel = "X"\nsize = "20x20mm"\nx = "left"',
-     "'x'"),
-    ('kind = "mat"\nname = "M"\nsize = "100x80mm"\n[[components.areas]]\nlabel = "X"\nsize = "20x20mm"\ncolour = "#000000"',
+    (dict(kind="board", name="B"), "missing 'size'"),
+    (dict(kind="board", name="B", size="300mm"), "must give width and height"),
+    (dict(BOARD_300, overlap="80mm"), "between 3 and 40 mm"),
+    (dict(BOARD_300, shape="circle"), "unknown key 'shape'"),
+    (dict(BOARD_300, areas=[dict(label="X", size="50x50mm", x="280mm")]), "area 1 (X): space 1"),
+    (dict(BOARD_300, areas=[dict(label="X", shape="star", size="5mm")]), "unknown shape 'star'"),
+    (dict(BOARD_300, areas=[dict(labels=["a"], count=2, size="20x20mm")]), "'labels' gives 1 texts for 2 spaces"),
+    (dict(BOARD_300, areas=[dict(label="X", shape="circle", size="20x20mm")]), "a circle takes one length"),
+    (dict(BOARD_300, areas=[dict(label="X", size="20x20mm", x="left")]), "'x'"),
+    (dict(kind="mat", name="M", size="100x80mm", areas=[dict(label="X", size="20x20mm", colour="#000000")]),
      "unknown key 'colour'"),
-    ('kind = "token"\nname = "T"\n[[components.areas]]\nlabel = "X"\nsize = "20x20mm"', "unknown key 'areas'"),
+    (dict(kind="token", name="T", areas=[dict(label="X", size="20x20mm")]), "unknown key 'areas'"),
 ])
 def test_bad_board_and_area_data_names_the_component(tmp_path, entry, message):
-    folder = write_game(tmp_path / "g", "[[components]]\n" + entry + "\n")
+    folder = write_game(tmp_path / "g", entry)
     with pytest.raises(GameDataError) as err:
         load_game(folder)
     text = str(err.value)
@@ -217,36 +157,29 @@ def test_bad_board_and_area_data_names_the_component(tmp_path, entry, message):
     assert "component 'B' (board)" in text or "component 'M' (mat)" in text or "component 'T' (token)" in text
 
 
-def mat_with_area(area: str, size: str = "100x100mm") -> str:
-    return f"""
-        [[components]]
-        kind = "mat"
-        name = "M"
-        size = "{size}"
-        [[components.areas]]
-        """ + textwrap.indent(textwrap.dedent(area).strip(), " " * 8) + "\n"
+def mat_with_area(**area) -> dict:
+    """A 100 x 100 mm mat named M with one area."""
+    return dict(kind="mat", name="M", size="100x100mm", areas=[area])
 
 
 @pytest.mark.parametrize("area, message", [
     # the group touches the top edge: its caption would print above the mat
-    ('label = "Pile"\nsize = "30x30mm"\ny = "0mm"\ncaption = "Caption"',
+    (dict(label="Pile", size="30x30mm", y="0mm", caption="Caption"),
      "area 1: caption 'Caption' reaches past the top edge of the 100 x 100 mm mat"),
     # wider than the whole mat even at the smallest size
-    ('label = "Pile"\nsize = "30x30mm"\ny = "40mm"\ncaption = "' + "A very long caption " * 6 + '"',
+    (dict(label="Pile", size="30x30mm", y="40mm", caption="A very long caption " * 6),
      "area 1: caption 'A very long caption"),
-    ('label = "Top"\nsize = "30x30mm"\ny = "0mm"\nlabel_at = "above"',
+    (dict(label="Top", size="30x30mm", y="0mm", label_at="above"),
      "area 1: label above space 1 'Top' reaches past the top edge"),
-    ('label = "Low"\nsize = "30x30mm"\ny = "70mm"\nlabel_at = "below"',
+    (dict(label="Low", size="30x30mm", y="70mm", label_at="below"),
      "area 1: label below space 1 'Low' reaches past the bottom edge"),
-    ('label = "Rather a long label under a small space"\nsize = "10x10mm"\nx = "0mm"\nlabel_at = "below"',
+    (dict(label="Rather a long label under a small space", size="10x10mm", x="0mm", label_at="below"),
      "is wider than the"),
 ])
 def test_texts_outside_the_spaces_that_leave_the_mat_are_refused(tmp_path, area, message):
-    from tests.conftest import run
-
-    folder = write_game(tmp_path / "g", mat_with_area(area))
+    folder = write_game(tmp_path / "g", mat_with_area(**area))
     with pytest.raises(GameDataError, match="game.toml: component 'M' \\(mat\\): area 1") as err:
-        render(load_game(folder), "letter")
+        aids_pdf(load_game(folder), "letter")
     assert message in str(err.value)
     for args in (["build", folder, "--out", tmp_path / "out"], ["validate", folder]):
         result = run(*args)
@@ -262,9 +195,8 @@ def mat_frame(page) -> dict:
 
 def test_a_caption_wider_than_its_group_shrinks_to_stay_on_the_mat(tmp_path):
     caption = "Discard pile, face up, newest on top"
-    folder = write_game(tmp_path / "g", mat_with_area(
-        f'label = "Pile"\nsize = "30x30mm"\nx = "5mm"\ny = "40mm"\ncaption = "{caption}"'))
-    with pdfplumber.open(io.BytesIO(render(load_game(folder), "letter"))) as pdf:
+    folder = write_game(tmp_path / "g", mat_with_area(label="Pile", size="30x30mm", x="5mm", y="40mm", caption=caption))
+    with pdfplumber.open(io.BytesIO(aids_pdf(load_game(folder), "letter"))) as pdf:
         page = pdf.pages[0]
         box = mat_frame(page)
         words = [w for w in page.extract_words() if w["text"] in caption.split()]
@@ -280,10 +212,9 @@ def test_a_caption_wider_than_its_group_shrinks_to_stay_on_the_mat(tmp_path):
 
 
 def test_labels_above_and_below_print_next_to_their_space_inside_the_mat(tmp_path):
-    folder = write_game(tmp_path / "g", mat_with_area(
-        'labels = ["Upper", "Lower"]\nsize = "30x20mm"\ncount = 2\ncolumns = 1\ngap = "15mm"\ny = "20mm"\n'
-        'label_at = "above"'))
-    with pdfplumber.open(io.BytesIO(render(load_game(folder), "letter"))) as pdf:
+    folder = write_game(tmp_path / "g", mat_with_area(labels=["Upper", "Lower"], size="30x20mm", count=2, columns=1,
+                                                      gap="15mm", y="20mm", label_at="above"))
+    with pdfplumber.open(io.BytesIO(aids_pdf(load_game(folder), "letter"))) as pdf:
         page = pdf.pages[0]
         box = mat_frame(page)
         for name, space_top in (("Upper", 20), ("Lower", 55)):

@@ -9,7 +9,7 @@ import pdfplumber
 from kitgen.data.builtin import builtin_games
 from kitgen.data.game import load_game
 from tests.conftest import run
-from tests.test_kit import found_in, words_by_page
+from tests.pdfcheck import found_in, words_by_page
 
 
 def test_list_names_the_builtin_games():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-import unicodedata
 from collections import Counter
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from pypdf import PdfReader
 from kitgen.data.builtin import builtin_dirs
 from kitgen.units import MM
 from tests.conftest import run
-from tests.pdfcheck import unembedded_fonts
+from tests.pdfcheck import found_in, unembedded_fonts, words_by_page
 
 LETTER = (612.0, 792.0)
 A4 = (595.276, 841.89)
@@ -31,26 +30,6 @@ def deck_counts() -> Counter:
     data, _, _ = builtin_dirs("altun-ha")
     with open(data / "cards.csv", encoding="utf-8-sig", newline="") as fh:
         return Counter({row["name"]: int(row["count"]) for row in csv.DictReader(fh)})
-
-
-def norm(text: str) -> str:
-    return "".join(ch for ch in unicodedata.normalize("NFC", text).casefold() if ch.isalnum())
-
-
-def words_by_page(pdf: Path) -> dict[int, list[tuple[str, float, float]]]:
-    """Every word's text and centre, in PDF points from the bottom-left corner, by page number."""
-    out = {}
-    with pdfplumber.open(pdf) as doc:
-        for number, page in enumerate(doc.pages, start=1):
-            h = float(page.height)
-            out[number] = [(norm(w["text"]), (w["x0"] + w["x1"]) / 2, h - (w["top"] + w["bottom"]) / 2)
-                           for w in page.extract_words()]
-    return out
-
-
-def found_in(words, text: str, box) -> bool:
-    x0, y0, x1, y1 = box
-    return any(norm(text) in t and x0 <= cx <= x1 and y0 <= cy <= y1 for t, cx, cy in words)
 
 
 @pytest.fixture(scope="module")

@@ -15,12 +15,11 @@ from kitgen.data.builtin import builtin_dirs
 from kitgen.layout.packing import content_area
 from kitgen.layout.tiling import tile_board
 from kitgen.render.aids.board import board_area
-from kitgen.units import paper_size
+from kitgen.units import MM, paper_size
 from tests.conftest import run
 from tests.pdfcheck import unembedded_fonts
 
 SLUG = "temple-of-inscriptions"
-MM = 72 / 25.4
 DATA, TEMPLATES, ART = builtin_dirs(SLUG)
 
 
