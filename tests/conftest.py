@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import shutil
@@ -17,6 +18,7 @@ from hypothesis import settings
 from kitgen.cli.group import cli
 from kitgen.data.art_files import ArtLibrary
 from kitgen.data.builtin import builtin_dirs
+from kitgen.outputs.starter import write_starter
 from kitgen.render.aids import render_aids
 from kitgen.units import paper_size
 
@@ -61,6 +63,23 @@ def write_game(folder: Path, *components: dict, card_size: str = "poker") -> Pat
     (folder / "game.toml").write_text(tomli_w.dumps(toml), encoding="utf-8")
     (folder / "cards.csv").write_text("name,type,count\nOne,plain,2\n", encoding="utf-8")
     return folder
+
+
+def small_game(folder: Path, rows: list[tuple] | None = None) -> Path:
+    """The starter game (5 faces, 20 cards), optionally with other cards."""
+    write_starter(folder, "Export Test")
+    if rows is not None:
+        with open(folder / "cards.csv", "w", newline="", encoding="utf-8") as fh:
+            out = csv.writer(fh)
+            out.writerow(["name", "type", "count", "value", "text"])
+            out.writerows(rows)
+    return folder
+
+
+def csv_cards(folder: Path) -> list[tuple[str, int]]:
+    """(name, count) of every row of a game folder's cards.csv."""
+    with open(folder / "cards.csv", encoding="utf-8", newline="") as fh:
+        return [(row["name"], int(row["count"])) for row in csv.DictReader(fh)]
 
 
 def aids_pdf(game, paper: str = "letter", art: ArtLibrary | None = None) -> bytes:

@@ -6,8 +6,7 @@ import pytest
 
 from kitgen.errors import OptionError
 from kitgen.outputs.exports import ExportOptions, export_game
-from tests.conftest import run
-from tests.test_export_png import small_game
+from tests.conftest import run, small_game
 
 
 @pytest.mark.parametrize("args, message", [

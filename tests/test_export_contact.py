@@ -10,8 +10,7 @@ from PIL import Image
 from kitgen.data.builtin import builtin_dirs, builtin_games
 from kitgen.data.game import load_game
 from kitgen.layout.contact_sheet import contact_layout
-from tests.conftest import run
-from tests.test_export_png import small_game
+from tests.conftest import run, small_game
 
 
 def hex_rgb(colour: str) -> tuple[int, int, int]:

@@ -2,31 +2,13 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from kitgen.outputs.starter import write_starter
-from tests.conftest import run
-
-
-def small_game(folder: Path, rows: list[tuple] | None = None) -> Path:
-    """The starter game (5 faces, 20 cards), optionally with other cards."""
-    write_starter(folder, "Export Test")
-    if rows is not None:
-        with open(folder / "cards.csv", "w", newline="", encoding="utf-8") as fh:
-            out = csv.writer(fh)
-            out.writerow(["name", "type", "count", "value", "text"])
-            out.writerows(rows)
-    return folder
-
-
-def csv_cards(folder: Path) -> list[tuple[str, int]]:
-    with open(folder / "cards.csv", encoding="utf-8", newline="") as fh:
-        return [(row["name"], int(row["count"])) for row in csv.DictReader(fh)]
+from tests.conftest import csv_cards, run, small_game
 
 
 def expected_px(mm_size: float, bleed_in: float, dpi: int) -> int:

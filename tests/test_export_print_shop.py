@@ -7,8 +7,7 @@ import pytest
 from pypdf import PdfReader
 
 from kitgen.data.builtin import builtin_dirs
-from tests.conftest import run
-from tests.test_export_png import csv_cards, small_game
+from tests.conftest import csv_cards, run, small_game
 
 POKER_W, POKER_H = 63.5 / 25.4 * 72, 88.9 / 25.4 * 72
 

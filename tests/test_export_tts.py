@@ -11,8 +11,7 @@ from PIL import Image
 
 from kitgen.data.builtin import builtin_dirs
 from kitgen.layout.tts_grid import plan_sheets
-from tests.conftest import run
-from tests.test_export_png import csv_cards, small_game
+from tests.conftest import csv_cards, run, small_game
 
 
 def load(folder: Path, slug: str) -> dict:
