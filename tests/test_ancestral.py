@@ -122,8 +122,13 @@ def test_backs_are_the_common_leaf_back(kit, manifest):
 
 # --- the rulebook -------------------------------------------------------------------------
 
-def test_rulebook_carries_every_card_name_and_the_numbers_of_the_rules(kit):
-    text = pdf_text(kit / "rules.pdf")
+@pytest.fixture(scope="module")
+def rules_text(kit) -> str:
+    return pdf_text(kit / "rules.pdf")
+
+
+def test_rulebook_carries_every_card_name_and_the_numbers_of_the_rules(rules_text):
+    text = rules_text
     for row in read_csv():
         assert row["name"] in text, row["name"]
         # ruling 1 states the assumed mix, card by card
@@ -136,8 +141,8 @@ def test_rulebook_carries_every_card_name_and_the_numbers_of_the_rules(kit):
         assert f"{kinds} kind{'s' if kinds > 1 else ''} of wind: {leaves} lea" in text
 
 
-def test_rulebook_has_numbered_playtest_rulings_naming_where_to_change_them(kit):
-    text = pdf_text(kit / "rules.pdf")
+def test_rulebook_has_numbered_playtest_rulings_naming_where_to_change_them(rules_text):
+    text = rules_text
     numbers = [int(n) for n in re.findall(r"Playtest ruling (\d+):", text)]
     assert numbers == list(range(1, len(numbers) + 1))
     assert len(numbers) >= 10
