@@ -128,8 +128,8 @@ def altun_kit(altun_build) -> Path:
 def drawn_art(tmp_path_factory):
     """``drawn_art(slug)``: name -> bytes of every PNG that the game's make_art.py writes.
 
-    Each script runs once a session, as a script in a fresh process (from another working
-    folder), into a folder of its own.
+    Each script runs once per test run, as a script in a fresh process (from another
+    working folder), into a folder of its own.
     """
     drawn: dict[str, dict[str, bytes]] = {}
 

@@ -34,7 +34,7 @@ HEADER = "name,type,count,value,text,art\n"
 
 
 def previous_kit(altun_kit: Path, out: Path) -> Path:
-    """A kit already in the output folder: a copy of the session's Altun Ha kit."""
+    """A kit already in the output folder: a copy of the Altun Ha kit the test run builds once."""
     return shutil.copytree(altun_kit, out / "altun-ha")
 
 

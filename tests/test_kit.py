@@ -169,6 +169,6 @@ def test_command_reports_what_it_wrote(altun_build):
 
 
 def test_build_does_not_load_the_solver(altun_build):
-    # the session's kit was built by the CLI in a fresh process
+    # the shared kit was built by the CLI in a fresh process
     assert altun_build["exit_code"] == 0
     assert altun_build["loaded"] == []
