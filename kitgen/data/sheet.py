@@ -1,0 +1,153 @@
+"""Reading a card sheet: CSV (comma, semicolon or tab, sniffed), TSV or an XLSX workbook.
+
+Every format gives the same :class:`Sheet`: the header row, then each row's
+cells as text with the row's number as a spreadsheet shows it (the header is
+row 1 when it is the sheet's first row).  Blank rows are left out, and so are
+comment rows (only the first cell filled, starting with ``#``).  A problem in
+one row (too many fields) is reported to the :class:`Problems` collector while
+the other rows are read on.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from kitgen.data.columns import Columns, column_letter
+from kitgen.data.files import decode_text, read_bytes
+from kitgen.data.problems import Problems
+from kitgen.errors import GameDataError
+
+DELIMITERS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+XLSX_SUFFIXES = (".xlsx", ".xlsm")
+TSV_SUFFIXES = (".tsv", ".tab")
+OTHER_SPREADSHEETS = (".xls", ".ods", ".numbers", ".xlsb")
+SNIFF_RECORDS = 20           # records read to find the header when sniffing the separator
+
+
+@dataclass(frozen=True)
+class Sheet:
+    file: str                                   # how messages name it: the file, and the sheet of a workbook
+    format: str                                 # e.g. "CSV separated by semicolons", for validate's summary
+    columns: Columns
+    header_row: int
+    rows: tuple[tuple[int, tuple[str, ...]], ...]   # (row number, cells), blank rows left out
+    notes: tuple[str, ...] = ()                 # things worth knowing that are not mistakes
+
+
+def split_sheet_name(data: str) -> tuple[str, str | None]:
+    """``"cards.xlsx#Deck"`` -> ``("cards.xlsx", "Deck")``; a name without ``#`` names no sheet."""
+    file, sep, sheet = data.partition("#")
+    return file, (sheet if sep else None)
+
+
+def read_sheet(path: Path, where: str, sheet: str | None = None, problems: Problems | None = None) -> Sheet:
+    """The sheet at ``path`` (``where`` names it in messages; ``sheet``: a workbook's sheet)."""
+    problems = problems if problems is not None else Problems()
+    suffix = path.suffix.lower()
+    if suffix in OTHER_SPREADSHEETS:
+        raise GameDataError(f"kitgen reads .xlsx workbooks, .csv and .tsv files, not {suffix}; save the sheet "
+                            "as .xlsx or as CSV UTF-8 from the spreadsheet program", file=where)
+    if suffix in XLSX_SUFFIXES:
+        from kitgen.data.xlsx import read_xlsx  # loads python-calamine only for workbooks
+
+        name, rows, formulas = read_xlsx(path, where, sheet)
+        file = f"{where}, sheet {name!r}"
+        result = _sheet(file, f"XLSX workbook, sheet {name!r}", rows, problems, fields_may_spill=False,
+                        bad_rows={row for row, _, _ in formulas})
+        names = result.columns.names
+        for row, column, message in formulas:
+            header = names[column] if column < len(names) and names[column] else column_letter(column)
+            problems.add(GameDataError(message, file=file, row=row, column=header))
+        return result
+    if sheet is not None:
+        raise GameDataError(f"'#{sheet}' names a sheet, but only an .xlsx workbook has sheets", file=where)
+    raw = read_bytes(path, where)
+    if raw.startswith(b"PK\x03\x04"):
+        raise GameDataError("this is a zip archive (an XLSX workbook?), not a text file; give it the "
+                            "ending .xlsx", file=where)
+    text = decode_text(raw, where)
+    if suffix in TSV_SUFFIXES:
+        delimiter, kind = "\t", "TSV (separated by tabs)"
+    else:
+        delimiter = sniff_delimiter(text)
+        kind = f"CSV separated by {DELIMITERS[delimiter]}"
+    return _sheet(where, kind, _csv_rows(text, delimiter, where), problems, fields_may_spill=True)
+
+
+def sniff_delimiter(text: str) -> str:
+    """The separator (comma, semicolon or tab) that splits the first non-blank record into most fields."""
+    best, most = ",", 1
+    for delimiter in DELIMITERS:
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+        try:
+            for _, record in zip(range(SNIFF_RECORDS), reader):
+                if any(cell.strip() for cell in record):
+                    if len(record) > most:
+                        best, most = delimiter, len(record)
+                    break
+        except csv.Error:
+            continue
+    return best
+
+
+def _csv_rows(text: str, delimiter: str, where: str) -> list[tuple[int, list[str]]]:
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    rows: list[tuple[int, list[str]]] = []
+    try:
+        for number, record in enumerate(reader, start=1):
+            rows.append((number, record))
+    except csv.Error as exc:
+        hint = "; a quoted field is never closed" if "end of data" in str(exc) else ""
+        raise GameDataError(f"malformed CSV: {exc}{hint}", file=where, row=len(rows) + 1) from None
+    return rows
+
+
+def _comment(cells: list[str]) -> bool:
+    """A row whose only filled cell is the first, starting with '#': a comment or section title."""
+    return cells[0].lstrip().startswith("#") and not any(c.strip() for c in cells[1:])
+
+
+def _sheet(file: str, kind: str, rows: list[tuple[int, list[str]]], problems: Problems,
+           fields_may_spill: bool, bad_rows: set[int] = frozenset()) -> Sheet:
+    """Header and records from raw rows: blank rows dropped, cells beyond the header checked,
+    ``bad_rows`` (reported apart) left out."""
+    rows = [(n, cells) for n, cells in rows if any(c.strip() for c in cells) and not _comment(cells)]
+    if not rows:
+        raise GameDataError("empty sheet; its first row must name the columns (name, and type, count, "
+                            "text... as you like)", file=file)
+    header_row, header = rows[0]
+    names = tuple(h.strip() for h in header)
+    columns = Columns(names)
+    width = len(names)
+    records, spilled = [], set()
+    for number, cells in rows[1:]:
+        if number in bad_rows:
+            continue
+        extra = [i for i in range(width, len(cells)) if cells[i].strip()]
+        if extra and fields_may_spill:
+            sep = "a ';'" if "semicolon" in kind else ("a tab" if "tab" in kind else "a comma")
+            problems.add(GameDataError(f"{len(cells)} fields but the header names {width} columns "
+                                       f"({sep} inside a value needs quotes)", file=file, row=number))
+            continue
+        spilled.update(extra)
+        for i in range(min(width, len(cells))):
+            if not names[i] and cells[i].strip():
+                spilled.add(i)
+        records.append((number, tuple(cells[:width])))
+    if not records and not problems.found and not bad_rows:
+        raise GameDataError("no cards: add one row per kind of card below the header", file=file)
+    notes = []
+    if spilled:
+        letters = ", ".join(column_letter(i) for i in sorted(spilled))
+        notes.append(f"{file}: column {letters} holds values but has no header, so nothing can use it; "
+                     "give it a header in row " + str(header_row))
+    for key, positions in columns.positions.items():
+        if len(positions) > 1:
+            letters = " and ".join(column_letter(i) for i in positions)
+            notes.append(f"{file}: the header {names[positions[0]]!r} names {len(positions)} columns ({letters}); "
+                         "card.fields gives the first")
+    return Sheet(file=file, format=kind, columns=columns, header_row=header_row, rows=tuple(records),
+                 notes=tuple(notes))
