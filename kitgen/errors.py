@@ -14,13 +14,17 @@ class KitgenError(Exception):
 
     exit_code = 2
 
+    def lines(self) -> list[str]:
+        """The message as the lines a user is shown (one, except for :class:`ProblemList`)."""
+        return [str(self)]
+
 
 class GameDataError(KitgenError):
     """Bad content in a game folder, located by file and, where known, row and column."""
 
     def __init__(self, message: str, *, file: str | None = None, row: int | None = None,
                  column: str | None = None):
-        self.file, self.row, self.column = file, row, column
+        self.message, self.file, self.row, self.column = message, file, row, column
         where = []
         if file:
             where.append(str(file))
@@ -56,3 +60,19 @@ class LayoutError(KitgenError):
 
 class RenderError(KitgenError):
     """Data that is valid on its own but cannot be drawn (text too long, glyph missing)."""
+
+
+class ProblemList(KitgenError):
+    """Every problem found in a game at once (``kitgen validate``), shown one a line up to ``cap``."""
+
+    def __init__(self, problems: list[KitgenError], cap: int = 50):
+        self.problems, self.cap = list(problems), cap
+        super().__init__("\n".join(self.lines()))
+
+    def lines(self) -> list[str]:
+        shown = [str(p) for p in self.problems[:self.cap]]
+        hidden = len(self.problems) - len(shown)
+        if hidden:
+            shown.append(f"... and {hidden} more {'problem' if hidden == 1 else 'problems'} "
+                         f"({len(self.problems)} in all)")
+        return shown

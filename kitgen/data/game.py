@@ -2,9 +2,12 @@
 
 This is the only module that reads a user's game files.  Every problem is
 reported as a :class:`GameDataError` naming the file, row and column; the rest
-of kitgen trusts the objects returned here.
+of kitgen trusts the objects returned here.  Problems in single rows of the
+card sheet go to a :class:`~kitgen.data.problems.Problems` collector, so
+``kitgen validate`` can list them all while ``kitgen build`` stops at the first.
 
-A game folder holds ``game.toml``, ``cards.csv``, optionally ``templates/``
+A game folder holds ``game.toml``, a card sheet (``cards.csv`` unless game.toml
+names another with ``data = "cards.xlsx#Deck"``), optionally ``templates/``
 (the rulebook template) and ``art/`` (card art).  Built-in games keep the same
 data in the package, with their templates and art under ``templates/<slug>``
 and ``card_art/<slug>``.
@@ -12,25 +15,29 @@ and ``card_art/<slug>``.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from kitgen.data.art_files import art_name
+from kitgen.data.columns import Fields, map_columns
+from kitgen.data.files import decode_text, read_bytes
 from kitgen.data.model import Back, Card, CardType, Game
 from kitgen.data.paths import contained, resolve_game_dirs
-from kitgen.data.values import hex_color, slugify
+from kitgen.data.problems import Problems
+from kitgen.data.sheet import Sheet, read_sheet, split_sheet_name
+from kitgen.data.values import card_color, hex_color, slugify, type_colors, whole_number
 from kitgen.errors import GameDataError
 
-REQUIRED_COLUMNS = ("name", "type", "count")
+DEFAULT_DATA = ("cards.csv", "cards.tsv", "cards.xlsx")   # the card sheet when game.toml names none
 MAX_COUNT = 10_000           # copies of one card; more is a typing slip, not a deck
 TOP_LEVEL_KEYS = {
     "title", "slug", "subtitle", "players", "card_size", "rulebook", "back", "types",
-    "components", "rules", "rulings", "designer", "version", "fonts",
+    "components", "rules", "rulings", "designer", "version", "fonts", "data", "columns",
 }
+SHOWN_TYPES = 12             # undeclared types named in the warning; the rest are counted
 
 
 PRINTED_KEYS = {"title", "subtitle", "label", "labels", "name", "text", "lines", "track", "caption", "designer"}
@@ -41,6 +48,8 @@ def printed_text(data: Any, path: str = "") -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     if isinstance(data, dict):
         for key, value in data.items():
+            if not path and key in ("columns", "data"):
+                continue                        # headers and file names of the sheet, never printed
             sub = f"{path}.{key}" if path else str(key)
             if key in PRINTED_KEYS and isinstance(value, str):
                 found.append((sub, value))
@@ -54,81 +63,45 @@ def printed_text(data: Any, path: str = "") -> list[tuple[str, str]]:
     return found
 
 
-def load_game(game_or_path: str | Path) -> Game:
-    """Read and validate a game given by built-in slug or by folder."""
+def load_game(game_or_path: str | Path, problems: Problems | None = None) -> Game:
+    """Read and validate a game given by built-in slug or by folder.
+
+    A bad row of the card sheet raises at once, unless ``problems`` collects
+    (``Problems(collect=True)``): then the row is reported there and left out.
+    """
+    problems = problems if problems is not None else Problems()
     root, template_dir, art_dir, builtin = resolve_game_dirs(game_or_path)
     label = (lambda name: f"{game_or_path}/{name}") if builtin else (lambda name: str(root / name))
-    toml_file, csv_file = label("game.toml"), label("cards.csv")
+    toml_file = label("game.toml")
     data = _read_toml(root / "game.toml", toml_file)
-    return _build_game(data, _read_csv(root / "cards.csv", csv_file), root, template_dir, art_dir,
-                       builtin, toml_file, csv_file)
+    name, sheet_name = _data_file(data, root, toml_file)
+    sheet = read_sheet(contained(root, name, toml_file), label(name), sheet_name, problems)
+    return _build_game(data, sheet, root, template_dir, art_dir, builtin, toml_file, problems)
 
 
 # --- reading files ---------------------------------------------------------
 
-def _read_bytes(path: Path, where: str) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise GameDataError("file not found", file=where) from None
-    except IsADirectoryError:
-        raise GameDataError("is a folder, expected a file", file=where) from None
-    except OSError as exc:
-        raise GameDataError(f"cannot read file ({exc.strerror})", file=where) from None
-
-
-def _decode(raw: bytes, where: str) -> str:
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise GameDataError(
-            f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
-            "save it as UTF-8 (\"CSV UTF-8\" in spreadsheet programs)", file=where) from None
-
-
 def _read_toml(path: Path, where: str) -> dict[str, Any]:
-    text = _decode(_read_bytes(path, where), where)
+    text = decode_text(read_bytes(path, where), where)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise GameDataError(f"bad TOML: {exc}", file=where) from None
 
 
-def _read_csv(path: Path, where: str) -> list[tuple[int, dict[str, str]]]:
-    text = _decode(_read_bytes(path, where), where)
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    rows: list[list[str]] = []
-    try:
-        for row in reader:
-            rows.append(row)
-    except csv.Error as exc:
-        hint = "; a quoted field is never closed" if "end of data" in str(exc) else ""
-        raise GameDataError(f"malformed CSV: {exc}{hint}", file=where, row=len(rows) + 1) from None
-    if not rows or not any(cell.strip() for cell in rows[0]):
-        raise GameDataError("empty file; the first row must name the columns "
-                            f"({', '.join(REQUIRED_COLUMNS)}, ...)", file=where)
-    header = [h.strip().lower() for h in rows[0]]
-    for col in REQUIRED_COLUMNS:
-        if col not in header:
-            raise GameDataError(f"missing required column '{col}' (the header row has: "
-                                f"{', '.join(h for h in header if h)})", file=where, row=1)
-    seen = set()
-    for i, h in enumerate(header):
-        if h and h in seen:
-            raise GameDataError(f"column '{h}' appears twice in the header", file=where, row=1)
-        seen.add(h)
-    records = []
-    for number, cells in enumerate(rows[1:], start=2):
-        if not any(c.strip() for c in cells):
-            continue  # blank lines a spreadsheet leaves at the end
-        if len(cells) > len(header) and any(c.strip() for c in cells[len(header):]):
-            raise GameDataError(f"{len(cells)} fields but the header names {len(header)} columns "
-                                "(a comma inside a value needs quotes)", file=where, row=number)
-        record = {h: (cells[i] if i < len(cells) else "") for i, h in enumerate(header) if h}
-        records.append((number, record))
-    if not records:
-        raise GameDataError("no cards: add one row per kind of card below the header", file=where)
-    return records
+def _data_file(data: dict, root: Path, where: str) -> tuple[str, str | None]:
+    """(file name, sheet name or None) of the card sheet: game.toml's ``data``, else the first of
+    cards.csv, cards.tsv and cards.xlsx that exists."""
+    if "data" not in data:
+        return next((n for n in DEFAULT_DATA if (root / n).is_file()), DEFAULT_DATA[0]), None
+    value = data["data"]
+    if not isinstance(value, str) or not value.strip():
+        raise GameDataError("'data' must name the card sheet, e.g. data = \"cards.xlsx\" or "
+                            "\"cards.xlsx#Deck\" for one sheet of a workbook", file=where)
+    name, sheet = split_sheet_name(value.strip())
+    if sheet is not None and not sheet.strip():
+        raise GameDataError(f"'data' = {value!r}: name the sheet after '#', or leave out the '#'", file=where)
+    return name, sheet
 
 
 # --- validating --------------------------------------------------------------
@@ -166,9 +139,10 @@ def _players(value: Any, where: str) -> tuple[int, int]:
 
 
 def _types(data: dict, where: str) -> dict[str, CardType]:
-    table = data.get("types")
-    if not isinstance(table, dict) or not table:
-        raise GameDataError("declare the card types, e.g. [types.bid] with label and color", file=where)
+    """The types game.toml declares (none is fine: the sheet's types then get colours of their own)."""
+    table = data.get("types", {})
+    if not isinstance(table, dict):
+        raise GameDataError("'types' must be tables such as [types.bid] with label and color", file=where)
     types = {}
     for key, spec in table.items():
         if not isinstance(spec, dict):
@@ -191,37 +165,104 @@ def _back(data: dict, title: str, where: str) -> Back:
                 art=_str(spec, "art", where, "", "back"))
 
 
-def _cards(records, types: dict[str, CardType], where: str) -> tuple[Card, ...]:
-    by_fold = {k.casefold(): k for k in types}
-    cards, names = [], {}
-    for row, rec in records:
-        name = rec["name"].strip()
+def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType], game_toml: str,
+           art_dir: Path, problems: Problems) -> tuple[tuple[Card, ...], dict[str, CardType], list[str]]:
+    """The cards of every good row, the card types (declared ones first, then those found in the
+    sheet), and warnings; a bad row is reported to ``problems`` and left out."""
+    names = sheet.columns.names
+    header = {field: names[i] for field, i in mapping.items()}
+    type_col = mapping.get("type")
+    if type_col is None and len(declared) > 1:
+        raise GameDataError(f"game.toml declares {len(declared)} card types ({', '.join(declared)}) but "
+                            f"{sheet.file} has no type column; name it: [columns] type = \"...\"", file=game_toml)
+    lookup: dict[str, str] = {}
+    for key, ctype in declared.items():
+        lookup.setdefault(key.casefold(), key)
+        lookup.setdefault(ctype.label.strip().casefold(), key)
+    found: dict[str, str] = {}        # types the sheet uses but game.toml does not declare: key -> label
+    untyped: list[int] = []
+    art_checked: set[str] = set()
+    cards = []
+    for row, cells in sheet.rows:
+        def cell(field: str) -> str:
+            i = mapping.get(field)
+            return cells[i] if i is not None and i < len(cells) else ""
+
+        def problem(message: str, field: str) -> None:
+            errors.append(GameDataError(message, file=sheet.file, row=row, column=header[field]))
+
+        errors: list[GameDataError] = []
+        name = cell("name").strip()
         if not name:
-            raise GameDataError("missing card name", file=where, row=row, column="name")
-        if name.casefold() in names:
-            raise GameDataError(f"duplicate card name {name!r} (also on row {names[name.casefold()]})",
-                                file=where, row=row, column="name")
-        names[name.casefold()] = row
-        type_text = rec["type"].strip()
-        key = by_fold.get(type_text.casefold())
-        if key is None:
-            raise GameDataError(f"unknown card type {type_text!r}; game.toml declares "
-                                f"{', '.join(types)}", file=where, row=row, column="type")
-        count_text = rec["count"].strip()
-        if not re.fullmatch(r"[0-9]+", count_text) or int(count_text) < 1:
-            raise GameDataError(f"count {count_text!r} is not a whole number >= 1",
-                                file=where, row=row, column="count")
-        if int(count_text) > MAX_COUNT:
-            raise GameDataError(f"count {count_text} is more than {MAX_COUNT:,} copies of one card",
-                                file=where, row=row, column="count")
-        art = rec.get("art", "").strip()
-        cards.append(Card(name=name, type=key, count=int(count_text),
-                          value=rec.get("value", "").strip(), text=rec.get("text", "").strip(),
-                          art=art, row=row, fields=dict(rec)))
-    return tuple(cards)
+            problem("missing card name", "name")
+        count = 1
+        if "count" in mapping:
+            count_text = cell("count").strip()
+            number = whole_number(count_text)
+            if number is None or number < 1:
+                problem(f"count {count_text!r} is not a whole number >= 1", "count")
+            elif number > MAX_COUNT:
+                problem(f"count {count_text} is more than {MAX_COUNT:,} copies of one card", "count")
+            else:
+                count = number
+        color = cell("color").strip()
+        if color:
+            try:
+                color = card_color(color)
+            except ValueError as exc:
+                problem(str(exc), "color")
+        art = art_name(cell("art").strip())
+        if art and art not in art_checked:
+            try:
+                contained(art_dir, art, "")
+                art_checked.add(art)
+            except GameDataError as exc:
+                problem(exc.message, "art")
+        for error in errors:
+            problems.add(error)
+        if errors:
+            continue
+        if type_col is None:
+            key = next(iter(declared), "")
+        else:
+            type_text = cell("type").strip()
+            key = lookup.get(type_text.casefold())
+            if key is None:
+                key = lookup[type_text.casefold()] = type_text
+                found[key] = type_text
+            if not type_text:
+                untyped.append(row)
+        cards.append(Card(name=name, type=key, count=count, value=cell("value").strip(),
+                          text=cell("text").strip(), art=art, row=row, fields=Fields(sheet.columns, cells),
+                          color=color))
+    if type_col is None and not declared:
+        found[""] = ""
+    colors = type_colors(len(found), {t.color for t in declared.values()})
+    types = dict(declared)
+    types.update((key, CardType(key=key, label=label, color=c)) for (key, label), c in zip(found.items(), colors))
+    return tuple(cards), types, _type_warnings(sheet, header.get("type"), types, found, untyped)
 
 
-def _build_game(data, records, root, template_dir, art_dir, builtin, toml_file, csv_file) -> Game:
+def _type_warnings(sheet: Sheet, column: str | None, types: dict[str, CardType], found: dict[str, str],
+                   untyped: list[int]) -> list[str]:
+    warnings = []
+    named = [key for key in found if key]
+    if column is not None and named:
+        shown = ", ".join(f"{key} ({types[key].color})" for key in named[:SHOWN_TYPES])
+        more = f" and {len(named) - SHOWN_TYPES} more" if len(named) > SHOWN_TYPES else ""
+        kinds = "type is" if len(named) == 1 else "types are"
+        warnings.append(f"{sheet.file}, column {column!r}: {len(named)} card {kinds} not declared in game.toml, "
+                        f"so kitgen chose colours: {shown}{more}; declare them as [types.KEY] with "
+                        "label and color to choose your own")
+    if untyped:
+        rows = ", ".join(str(r) for r in untyped[:10]) + (", ..." if len(untyped) > 10 else "")
+        warnings.append(f"{sheet.file}, column {column!r}: {len(untyped)} rows have no type (rows {rows}); "
+                        "their cards print no type line")
+    return warnings
+
+
+def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_file: str,
+                problems: Problems) -> Game:
     unknown = sorted(set(data) - TOP_LEVEL_KEYS)
     if unknown:
         raise GameDataError(f"unknown key '{unknown[0]}' (accepted: {', '.join(sorted(TOP_LEVEL_KEYS))})",
@@ -231,14 +272,17 @@ def _build_game(data, records, root, template_dir, art_dir, builtin, toml_file, 
         raise GameDataError("'title' must not be empty", file=toml_file)
     slug = slugify(_str(data, "slug", toml_file, title))
     lo, hi = _players(data.get("players", "2-4"), toml_file)
-    types = _types(data, toml_file)
+    declared = _types(data, toml_file)
     rulebook = _str(data, "rulebook", toml_file, "")
     if rulebook:
         contained(template_dir, rulebook, toml_file)
     for key in ("rules", "rulings"):
         if not isinstance(data.get(key, {}), dict):
             raise GameDataError(f"'{key}' must be a table", file=toml_file)
-    cards = _cards(records, types, csv_file)
+    mapping = map_columns(sheet.columns, data.get("columns", {}), toml_file, sheet.file, sheet.header_row)
+    cards, types, warnings = _cards(sheet, mapping, declared, toml_file, art_dir, problems)
+    if not cards:
+        problems.raise_all()          # every row was bad: those are the problems to show
     from kitgen.data.components import parse_components  # kept apart: one parser per component kind
 
     game = Game(slug=slug, title=title, subtitle=_str(data, "subtitle", toml_file, ""),
@@ -246,11 +290,9 @@ def _build_game(data, records, root, template_dir, art_dir, builtin, toml_file, 
                 card_size=_str(data, "card_size", toml_file, "poker"), rulebook=rulebook,
                 types=types, cards=cards, back=_back(data, title, toml_file), components=(),
                 rules=dict(data.get("rules", {})), rulings=dict(data.get("rulings", {})),
-                root=root, template_dir=template_dir, art_dir=art_dir, builtin=builtin, raw=data)
+                root=root, template_dir=template_dir, art_dir=art_dir, builtin=builtin, raw=data,
+                sheet=sheet, mapping=mapping, warnings=tuple(warnings))
     components = parse_components(data.get("components", []), game, toml_file)
-    for card in cards:
-        if card.art:
-            game.art_path(card.art, f"{csv_file}, row {card.row}, column 'art'")
     if game.back.art:
         game.art_path(game.back.art, toml_file)
     return replace(game, components=tuple(components))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from kitgen.data.paths import contained
 
@@ -18,14 +18,21 @@ class CardType:
 
 @dataclass(frozen=True)
 class Card:
+    """One row of the card sheet: kitgen's fields as attributes, every column in :attr:`fields`.
+
+    Rows are the cards' identity: two rows may share a name (one card in
+    several factions), and each keeps its own :attr:`row`.
+    """
+
     name: str
     type: str          # key of a CardType
     count: int
     value: str         # "" when the card has no value
     text: str
     art: str           # file name inside the art folder, "" for none
-    row: int           # the record's row in cards.csv (the header is row 1)
-    fields: dict[str, str] = field(default_factory=dict, compare=False)  # every column
+    row: int           # the row as a spreadsheet shows it (the header is row 1)
+    fields: Mapping[str, str] = field(default_factory=dict, compare=False)  # every column, by its header
+    color: str = ""    # "#rrggbb" of the card's own frame, "" for its type's colour
 
     @property
     def numeric_value(self) -> int | None:
@@ -62,10 +69,34 @@ class Game:
     art_dir: Path
     builtin: bool
     raw: dict[str, Any] = field(compare=False, repr=False, default_factory=dict)
+    sheet: Any = field(compare=False, repr=False, default=None)   # the card sheet read (kitgen.data.sheet.Sheet)
+    mapping: dict[str, int] = field(compare=False, repr=False, default_factory=dict)  # field -> sheet column
+    warnings: tuple[str, ...] = field(compare=False, default=())  # found while reading, not mistakes
 
     @property
     def deck_size(self) -> int:
         return sum(c.count for c in self.cards)
+
+    def column(self, name: str) -> str:
+        """The header of the column holding kitgen's field ``name`` (e.g. 'Front Name' for 'name'),
+        as messages name it; the field's own name when no column holds it."""
+        if self.sheet is None or name not in self.mapping:
+            return name
+        return self.sheet.columns.names[self.mapping[name]]
+
+    def unused_columns(self) -> tuple[list[str], list[str]]:
+        """Headers of the columns that neither a card field nor anything read from ``card.fields``
+        used so far (validate renders the rulebook first): (columns holding values, empty columns)."""
+        if self.sheet is None:
+            return [], []
+        columns = self.sheet.columns
+        used = columns.used | set(self.mapping.values())
+        full, empty = [], []
+        for i in columns.named():
+            if i not in used:
+                has_values = any(i < len(cells) and cells[i].strip() for _, cells in self.sheet.rows)
+                (full if has_values else empty).append(columns.names[i])
+        return full, empty
 
     def art_path(self, name: str, where: str) -> Path:
         """Path of an art file, refusing names that escape the art folder."""

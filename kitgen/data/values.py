@@ -1,16 +1,25 @@
-"""Single values users write, checked or normalised: ``#rrggbb`` colours and slugs.
+"""Single values users write, checked or normalised: colours, slugs and whole numbers.
 
 The readers of game.toml (:mod:`kitgen.data.game`, :mod:`kitgen.data.components`)
 check colours here, and whatever names a folder or file after a title or a card
 (the game's slug, exported file names, ``kitgen new``) makes its slug here.
+Card types that game.toml does not declare take their colours from
+:func:`type_colors`.
 """
 
 from __future__ import annotations
 
+import colorsys
 import re
 import unicodedata
 
 _HEX_COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_HEX_COLOR_ALPHA = re.compile(r"^#([0-9a-fA-F]{6})([0-9a-fA-F]{2})?$")
+_WHOLE = re.compile(r"^[0-9]+(\.0*)?$")
+
+# Frame colours for card types nobody declared: distinct, and dark enough for white corner numbers.
+TYPE_PALETTE = ("#2a6f97", "#c44536", "#3a7d44", "#7b4b94", "#c9711d", "#1b8a7a",
+                "#8c5e34", "#b5446e", "#56656f", "#5f8a3a", "#3d5a80", "#a44a3f")
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
 
@@ -19,6 +28,39 @@ def hex_color(value: str, name: str) -> str:
     if not _HEX_COLOR.match(value):
         raise ValueError(f"'{name}' = {value!r} is not a colour like \"#a0522d\"")
     return value.lower()
+
+
+def card_color(value: str) -> str:
+    """A card's own colour, ``#rrggbb`` or ``#rrggbbaa``, as ``#rrggbb`` in lower case: a colour
+    with transparency is laid over the white paper.  ValueError for anything else."""
+    found = _HEX_COLOR_ALPHA.match(value.strip())
+    if not found:
+        raise ValueError(f"{value!r} is not a colour like \"#2f5da8\" (or \"#2f5da880\" with transparency)")
+    rgb, alpha = found.group(1).lower(), found.group(2)
+    if alpha is None:
+        return "#" + rgb
+    a = int(alpha, 16) / 255
+    channels = (round(int(rgb[i:i + 2], 16) * a + 255 * (1 - a)) for i in (0, 2, 4))
+    return "#" + "".join(f"{c:02x}" for c in channels)
+
+
+def type_colors(count: int, taken: set[str] = frozenset()) -> list[str]:
+    """``count`` distinct frame colours, none of them in ``taken``: the palette, then hues around the circle."""
+    colors = [c for c in TYPE_PALETTE if c not in {t.lower() for t in taken}]
+    hue = 0.0
+    while len(colors) < count:
+        hue = (hue + 0.618033988749895) % 1.0           # the golden angle keeps neighbours apart
+        r, g, b = colorsys.hls_to_rgb(hue, 0.40, 0.55)
+        color = "#" + "".join(f"{round(c * 255):02x}" for c in (r, g, b))
+        if color not in colors and color not in taken:
+            colors.append(color)
+    return colors[:count]
+
+
+def whole_number(text: str) -> int | None:
+    """``'3'`` or ``'3.0'`` (as a spreadsheet may save it) as 3; None when not a whole number >= 0."""
+    text = text.strip()
+    return int(text.split(".")[0]) if _WHOLE.match(text) else None
 
 
 def slugify(text: str, fallback: str = "game", ascii_only: bool = False) -> str:

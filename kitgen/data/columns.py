@@ -1,0 +1,218 @@
+"""The columns of a card sheet: matching headers, the ``[columns]`` mapping, and each row's fields.
+
+A sheet keeps its own headers.  game.toml's ``[columns]`` table says which
+header holds each of kitgen's card fields::
+
+    [columns]
+    name = "Front Name"
+    count = "Quantity"
+    text = "rules_text"
+
+Headers match ignoring case, spaces, ``_``, ``-`` and accents, so ``"Front Name"``,
+``front_name`` and ``FRONT-NAME`` are one header.  A field left out of the
+table is found under its own name (``count`` also as ``qty``, ``quantity`` or
+``copies``; ``color`` also as ``colour``); only ``name`` is required.  Every
+column, mapped or not, stays reachable from templates as ``card.fields``,
+which remembers which columns were read so unused ones can be pointed out.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from typing import Any, Iterator
+
+from kitgen.errors import GameDataError
+
+FIELDS = ("name", "type", "count", "value", "text", "art", "color")
+IMPLICIT = {"count": ("count", "qty", "quantity", "copies"), "color": ("color", "colour")}
+
+# Headers `kitgen new --from` maps on its own (compared as header_key), tried in this order...
+GUESSES = {
+    "name": ("name", "card name", "title", "card", "card title", "nom", "nome", "名前", "カード名", "卡名", "名称"),
+    "type": ("type", "types", "card type", "kind", "category", "class", "typ", "tipo", "タイプ", "種類", "类型"),
+    "count": ("count", "qty", "quantity", "copies", "number of copies", "amount", "anzahl", "枚数", "数量"),
+    "value": ("value", "cost", "points", "score", "power", "wert", "valeur", "valor", "コスト", "费用"),
+    "text": ("text", "rules text", "rules", "effect", "effects", "ability", "abilities", "description",
+             "card text", "texte", "texto", "testo", "テキスト", "効果", "效果"),
+    "art": ("art", "artwork", "image", "picture", "illustration", "img", "art file", "image file", "画像", "图片"),
+    "color": ("color", "colour", "background color", "background colour", "frame color", "frame colour",
+              "couleur", "farbe"),
+}
+# ...then the first header with a word starting with one of these ("Front Name", "rules_text", "time_cost").
+GUESS_WORDS = {
+    "name": ("name",), "type": ("type",), "count": ("qty", "quantity", "copies", "count"),
+    "value": ("cost", "value", "points"), "text": ("text", "rules", "effect"),
+    "art": ("art", "image", "img", "picture"), "color": ("color", "colour"),
+}
+MAX_GUESSED_VALUE = 4        # characters: a value column holds short numbers or symbols for the corners
+
+
+def header_key(text: str) -> str:
+    """A header as it is compared: ``'Front Name'``, ``'front_name'`` and ``'FRÖNT-NAME'`` give ``'frontname'``."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed
+                   if not unicodedata.combining(ch) and not ch.isspace() and ch not in "_-").casefold()
+
+
+def column_letter(index: int) -> str:
+    """A spreadsheet's name of the column at 0-based ``index``: 0 -> 'A', 27 -> 'AB'."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+class Columns:
+    """The header row of a sheet: names as written, lookup by :func:`header_key`, and columns read."""
+
+    def __init__(self, names: tuple[str, ...]):
+        self.names = names
+        self.positions: dict[str, list[int]] = {}
+        for i, name in enumerate(names):
+            if name:
+                self.positions.setdefault(header_key(name), []).append(i)
+        self.used: set[int] = set()
+
+    def find(self, name: str) -> int | None:
+        """The position of the column headed ``name`` (the first, if two share it), or None."""
+        found = self.positions.get(header_key(name))
+        return found[0] if found else None
+
+    def named(self) -> list[int]:
+        """Positions of the columns with a header, each header once."""
+        return [found[0] for found in self.positions.values()]
+
+    def listing(self) -> str:
+        """The headers, for messages: 'Name, Qty, Rules Text'."""
+        return ", ".join(self.names[i] for i in self.named()) or "(no headers)"
+
+
+class Fields(Mapping):
+    """One row's cells by header: ``fields["Front Name"]``, ``fields["front_name"]`` and, in a
+    template, ``card.fields.front_name`` are the same cell.  Reading a cell marks its column used."""
+
+    __slots__ = ("_columns", "_cells")
+
+    def __init__(self, columns: Columns, cells: tuple[str, ...]):
+        self._columns, self._cells = columns, cells
+
+    def _position(self, key: Any) -> int | None:
+        return self._columns.find(key) if isinstance(key, str) else None
+
+    def __getitem__(self, key: str) -> str:
+        i = self._position(key)
+        if i is None:
+            raise KeyError(key)
+        self._columns.used.add(i)
+        return self._cells[i] if i < len(self._cells) else ""
+
+    def __contains__(self, key: object) -> bool:
+        return self._position(key) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (self._columns.names[i] for i in self._columns.named())
+
+    def __len__(self) -> int:
+        return len(self._columns.positions)
+
+    def __repr__(self) -> str:
+        return f"Fields({dict(zip(self, (self._cells[i] if i < len(self._cells) else '' for i in self._columns.named())))!r})"
+
+
+def map_columns(columns: Columns, table: Any, toml_file: str, sheet_file: str, header_row: int) -> dict[str, int]:
+    """Kitgen's field -> column position, from game.toml's ``[columns]`` and the headers' own names."""
+    if not isinstance(table, dict):
+        raise GameDataError("'columns' must be a table such as [columns] name = \"Front Name\"", file=toml_file)
+    mapping: dict[str, int] = {}
+    taken: dict[int, str] = {}
+    for field, header in table.items():
+        if field not in FIELDS:
+            raise GameDataError(f"unknown key 'columns.{field}' (accepted: {', '.join(FIELDS)})", file=toml_file)
+        if not isinstance(header, str):
+            raise GameDataError(f"'columns.{field}' must be the text of a header in {sheet_file}", file=toml_file)
+        if not header.strip():
+            continue                                # "" says: this sheet has no such column
+        i = columns.find(header)
+        if i is None:
+            raise GameDataError(f"[columns] {field} = {header!r}: {sheet_file} has no such column "
+                                f"(its headers: {columns.listing()})", file=toml_file)
+        if len(columns.positions[header_key(header)]) > 1:
+            letters = " and ".join(column_letter(p) for p in columns.positions[header_key(header)])
+            raise GameDataError(f"[columns] {field} = {header!r}: the header names two columns "
+                                f"({letters}) of {sheet_file}; rename one of them", file=toml_file)
+        if i in taken:
+            raise GameDataError(f"[columns] {taken[i]} and {field} both name the column {columns.names[i]!r}; "
+                                "map each field to a column of its own", file=toml_file)
+        mapping[field] = i
+        taken[i] = field
+    for field in FIELDS:
+        if field in mapping or field in table:
+            continue
+        i = implicit_column(columns, field, set(taken))
+        if i is not None:
+            mapping[field] = i
+            taken[i] = field
+    if "name" not in mapping:
+        first = columns.names[columns.named()[0]] if columns.named() else "Name"
+        raise GameDataError(f"no column for the card names (its headers: {columns.listing()}); name it in "
+                            f"game.toml, e.g. [columns] name = {first!r}", file=sheet_file, row=header_row)
+    return mapping
+
+
+def implicit_column(columns: Columns, field: str, taken: set[int]) -> int | None:
+    """The column holding ``field`` when game.toml does not map it: headed by the field's own name
+    (or, for count and color, one of :data:`IMPLICIT`), unless another field has it."""
+    for name in IMPLICIT.get(field, (field,)):
+        i = columns.find(name)
+        if i is not None and i not in taken:
+            return i
+    return None
+
+
+def guess_columns(columns: Columns, rows) -> dict[str, int]:
+    """The columns ``kitgen new --from`` maps: for each field, the first header among its common
+    names (:data:`GUESSES`), else the first with a word starting like it (:data:`GUESS_WORDS`), whose
+    cells suit the field (whole numbers for count, short values, colours); a column is mapped once.
+    Without a name column, the first column holds the names."""
+    from kitgen.data.values import card_color, whole_number
+
+    def cells(i: int) -> list[str]:
+        return [c[i].strip() for _, c in rows if i < len(c) and c[i].strip()]
+
+    def suits(field: str, i: int) -> bool:
+        values = cells(i)
+        if field == "count":
+            return all((whole_number(v) or 0) >= 1 for v in values)
+        if field == "value":
+            return all(len(v) <= MAX_GUESSED_VALUE for v in values)
+        if field == "color":
+            try:
+                return all(card_color(v) for v in values)
+            except ValueError:
+                return False
+        return field != "name" or bool(values)
+
+    def words(i: int) -> list[str]:
+        decomposed = unicodedata.normalize("NFKD", columns.names[i]).casefold()
+        spaced = "".join(" " if not ch.isalnum() else ch for ch in decomposed if not unicodedata.combining(ch))
+        return spaced.split()
+
+    guessed: dict[str, int] = {}
+    taken: set[int] = set()
+    for field in FIELDS:
+        exact = [columns.find(name) for name in GUESSES[field]]
+        by_word = [i for i in columns.named()
+                   if any(w.startswith(stem) for w in words(i) for stem in GUESS_WORDS[field])]
+        for i in [i for i in exact if i is not None] + by_word:
+            if i not in taken and suits(field, i):
+                guessed[field] = i
+                taken.add(i)
+                break
+    if "name" not in guessed:
+        free = [i for i in columns.named() if i not in taken]
+        if free:
+            guessed = {"name": free[0], **guessed}
+    return guessed
