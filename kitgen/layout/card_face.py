@@ -23,6 +23,7 @@ class FaceLayout:
     corner_bottom: Rect    # value badge, turned 180 degrees
     name: Rect             # one line of the card's name, centred between the corners
     name_wide: Rect        # the same line reaching into the free top-right corner, for long names
+    name_tall: Rect        # two lines of a name too long for one, as tall as the corner badge
     art: Rect
     text: Rect | None      # effect text (or the large value), None when the card has neither
     type_line: Rect
@@ -55,6 +56,7 @@ def face_layout(width: float, height: float, has_value: bool, has_text: bool,
     side = badge + pad if has_value else pad
     name = Rect(panel.x + side, corner_top.y + (badge - name_h) / 2, panel.w - 2 * side, name_h)
     name_wide = Rect(name.x, name.y, panel.x1 - pad - name.x, name_h)
+    name_tall = Rect(name.x, corner_top.y, name_wide.w, badge)
     type_h = 11 * s
     type_line = Rect(panel.x + side, corner_bottom.y + (badge - type_h) / 2, panel.w - 2 * side, type_h)
     art_top = corner_top.y - pad * 0.6
@@ -70,7 +72,7 @@ def face_layout(width: float, height: float, has_value: bool, has_text: bool,
         art = Rect(inner_x, art_bottom, inner_w, art_top - art_bottom)
         text = None
     return FaceLayout(scale=s, panel=panel, corner_top=corner_top, corner_bottom=corner_bottom,
-                      name=name, name_wide=name_wide, art=art, text=text, type_line=type_line,
+                      name=name, name_wide=name_wide, name_tall=name_tall, art=art, text=text, type_line=type_line,
                       name_size=15 * s, value_size=17 * s, text_size=10.5 * s,
                       text_comfort=max(TEXT_MIN, 8.0 * s), type_size=7 * s)
 

@@ -1,4 +1,8 @@
-"""manifest.json: the sheet settings, then every printed card copy with its pages and trim boxes."""
+"""manifest.json: the sheet settings, then every printed card copy with its pages and trim boxes.
+
+Each copy names its card and the card's row in the card sheet (as a
+spreadsheet shows it: the header is row 1), since two rows may share a name.
+"""
 
 from __future__ import annotations
 
@@ -30,7 +34,7 @@ def sheet_manifest(game, layout, placements: list[CardPlacement], pages: int, pa
         manifest["fold"] = {"vertical": layout.vertical, "at": round(layout.fold_position, 3)}
     manifest["pages"] = pages
     manifest["cards_per_page"] = layout.per_page
-    manifest["cards"] = [{"name": game.cards[pl.index].name, "copy": pl.copy,
+    manifest["cards"] = [{"name": game.cards[pl.index].name, "row": game.cards[pl.index].row, "copy": pl.copy,
                           "front": {"page": pl.front_page, "box": pl.front.box()},
                           "back": {"page": pl.back_page, "box": pl.back.box(), **rotation}}
                          for pl in placements]

@@ -17,7 +17,7 @@ from kitgen.layout.geometry import Rect
 from kitgen.render import fonts
 from kitgen.render.colors import INK, PANEL, mix
 from kitgen.render.images import draw_art
-from kitgen.render.text_fit import fit_line, fit_paragraph
+from kitgen.render.text_fit import fit_line, fit_paragraph, wrap_lines
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,7 @@ class FaceFit:
     lay: FaceLayout
     name_box: Rect
     name_size: float
+    name_lines: tuple[str, ...]  # the name, or its two halves when one line cannot hold it
     text: tuple | None           # (paragraph, height) of the effect text
     value_size: float | None     # corner badges
     big_value_size: float | None # the large value of a card without text
@@ -49,16 +50,29 @@ class CardPainter:
         self.game, self.w, self.h, self.bleed, self.art, self.source = game, width, height, bleed, art, source
         self._forms: dict[str, str] = {}
         self._fits: dict[int, FaceFit] = {}
+        self._type_sizes: dict[tuple, float | RenderError] = {}
         self._back_fit: BackFit | None = None
 
     def where(self, card) -> str:
         return f"{self.source}, row {card.row} (card {card.name!r})"
 
+    def cell(self, card, field: str) -> str:
+        """Where a card's field is in the sheet, for messages: "cards.csv, row 4, column 'Cost'"."""
+        return f"{self.source}, row {card.row}, column '{self.game.column(field)}'"
+
     def check(self, card) -> None:
         """Raise for text that cannot print (missing glyphs, too long to fit), the back's included."""
+        self.check_face(card)
+        self.check_back()
+
+    def check_face(self, card) -> None:
+        """Raise for text of ``card``'s face that cannot print (missing glyphs, too long to fit)."""
         for column, text in (("name", card.name), ("value", card.value), ("text", card.text)):
-            fonts.check_glyphs(text, f"{self.source}, row {card.row}, column '{column}'")
+            fonts.check_glyphs(text, self.cell(card, column))
         self._fitted(card)
+
+    def check_back(self) -> None:
+        """Raise for a back whose title or subtitle cannot print."""
         self._fitted_back()
 
     def _fitted(self, card) -> FaceFit:
@@ -76,13 +90,20 @@ class CardPainter:
         has_value, has_text = bool(card.value), bool(card.text)
         lay = face_layout(self.w, self.h, has_value, has_text)
         name_min = max(TEXT_MIN + 1, lay.name_size * 0.55)
+        name_lines = (card.name,)
         for name_box in (lay.name, lay.name_wide):
             name_size = fit_line(card.name, fonts.BOLD, lay.name_size, name_min, name_box.w)
             if name_size is not None:
                 break
         else:
-            raise RenderError(f"{self.where(card)}: the name is too long for the card even at "
-                              f"{name_min:.1f} pt; shorten it or use a larger card")
+            name_box = lay.name_tall
+            wrapped = wrap_lines(card.name, fonts.BOLD, min(lay.name_size, name_box.h / 2.3), TEXT_MIN,
+                                 name_box.w, 2, every_line_fits=True)
+            if wrapped is None:
+                raise RenderError(f"{self.where(card)}: the name is too long for the card even on two lines "
+                                  f"at {TEXT_MIN:g} pt; shorten it or use a larger card")
+            name_size, lines = wrapped
+            name_lines = tuple(lines)
         text = None
         if has_text:
             for share in ART_SHARES:
@@ -99,18 +120,32 @@ class CardPainter:
         if has_value:
             value_size = fit_line(card.value, fonts.BOLD, lay.value_size, 5, lay.corner_top.w * 0.86)
             if value_size is None:
-                raise RenderError(f"{self.source}, row {card.row}, column 'value': {card.value!r} is too "
+                raise RenderError(f"{self.cell(card, 'value')}: {card.value!r} is too "
                                   "long for the card's corners; use a shorter value")
             if not has_text:
                 box = lay.text
                 big_value_size = fit_line(card.value, fonts.BOLD, min(box.h * 0.8, 60 * lay.scale),
                                           value_size, box.w * 0.8) or value_size
-        label = self.game.types[card.type].label.upper()
-        type_size = fit_line(label, fonts.BOLD, lay.type_size, 4.5, lay.type_line.w)
-        if type_size is None:
-            raise RenderError(f"game.toml, types.{card.type}.label: {label!r} is too long for the type line "
-                              "of a card; shorten it")
-        return FaceFit(lay, name_box, name_size, text, value_size, big_value_size, type_size)
+        type_size = self._type_size(card, lay)
+        return FaceFit(lay, name_box, name_size, name_lines, text, value_size, big_value_size, type_size)
+
+    def _type_size(self, card, lay: FaceLayout) -> float:
+        """The point size of the type line, found once per type (and a problem raised once per type)."""
+        key = (card.type, lay.type_line.w, lay.type_size)
+        if key not in self._type_sizes:
+            label = self.game.types[card.type].label.upper()
+            size = fit_line(label, fonts.BOLD, lay.type_size, 4.5, lay.type_line.w)
+            if size is None:
+                where = (f"game.toml, types.{card.type}.label" if card.type in self.game.raw.get("types", {})
+                         else self.cell(card, "type"))
+                size = RenderError(f"{where}: {label!r} is too long for the type line of a card; "
+                                   "shorten it" + ("" if where.startswith("game.toml") else
+                                                   " or declare the type in game.toml with a shorter label"))
+            self._type_sizes[key] = size
+        size = self._type_sizes[key]
+        if isinstance(size, RenderError):
+            raise size
+        return size
 
     def _fitted_back(self) -> BackFit:
         """The back's title band and text sizes, or an error naming the game.toml key."""
@@ -156,7 +191,7 @@ class CardPainter:
     def _draw_face(self, canvas, card) -> None:
         fit = self._fitted(card)
         lay = fit.lay
-        colour = self.game.types[card.type].color
+        colour = card.color or self.game.types[card.type].color
         b = self.bleed
         canvas.setFillColor(HexColor(colour))
         canvas.rect(-b, -b, self.w + 2 * b, self.h + 2 * b, fill=1, stroke=0)
@@ -166,8 +201,8 @@ class CardPainter:
         canvas.setStrokeColor(mix(colour, "#000000", 0.35))
         canvas.setLineWidth(0.8 * lay.scale)
         canvas.roundRect(p.x, p.y, p.w, p.h, radius, fill=1, stroke=1)
-        self._draw_name(canvas, card, fit.name_box, fit.name_size)
-        art = self.art.find(card.art, f"{self.source}, row {card.row}, column 'art'") if card.art else None
+        self._draw_name(canvas, fit)
+        art = self.art.find(card.art, self.cell(card, "art")) if card.art else None
         if card.art:
             draw_art(canvas, art, lay.art, card.art)
         else:
@@ -183,10 +218,14 @@ class CardPainter:
             self._badge(canvas, lay.corner_bottom, card.value, colour, lay, fit.value_size, upright=False)
         self._draw_type_line(canvas, card, lay, colour, fit.type_size)
 
-    def _draw_name(self, canvas, card, box: Rect, size: float) -> None:
+    def _draw_name(self, canvas, fit: FaceFit) -> None:
+        box, size, lines = fit.name_box, fit.name_size, fit.name_lines
         canvas.setFillColor(INK)
         canvas.setFont(fonts.BOLD, size)
-        canvas.drawCentredString(box.x + box.w / 2, box.y + (box.h - size * 0.72) / 2, card.name)
+        leading = size * 1.08
+        first = box.y + (box.h - size * 0.72) / 2 + leading * (len(lines) - 1) / 2
+        for i, line in enumerate(lines):
+            canvas.drawCentredString(box.x + box.w / 2, first - i * leading, line)
 
     def _draw_plain_art(self, canvas, lay: FaceLayout, colour: str) -> None:
         box = lay.art

@@ -31,7 +31,7 @@ from kitgen.layout.card_face import fit_image
 from kitgen.layout.geometry import Rect
 from kitgen.render import fonts
 from kitgen.render.colors import INK, PLACEHOLDER, PLACEHOLDER_EDGE
-from kitgen.render.text_fit import fit_line
+from kitgen.render.text_fit import fit_line, shorten_line
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -58,7 +58,12 @@ def draw_art(canvas, path, box: Rect, label: str, cover: bool = False) -> None:
     canvas.line(box.x, box.y, box.x1, box.y1)
     canvas.line(box.x, box.y1, box.x1, box.y)
     text = f"art missing: {label}"
-    size = fit_line(text, fonts.REGULAR, max(5.0, min(8.0, box.h / 6)), 3.5, box.w - 6) or 3.5
+    size = fit_line(text, fonts.REGULAR, max(5.0, min(8.0, box.h / 6)), 3.5, box.w - 6)
+    if size is None:                      # a long name is cut short in its middle, and never leaves the box
+        size, text = 3.5, shorten_line(text, fonts.REGULAR, 3.5, box.w - 6)
+    clip = canvas.beginPath()
+    clip.rect(box.x, box.y, box.w, box.h)
+    canvas.clipPath(clip, stroke=0, fill=0)
     canvas.setFillColor(INK)
     canvas.setFont(fonts.REGULAR, size)
     cx, cy = box.center

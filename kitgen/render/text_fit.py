@@ -25,13 +25,30 @@ def fit_line(text: str, font: str, size: float, min_size: float, width: float,
     return None
 
 
+def shorten_line(text: str, font: str, size: float, width: float, mark: str = "\u2026") -> str:
+    """``text``, or as much of its start and end as fits ``width`` around ``mark`` (an ellipsis)."""
+    if stringWidth(text, font, size) <= width:
+        return text
+    keep = len(text)
+    while keep > 0:
+        keep -= 1
+        head = text[:(keep + 1) // 2]
+        tail = text[len(text) - keep // 2:] if keep // 2 else ""
+        short = head + mark + tail
+        if stringWidth(short, font, size) <= width:
+            return short
+    return mark
+
+
 def wrap_lines(text: str, font: str, size: float, min_size: float, width: float,
-               max_lines: int) -> tuple[float, list[str]] | None:
+               max_lines: int, every_line_fits: bool = False) -> tuple[float, list[str]] | None:
     """The largest size from ``size`` down to ``min_size`` at which ``text``, wrapped at
-    ``width`` by reportlab's simpleSplit, takes at most ``max_lines`` lines; and those lines."""
+    ``width`` by reportlab's simpleSplit, takes at most ``max_lines`` lines; and those lines.
+    ``every_line_fits``: also a word too long for ``width`` must have shrunk to fit it."""
     while size >= min_size - 1e-9:
         lines = simpleSplit(text, font, size, width)
-        if len(lines) <= max_lines:
+        if len(lines) <= max_lines and not (
+                every_line_fits and any(stringWidth(line, font, size) > width for line in lines)):
             return size, lines
         size -= 0.25
     return None

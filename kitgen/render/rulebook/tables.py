@@ -26,11 +26,11 @@ def card_table(game, type: str | None = None, columns=None) -> CardTable:
                             f"game.toml declares {', '.join(game.types)}")
     cards = [c for c in game.cards if type is None or c.type == type]
     if columns:
-        cols = tuple(str(c).strip().lower() for c in columns)
-        known = set(DEFAULT_COLUMNS) | set(cards[0].fields if cards else ())
+        cols = tuple(str(c).strip() for c in columns)
+        cols = tuple(c.lower() if c.lower() in DEFAULT_COLUMNS else c for c in cols)
         for col in cols:
-            if col not in known:
-                raise GameDataError(f"card_table(columns=...): no column {col!r} in cards.csv")
+            if col not in DEFAULT_COLUMNS and not (cards and col in cards[0].fields):
+                raise GameDataError(f"card_table(columns=...): no column {col!r} in the card sheet")
     else:
         cols = tuple(c for c in DEFAULT_COLUMNS
                      if not (c == "type" and type is not None)
@@ -69,8 +69,8 @@ def component_lines(game) -> list[ComponentLine]:
     from kitgen.units import to_mm
 
     by_type = [(t.label, sum(c.count for c in game.cards if c.type == k)) for k, t in game.types.items()]
-    parts = ", ".join(f"{n} {label}" for label, n in by_type if n)
-    lines = [ComponentLine(game.deck_size, "Cards", f"one shared deck: {parts}")]
+    parts = ", ".join(f"{n} {label}" for label, n in by_type if n and label)
+    lines = [ComponentLine(game.deck_size, "Cards", f"one shared deck: {parts}" if parts else "one shared deck")]
     for comp in game.components:
         word = _KIND_WORDS.get(comp.kind, comp.kind)
         count = getattr(comp, "total", comp.count)

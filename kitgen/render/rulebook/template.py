@@ -178,7 +178,8 @@ def card_view(card, game) -> dict[str, Any]:
     return {
         "name": card.name, "type": card.type, "type_label": ctype.label, "count": card.count,
         "value": card.value, "numeric_value": card.numeric_value, "text": card.text,
-        "art": card.art, "row": card.row, "fields": dict(card.fields),
+        "art": card.art, "row": card.row, "color": card.color,
+        "fields": card.fields,      # read-only; what a template reads is marked as used (validate's note)
     }
 
 
