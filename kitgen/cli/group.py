@@ -2,7 +2,8 @@
 
 Every command is thin: the work happens in library modules that can be used
 from Python without click.  A :class:`~kitgen.errors.KitgenError` raised
-anywhere becomes one ``Error: ...`` line and exit status 2, here and only here.
+anywhere becomes one ``Error: ...`` line and exit status 2, here and only here
+(``kitgen validate`` lists every problem it found, one ``Error:`` line each).
 Commands with heavy dependencies (the solver's OR-Tools) load on first use, so
 ``kitgen build`` starts fast.
 """
@@ -47,7 +48,10 @@ class KitgenGroup(click.Group):
         try:
             return super().invoke(ctx)
         except KitgenError as exc:
-            raise UserError(str(exc)) from None
+            *first, last = exc.lines()      # several only when validate lists every problem
+            for line in first:
+                click.echo(f"Error: {line}", err=True)
+            raise UserError(last) from None
         except click.UsageError as exc:   # a command's options: one line, like every other mistake
             where = exc.ctx.command_path if exc.ctx else ctx.command_path
             raise UserError(f"{exc.format_message()} (see '{where} --help')") from None

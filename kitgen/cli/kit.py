@@ -21,28 +21,48 @@ def list_games():
                    f"{game.players_min}-{game.players_max} players)")
 
 
+MAX_WARNINGS = 50                # shown one a line; the rest are counted
+
+
+def echo_warnings(warnings: list[str], kind: str = "Warning") -> None:
+    """Each warning (or note) on a line of its own, on stderr, up to MAX_WARNINGS."""
+    for warning in warnings[:MAX_WARNINGS]:
+        click.echo(f"{kind}: {warning}", err=True)
+    if len(warnings) > MAX_WARNINGS:
+        hidden = len(warnings) - MAX_WARNINGS
+        click.echo(f"{kind}: ... and {hidden} more ({len(warnings)} in all)", err=True)
+
+
 @click.command()
 @click.argument("game")
 def validate(game):
-    """Check a game's data (GAME: built-in name or folder) without rendering."""
+    """Check a game's data (GAME: built-in name or folder) without rendering; list every problem."""
     from kitgen.outputs.kit import validate_game
 
     report = validate_game(game)
-    for warning in report.warnings:
-        click.echo(f"Warning: {warning}", err=True)
-    click.echo(f"{report.game.title}: {len(report.game.cards)} kinds of card, "
-               f"{report.game.deck_size} cards, {len(report.game.components)} components: OK")
+    echo_warnings(report.warnings)
+    echo_warnings(report.notes, "Note")
+    for line in report.summary_lines():
+        click.echo(line)
 
 
 @click.command()
 @click.argument("path", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--title", default=None, help="Title of the new game (default: from the folder name).")
-def new(path, title):
-    """Write a starter game folder at PATH that builds as it is."""
-    from kitgen.outputs.starter import write_starter
+@click.option("--from", "sheet", default=None, metavar="SHEET",
+              help="A card sheet (.csv, .tsv or .xlsx; FILE.xlsx#Sheet for one sheet of a workbook) to build "
+                   "the game around: it is copied in and its columns are mapped in game.toml.")
+def new(path, title, sheet):
+    """Write a game folder at PATH that builds as it is: a starter, or one around your own sheet."""
+    from kitgen.outputs.starter import write_from_sheet, write_starter
 
-    written = write_starter(path, title)
-    click.echo(f"Wrote a starter game in {path} ({len(written)} files). Build it with: kitgen build {path}")
+    if sheet is None:
+        written = write_starter(path, title)
+        click.echo(f"Wrote a starter game in {path} ({len(written)} files). Build it with: kitgen build {path}")
+        return
+    made = write_from_sheet(path, sheet, title)
+    click.echo(f"Wrote a game around {made.sheet} in {path} ({len(made.files)} files): {made.summary}.")
+    click.echo(f"Build it with: kitgen build {path}")
 
 
 @click.command()
@@ -78,8 +98,7 @@ def build(ctx, game, out, card_size, paper, bleed, duplex, back_offset, crop_mar
     options = BuildOptions(card_size=card_size, paper=paper.lower(), bleed_mm=bleed, duplex=duplex,
                            back_offset_mm=back_offset, crop_marks=crop_marks, layout=layout)
     result = build_kit(game, out, options)
-    for warning in result.warnings:
-        click.echo(f"Warning: {warning}", err=True)
+    echo_warnings(result.warnings)
     click.echo(f"Built {result.title} in {result.folder}:")
     for line in result.summary_lines():
         click.echo(f"  {line}")

@@ -10,7 +10,8 @@ from pathlib import Path
 from kitgen.data.art_files import ArtLibrary
 from kitgen.data.game import load_game, printed_text
 from kitgen.data.model import Game
-from kitgen.errors import LayoutError, OptionError
+from kitgen.data.problems import Problems
+from kitgen.errors import GameDataError, KitgenError, LayoutError, OptionError, RenderError
 from kitgen.layout.duplex import DUPLEX_MODES, duplex_layout
 from kitgen.layout.gutterfold import gutterfold_layout
 from kitgen.layout.sheet import sheet_layout
@@ -56,32 +57,96 @@ class BuildResult:
 class ValidationReport:
     game: Game
     warnings: list[str]
+    notes: list[str] = field(default_factory=list)   # worth knowing, not wrong: e.g. columns nothing uses
+
+    def summary_lines(self) -> list[str]:
+        game, sheet = self.game, self.game.sheet
+        lines = [f"{game.title}: {len(game.cards)} kinds of card, {game.deck_size} cards, "
+                 f"{len(game.components)} components: OK"]
+        if sheet is not None:
+            rows = f"rows {sheet.rows[0][0]}-{sheet.rows[-1][0]}" if sheet.rows else "no rows"
+            lines.append(f"  {sheet.file}: {sheet.format}, header on row {sheet.header_row}, cards on {rows}")
+        return lines
 
 
 def validate_game(game_or_path: str | Path) -> ValidationReport:
     """Check all that can be checked without drawing: the data, the card size, art files,
-    glyphs, and that every name and text fits its box at the game's card size."""
+    glyphs, and that every name and text fits its box at the game's card size.
+
+    Every problem found is raised at once: the problem itself when there is one,
+    else a :class:`~kitgen.errors.ProblemList` naming each on a line.  The
+    rulebook template is checked once the cards are free of problems (a card
+    left out for a bad row would make it fail too).
+    """
+    problems = Problems(collect=True)
+    report = None
+    try:
+        report = _validate(game_or_path, problems)
+    except KitgenError as exc:          # one that nothing can be checked past (game.toml, the sheet's header)
+        problems.keep(exc)
+    problems.raise_all()
+    return report
+
+
+def _validate(game_or_path, problems: Problems) -> ValidationReport:
     from kitgen.render.aids.surface_fit import outer_texts
     from kitgen.render.card import CardPainter
     from kitgen.render.rulebook import check_rulebook
 
-    game = load_game(game_or_path)
+    game = load_game(game_or_path, problems)
     size = card_size(game.card_size, f"{_label(game_or_path, game, 'game.toml')}: card_size")
     art = ArtLibrary.for_game(game)
     source = _csv_label(game_or_path, game)
-    check_printed_glyphs(game_or_path, game)
+    with problems.check():
+        check_printed_glyphs(game_or_path, game)
     painter = CardPainter(game, size.width, size.height, 0.0, art, source)
+    with problems.check():
+        painter.check_back()
     for card in game.cards:
-        painter.check(card)
-        if card.art:
-            art.find(card.art, f"{source}, row {card.row}, column 'art'")
+        with problems.check():
+            painter.check_face(card)
+            if card.art:
+                art.find(card.art, painter.cell(card, "art"))
     if game.back.art:
-        art.find(game.back.art, "game.toml, [back] art")
+        with problems.check():
+            art.find(game.back.art, "game.toml, [back] art")
     for component in game.components:
         if getattr(component, "areas", ()):
-            outer_texts(component)      # captions and labels that would leave their piece
-    check_rulebook(game)
-    return ValidationReport(game, art.warnings)
+            with problems.check():
+                outer_texts(component)      # captions and labels that would leave their piece
+    if problems.found:                      # a rulebook naming a card left out would only repeat them
+        return ValidationReport(game, list(game.warnings) + art.warnings, list(game.sheet.notes))
+    check_rulebook(game)                    # also marks the columns the rulebook reads
+    notes = list(game.sheet.notes) + _unused_note(game)
+    return ValidationReport(game, list(game.warnings) + art.warnings, notes)
+
+
+def _unused_note(game: Game) -> list[str]:
+    """A note naming the columns that no card field and nothing in the rulebook reads."""
+    full, empty = game.unused_columns()
+    if not full and not empty:
+        return []
+    empty_part = f"{len(empty)} {'column is' if len(empty) == 1 else 'columns are'} empty in every row"
+    if not full:
+        return [f"{game.sheet.file}: {empty_part} and not used"]
+    more = f" ({empty_part} too)" if empty else ""
+    return [f"{game.sheet.file}: {'this column is' if len(full) == 1 else 'these columns are'} not used on the "
+            f"cards or in the rulebook: {', '.join(full)}{more}; map one with [columns] in game.toml, "
+            "or use it in the rulebook as card.fields[\"header\"]"]
+
+
+def _count_problems(game_or_path, first: KitgenError) -> KitgenError:
+    """``first``, its message telling how many more problems ``kitgen validate`` would list."""
+    problems = Problems(collect=True)
+    try:
+        _validate(game_or_path, problems)
+    except KitgenError as exc:
+        problems.keep(exc)
+    more = sum(1 for p in problems.found if str(p) != str(first))
+    if more:
+        first.args = (f"{first} (and {more} more {'problem' if more == 1 else 'problems'}: "
+                      f"`kitgen validate {game_or_path}` lists them all)",)
+    return first
 
 
 def check_printed_glyphs(game_or_path, game: Game) -> None:
@@ -99,12 +164,24 @@ def _label(game_or_path, game: Game, name: str) -> str:
 
 
 def _csv_label(game_or_path, game: Game) -> str:
-    return _label(game_or_path, game, "cards.csv")
+    """How messages name the card sheet: its file, and the sheet of a workbook."""
+    return game.sheet.file if game.sheet is not None else _label(game_or_path, game, "cards.csv")
 
 
 def build_kit(game_or_path: str | Path, out: str | Path = "output",
               options: BuildOptions = BuildOptions()) -> BuildResult:
-    """Render every part of the kit in memory, then write them all atomically."""
+    """Render every part of the kit in memory, then write them all atomically.
+
+    The first problem stops the build; its message says how many more
+    :func:`validate_game` would list.
+    """
+    try:
+        return _build(game_or_path, out, options)
+    except (GameDataError, RenderError) as exc:
+        raise _count_problems(game_or_path, exc) from None
+
+
+def _build(game_or_path, out, options: BuildOptions) -> BuildResult:
     from kitgen.outputs.files import write_files
     from kitgen.outputs.manifest import manifest_bytes, sheet_manifest
     from kitgen.render.aids import render_aids
@@ -138,7 +215,7 @@ def build_kit(game_or_path: str | Path, out: str | Path = "output",
     return BuildResult(title=game.title, folder=folder, files=written,
                        pages={"cards.pdf": sheets.pages, "rules.pdf": _page_count(rules),
                               "aids.pdf": _page_count(aids)},
-                       cards=len(sheets.placements), warnings=list(art.warnings))
+                       cards=len(sheets.placements), warnings=list(game.warnings) + art.warnings)
 
 
 def card_sheet_layout(options: BuildOptions, paper: Size, card: Size, size_option: str):
