@@ -44,8 +44,9 @@ def write_files(folder: Path, files: dict[str, bytes], option: str = "--out") ->
     return [folder / name for name in files]
 
 
-def replace_folder(target: Path, files: dict[str, bytes], option: str = "--out") -> list[Path]:
-    """Make ``target`` a folder holding exactly ``files``, swapped in whole for what was there.
+def replace_folder(target: Path, files: dict[str, bytes | dict], option: str = "--out") -> list[Path]:
+    """Make ``target`` a folder holding exactly ``files`` (a dict value is a folder of files),
+    swapped in whole for what was there.
 
     If writing fails, ``target`` keeps its old contents.  Files from an earlier
     export that the new one does not make (a renamed card) do not linger.
@@ -65,7 +66,18 @@ def _write(path: Path, data: bytes) -> None:
     os.chmod(path, 0o644)
 
 
-def _publish(parent: Path, entries: dict[str, bytes | dict[str, bytes]], option: str) -> None:
+def _stage(path: Path, content: bytes | dict) -> None:
+    """Write ``content`` at ``path``: bytes a file, a dict a folder of such entries."""
+    if isinstance(content, dict):
+        path.mkdir()
+        for name, data in content.items():
+            _stage(path / name, data)
+        os.chmod(path, 0o755)
+    else:
+        _write(path, content)
+
+
+def _publish(parent: Path, entries: dict[str, bytes | dict], option: str) -> None:
     """Put each entry in ``parent`` under its name: bytes are a file, a dict a folder of files."""
     staging = Path(tempfile.mkdtemp(prefix=".kitgen-", suffix=".tmp", dir=parent))
     aside = staging / ".replaced"
@@ -74,13 +86,7 @@ def _publish(parent: Path, entries: dict[str, bytes | dict[str, bytes]], option:
     try:
         aside.mkdir()
         for name, content in entries.items():
-            if isinstance(content, dict):
-                (staging / name).mkdir()
-                for file_name, data in content.items():
-                    _write(staging / name / file_name, data)
-                os.chmod(staging / name, 0o755)
-            else:
-                _write(staging / name, content)
+            _stage(staging / name, content)
         for name in entries:
             target, old = parent / name, None
             if os.path.lexists(target):

@@ -1,12 +1,25 @@
-"""``kitgen new``: a starter game folder that builds as it is and shows the format."""
+"""``kitgen new``: a game folder that builds as it is, a starter or one around a designer's sheet.
+
+``write_starter`` writes a small example game that shows the format;
+``write_from_sheet`` copies an existing card sheet into a new folder and
+writes a game.toml whose ``[columns]`` table maps the headers it recognises
+(with a comment for each one it leaves to templates), declares the card
+types found in the sheet with colours, and adds a rulebook stub to write the
+rules in.
+"""
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from pathlib import Path
 
-from kitgen.data.values import slugify
+from kitgen.data.columns import FIELDS, guess_columns, implicit_column
+from kitgen.data.problems import Problems
+from kitgen.data.sheet import read_sheet, split_sheet_name
+from kitgen.data.values import slugify, type_colors
 from kitgen.errors import OptionError
-from kitgen.outputs.files import write_files
+from kitgen.outputs.files import replace_folder, write_files
 
 GAME_TOML = '''# {title}: a game folder for kitgen.  Edit freely, then run `kitgen build {folder}`.
 title = "{title}"
@@ -61,17 +74,158 @@ Stone,resource,5,,,,
 '''
 
 
-def write_starter(path: Path, title: str | None = None) -> list[Path]:
-    """Write game.toml, cards.csv and empty templates/ and art/ folders into a new folder."""
+def _new_folder(path: Path, title: str | None) -> tuple[Path, str]:
+    """The folder to write (it must be new or empty) and the game's title."""
     path = Path(path)
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise OptionError("PATH", f"{path} already exists and is not empty; choose a new folder")
     title = title or path.name.replace("-", " ").replace("_", " ").strip().title() or "My Game"
     if '"' in title or "\\" in title:
         raise OptionError("--title", "the title cannot contain quotes or backslashes")
+    return path, title
+
+
+def write_starter(path: Path, title: str | None = None) -> list[Path]:
+    """Write game.toml, cards.csv and empty templates/ and art/ folders into a new folder."""
+    path, title = _new_folder(path, title)
     toml = GAME_TOML.format(title=title, folder=path.name or slugify(title))
     written = write_files(path, {"game.toml": toml.encode("utf-8"), "cards.csv": CARDS_CSV.encode("utf-8")},
                           option="PATH")
     for sub in ("templates", "art"):
         (path / sub).mkdir(exist_ok=True)
     return written
+
+
+FROM_SHEET_TOML = '''# {title}: a game folder around the card sheet {sheet}.
+# Edit freely, then run `kitgen build {folder}`.
+title = {title_q}
+subtitle = "A prototype"
+players = {{ min = 2, max = 4 }}
+card_size = "poker"          # poker, poker-eu, bridge, mini, tarot, square or "WxH" in mm
+rulebook = "rules.md.j2"     # templates/rules.md.j2: write your rules there
+data = {data_q}{data_comment}
+
+[back]                       # one back design, printed behind every card
+title = {title_q}
+subtitle = "prototype"
+color = "#264653"
+accent = "#e9c46a"
+text_color = "#ffffff"
+
+# Which column of the sheet holds each of kitgen's card fields (headers match
+# ignoring case, spaces and accents).  Fields without a column are left out:
+# without count every row is one card, without type the deck has one type.
+[columns]
+{columns}
+
+'''
+
+FIELD_NOTES = {
+    "name": "the card's name, printed at the top",
+    "type": "the card's type: its type line and colour",
+    "count": "copies of the card (without it, one card a row)",
+    "value": "a short value printed in two corners",
+    "text": "the effect text",
+    "art": "a picture in art/ (of a web address, its file name)",
+    "color": "the card's own frame colour, like #2f5da8",
+}
+
+
+@dataclass(frozen=True)
+class MadeFromSheet:
+    files: list[Path]
+    sheet: str                 # the sheet as copied, e.g. "cards.xlsx#Deck"
+    summary: str               # what was mapped and declared, for the command's report
+
+
+def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFromSheet:
+    """Write a game folder at ``path`` around the card sheet ``sheet`` (``file.xlsx#Sheet`` for one sheet)."""
+    source = Path(sheet)
+    sheet_name = None
+    if not source.is_file():
+        file, sheet_name = split_sheet_name(sheet)
+        source = Path(file)
+    if not source.is_file():
+        raise OptionError("--from", f"{sheet}: no such file")
+    path, title = _new_folder(path, title)
+    table = read_sheet(source, str(source), sheet_name, Problems(collect=True))
+    columns = table.columns
+    mapped = guess_columns(columns, table.rows)
+    copy = source.name if "#" not in source.name and source.name != "game.toml" else "cards" + source.suffix.lower()
+    data = copy + (f"#{sheet_name}" if sheet_name is not None else "")
+
+    lines = []
+    for field in FIELDS:
+        if field in mapped:
+            lines.append(f"{field + ' = ' + json.dumps(columns.names[mapped[field]], ensure_ascii=False):<30} "
+                         f"# {FIELD_NOTES[field]}")
+        elif (i := implicit_column(columns, field, set(mapped.values()))) is not None:
+            lines.append(f"{field + ' = ' + json.dumps(''):<30} # not {json.dumps(columns.names[i], ensure_ascii=False)}: "
+                         f"its values do not suit {FIELD_NOTES[field]}")
+        else:
+            unmapped = f'# {field} = ""'
+            lines.append(f"{unmapped:<30} # no column found for {FIELD_NOTES[field]}")
+    taken = set(mapped.values())
+    left = [columns.names[i] for i in columns.named() if i not in taken]
+    for header in left:
+        shown = " ".join(header.split())
+        lines.append(f"# {json.dumps(shown, ensure_ascii=False)} is not mapped: templates read it as "
+                     f"card.fields[{json.dumps(shown, ensure_ascii=False)}]")
+    toml = FROM_SHEET_TOML.format(
+        title=title, title_q=json.dumps(title, ensure_ascii=False), sheet=source.name, folder=path.name,
+        data_q=json.dumps(data, ensure_ascii=False),
+        data_comment="" if sheet_name else "  # the card sheet; \"file.xlsx#Sheet\" names one sheet of a workbook",
+        columns="\n".join(lines))
+    types = _found_types(table, mapped.get("type"))
+    toml += _types_toml(types)
+
+    files = {"game.toml": toml.encode("utf-8"), copy: source.read_bytes(),
+             "templates": {"rules.md.j2": _rulebook_stub(left).encode("utf-8")}, "art": {}}
+    written = replace_folder(path, files, option="PATH")
+    mapped_names = ", ".join(f for f in FIELDS if f in mapped)
+    summary = (f"mapped {mapped_names}; {len(types)} card {'type' if len(types) == 1 else 'types'} declared; "
+               f"{len(left)} {'column' if len(left) == 1 else 'columns'} left to templates")
+    return MadeFromSheet(files=written, sheet=data, summary=summary)
+
+
+def _found_types(table, column: int | None) -> list[str]:
+    """The different non-blank values of the type column, in order of first appearance."""
+    if column is None:
+        return []
+    seen: dict[str, str] = {}
+    for _, cells in table.rows:
+        value = cells[column].strip() if column < len(cells) else ""
+        if value:
+            seen.setdefault(value.casefold(), value)
+    return list(seen.values())
+
+
+def _types_toml(types: list[str]) -> str:
+    if not types:
+        return ""
+    out = ["", "# The card types found in the sheet: a label for the type line and a frame colour."]
+    keys: set[str] = set()
+    for label, color in zip(types, type_colors(len(types))):
+        key = base = slugify(label, "type")
+        n = 2
+        while key in keys:
+            key, n = f"{base}-{n}", n + 1
+        keys.add(key)
+        out += [f"[types.{json.dumps(key, ensure_ascii=False)}]", f"label = {json.dumps(label, ensure_ascii=False)}",
+                f"color = \"{color}\"", ""]
+    return "\n".join(out)
+
+
+def _rulebook_stub(left: list[str]) -> str:
+    """The generic rulebook template, as a start for the game's own, naming the columns it may use."""
+    from kitgen.render.rulebook.template import DEFAULT_TEMPLATE
+
+    text = DEFAULT_TEMPLATE.read_text(encoding="utf-8")
+    body = text[text.index("-#}") + 3:].lstrip("\n")
+    fields = "".join(f"\n      card.fields[{json.dumps(' '.join(h.split()), ensure_ascii=False)}]".replace("#}", "# }")
+                     for h in left[:20])
+    more = f"\n      ... and {len(left) - 20} more" if len(left) > 20 else ""
+    head = ("{#- The rulebook: write your rules in place of the notes; the card tables come from the sheet.\n"
+            "    In a loop over cards, the sheet's other columns read as:" + (fields + more if left else " (none)") +
+            "\n-#}\n")
+    return head + body
