@@ -146,7 +146,7 @@ def test_a_failed_export_leaves_the_previous_one_untouched(game, tmp_path):
     folder = export(game, tmp_path / "out", "--dpi", "36")
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     with open(game / "cards.csv", "a", encoding="utf-8") as fh:
-        fh.write("Broken,nosuchtype,1,,,,\n")
+        fh.write("Broken,bid,none,,,,\n")
     result = run("export", game, "--format", "png", "--out", tmp_path / "out", "--dpi", "36")
     assert result.exit_code == 2
     assert result.output.startswith("Error: ") and "cards.csv" in result.output
