@@ -50,10 +50,9 @@ class ArtLibrary:
             return None
         if name in self._seen:
             return self._seen[name]
-        from kitgen.data.paths import contained
+        from kitgen.data.paths import contained, relative
 
-        path = contained(self.art_dir, name, where)
-        suffix = path.suffix.lower()
+        suffix = relative(name, where).suffix.lower()
         if suffix in OTHER_IMAGES:
             raise GameDataError(f"art {name!r} must be a PNG or JPEG file", file=where)
         wanted = [name] if suffix in ART_SUFFIXES else [name + s for s in ART_SUFFIXES]

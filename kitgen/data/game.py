@@ -25,7 +25,7 @@ from kitgen.data.art_files import art_name
 from kitgen.data.columns import Fields, map_columns
 from kitgen.data.files import decode_text, read_bytes
 from kitgen.data.model import Back, Card, CardType, Game
-from kitgen.data.paths import contained, resolve_game_dirs
+from kitgen.data.paths import contained, relative, resolve_game_dirs
 from kitgen.data.problems import Problems
 from kitgen.data.sheet import Sheet, read_sheet, split_sheet_name
 from kitgen.data.values import card_color, hex_color, slugify, type_colors, whole_number
@@ -166,7 +166,7 @@ def _back(data: dict, title: str, where: str) -> Back:
 
 
 def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType], game_toml: str,
-           art_dir: Path, problems: Problems) -> tuple[tuple[Card, ...], dict[str, CardType], list[str]]:
+           problems: Problems) -> tuple[tuple[Card, ...], dict[str, CardType], list[str]]:
     """The cards of every good row, the card types (declared ones first, then those found in the
     sheet), and warnings; a bad row is reported to ``problems`` and left out."""
     names = sheet.columns.names
@@ -181,7 +181,6 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
         lookup.setdefault(ctype.label.strip().casefold(), key)
     found: dict[str, str] = {}        # types the sheet uses but game.toml does not declare: key -> label
     untyped: list[int] = []
-    art_checked: set[str] = set()
     cards = []
     for row, cells in sheet.rows:
         def cell(field: str) -> str:
@@ -212,10 +211,9 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
             except ValueError as exc:
                 problem(str(exc), "color")
         art = art_name(cell("art").strip())
-        if art and art not in art_checked:
+        if art:
             try:
-                contained(art_dir, art, "")
-                art_checked.add(art)
+                relative(art, "")           # the art library follows symlinks when it opens the file
             except GameDataError as exc:
                 problem(exc.message, "art")
         for error in errors:
@@ -280,7 +278,7 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
         if not isinstance(data.get(key, {}), dict):
             raise GameDataError(f"'{key}' must be a table", file=toml_file)
     mapping = map_columns(sheet.columns, data.get("columns", {}), toml_file, sheet.file, sheet.header_row)
-    cards, types, warnings = _cards(sheet, mapping, declared, toml_file, art_dir, problems)
+    cards, types, warnings = _cards(sheet, mapping, declared, toml_file, problems)
     if not cards:
         problems.raise_all()          # every row was bad: those are the problems to show
     from kitgen.data.components import parse_components  # kept apart: one parser per component kind

@@ -9,12 +9,25 @@ from kitgen.data import builtin
 from kitgen.errors import GameDataError
 
 
-def contained(base: Path, name: str, where: str) -> Path:
-    """``base/name``, refusing absolute paths and ``..`` that reach outside ``base``."""
+def _refuse_absolute(name: str, where: str) -> Path:
     rel = Path(name)
     if rel.is_absolute() or name.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", name):
         raise GameDataError(f"path {name!r} must be relative to the game folder", file=where)
-    target = (base / rel).resolve()
+    return rel
+
+
+def relative(name: str, where: str) -> Path:
+    """``name`` as a relative path, refusing absolute ones and any ``..`` (checked as written,
+    without looking at the disk; :func:`contained` also follows symlinks)."""
+    rel = _refuse_absolute(name, where)
+    if ".." in rel.parts:
+        raise GameDataError(f"path {name!r} reaches outside the game folder", file=where)
+    return rel
+
+
+def contained(base: Path, name: str, where: str) -> Path:
+    """``base/name``, refusing absolute paths and ``..`` or symlinks that reach outside ``base``."""
+    target = (base / _refuse_absolute(name, where)).resolve()
     if not target.is_relative_to(base.resolve()):
         raise GameDataError(f"path {name!r} reaches outside the game folder", file=where)
     return target

@@ -55,7 +55,7 @@ def read_sheet(path: Path, where: str, sheet: str | None = None, problems: Probl
 
         name, rows, formulas = read_xlsx(path, where, sheet)
         file = f"{where}, sheet {name!r}"
-        result = _sheet(file, f"XLSX workbook, sheet {name!r}", rows, problems, fields_may_spill=False,
+        result = _sheet(file, "XLSX workbook", rows, problems, fields_may_spill=False,
                         bad_rows={row for row, _, _ in formulas})
         names = result.columns.names
         for row, column, message in formulas:

@@ -1,0 +1,103 @@
+"""Reading card sheets: a 10,000-row XLSX validated by `kitgen validate`, and the XLSX readers compared.
+
+Run from the repository root:  python benchmarks/bench_sheets.py
+needs openpyxl (the test extra) to write the workbook and to time it as a reader.
+
+Prints:
+- `kitgen validate` of a game whose card sheet is a 10,000-row XLSX (a fresh
+  process, start-up included; best of several runs), against the target of 3 s;
+- reading the same sheet alone: kitgen's reader (python-calamine plus its own
+  scan of the sheet's XML), python-calamine alone, and openpyxl (read-only).
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+ROWS = 10_000
+TARGET_S = 3.0
+
+
+def kitgen_cmd() -> list[str]:
+    exe = shutil.which("kitgen")
+    return [exe] if exe else [sys.executable, "-c", "from kitgen.cli import main; main()"]
+
+
+def write_workbook(path: Path, rows: int = ROWS) -> None:
+    """A sheet as a designer keeps one: name, type, quantity, cost, rules text, art, colour, notes."""
+    import openpyxl
+
+    rng = random.Random(1)
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Deck"
+    sheet.append(["Name", "Type", "Qty", "Cost", "Rules Text", "Art", "Colour", "Flavour", "Tags", "Notes"])
+    for i in range(rows):
+        sheet.append([f"Card {i}", rng.choice(["Spell", "Unit", "Item"]), rng.randint(1, 3),
+                      float(rng.randint(0, 9)), f"Deal {i % 7} damage. Draw a card, then discard one.",
+                      "", rng.choice(["#2F5DA8", "#C4473680", None]), "A line of flavour", "fire, ice", None])
+    book.save(path)
+
+
+def best_of(repeat: int, run) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    import openpyxl
+    import python_calamine
+
+    from kitgen.data.sheet import read_sheet
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "big"
+        folder.mkdir()
+        book = folder / "cards.xlsx"
+        write_workbook(book)
+        (folder / "game.toml").write_text('title = "Big"\ndata = "cards.xlsx"\n[columns]\ntext = "Rules Text"\n'
+                                          'value = "Cost"\n', encoding="utf-8")
+
+        def validate():
+            proc = subprocess.run([*kitgen_cmd(), "validate", str(folder)], capture_output=True, text=True, cwd=REPO)
+            if proc.returncode != 0:
+                sys.exit(f"validate failed: {proc.stderr.strip()}")
+
+        validate_s = best_of(3, validate)
+
+        def calamine():
+            python_calamine.CalamineWorkbook.from_path(str(book)).get_sheet_by_index(0).to_python()
+
+        def pyxl():
+            wb = openpyxl.load_workbook(book, read_only=True, data_only=True)
+            list(wb.worksheets[0].iter_rows(values_only=True))
+            wb.close()
+
+        kitgen_s = best_of(3, lambda: read_sheet(book, "cards.xlsx"))
+        calamine_s = best_of(3, calamine)
+        openpyxl_s = best_of(3, pyxl)
+
+    print(f"kitgen validate, {ROWS:,}-row XLSX (fresh process): {validate_s:.2f} s "
+          f"(target < {TARGET_S:.0f} s: {'met' if validate_s < TARGET_S else 'MISSED'})")
+    print("reading the sheet alone, best of 3:")
+    print(f"  kitgen's reader (python-calamine + XML scan): {kitgen_s:.3f} s")
+    print(f"  python-calamine alone:                        {calamine_s:.3f} s")
+    print(f"  openpyxl, read-only:                          {openpyxl_s:.3f} s "
+          f"({openpyxl_s / calamine_s:.1f}x python-calamine)")
+
+
+if __name__ == "__main__":
+    main()
