@@ -185,3 +185,27 @@ def test_kitgen_new_from_starts_with_a_mapping_that_reads(tmp_path):
     assert run("new", tmp_path / "made", "--from", sheet).exit_code == 0
     written = tomllib.loads((tmp_path / "made" / "game.toml").read_text(encoding="utf-8"))["columns"]
     assert written == tomllib.loads(DECK_COLUMNS.replace("\n    ", "\n"))["columns"]
+
+
+def test_a_long_name_takes_two_lines_and_a_long_type_is_one_problem(tmp_path):
+    sheet = ("Name,Type\n"
+             "Breaking Spaghetti Is A Crime In Nonna's Kitchen,Reaction\n"
+             "Nonna's Witness Protection,Elemental Runeblade Ninja Wizard Illusionist Action Attack Reaction\n"
+             "Cheese Board,Elemental Runeblade Ninja Wizard Illusionist Action Attack Reaction\n")
+    folder = game_folder(tmp_path / "g", sheet)
+    result = run("validate", folder)
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(lines) == 1                             # one problem for the type, not one per card
+    assert "row 3, column 'Type'" in lines[0] and "too long for the type line" in lines[0]
+
+    folder = game_folder(tmp_path / "ok", sheet.replace("Elemental Runeblade Ninja Wizard Illusionist Action Attack Reaction", "Passive"))
+    assert run("build", folder, "--out", tmp_path / "out").exit_code == 0
+    kit = tmp_path / "out" / "sheet-game"
+    box = json.loads((kit / "manifest.json").read_text())["cards"][0]["front"]["box"]
+    with pdfplumber.open(kit / "cards.pdf") as doc:
+        page = doc.pages[0]
+        words = {w["text"]: (w["x0"], w["x1"], page.height - w["bottom"]) for w in page.extract_words()
+                 if box[0] <= w["x0"] and w["x1"] <= box[2] and page.height - w["bottom"] > box[3] - 40}
+    assert {"Breaking", "Spaghetti", "Crime"} <= set(words)
+    assert words["Breaking"][2] > words["Crime"][2] + 5          # the name's second line is below its first

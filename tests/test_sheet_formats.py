@@ -185,3 +185,16 @@ def _far_cell() -> bytes:
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
+
+
+def test_unicode_text_from_a_spreadsheet_and_the_sheet_found_without_data(tmp_path):
+    # "Unicode text" as some spreadsheet programs save it: UTF-16 with a byte-order mark, tabs
+    folder = tmp_path / "g"
+    folder.mkdir()
+    (folder / "game.toml").write_text('title = "T"\n', encoding="utf-8")
+    (folder / "cards.tsv").write_bytes("Name\tText\nÆsir\tNaïve façade\n".encode("utf-16"))
+    card = load_game(folder).cards[0]
+    assert (card.name, card.text) == ("Æsir", "Naïve façade")
+    (folder / "cards.tsv").unlink()
+    (folder / "cards.xlsx").write_bytes(xlsx_bytes({"Deck": [["Name"], ["Jaguar"]]}))
+    assert [c.name for c in load_game(folder).cards] == ["Jaguar"]

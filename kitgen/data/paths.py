@@ -43,6 +43,6 @@ def resolve_game_dirs(game_or_path: str | Path) -> tuple[Path, Path, Path, bool]
         data, templates, art = builtin.builtin_dirs(text)
         return data, templates, art, True
     if path.exists():
-        raise GameDataError(f"{text} is not a folder; give a game folder holding game.toml and cards.csv")
+        raise GameDataError(f"{text} is not a folder; give a game folder holding game.toml and its card sheet")
     names = ", ".join(builtin.builtin_games())
     raise GameDataError(f"no game folder or built-in game named {text!r} (built-in games: {names})")

@@ -226,7 +226,8 @@ class Builder:
         for card in self.game.cards:
             if type is None or card.type == type:
                 for col, value in (("name", card.name), ("text", card.text)):
-                    fonts.check_glyphs(value, f"cards.csv row {card.row}, card {card.name!r}, column '{col}'")
+                    fonts.check_glyphs(value, f"{self.game.sheet.file}, row {card.row}, card {card.name!r}, "
+                                                  f"column '{self.game.column(col)}'")
         widths = self._column_widths(data)
         styles = None
         if "type" in data.columns:

@@ -20,7 +20,7 @@ class CardTable:
 
 
 def card_table(game, type: str | None = None, columns=None) -> CardTable:
-    """Rows of the card list: one per kind of card, in cards.csv order."""
+    """Rows of the card list: one per row of the card sheet, in its order."""
     if type is not None and type not in game.types:
         raise GameDataError(f"card_table(type={type!r}): no such card type; "
                             f"game.toml declares {', '.join(game.types)}")

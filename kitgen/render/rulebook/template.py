@@ -231,7 +231,7 @@ def build_context(game, inserts: list[markup.Insert]) -> dict[str, Any]:
         for c in cards:
             if c["name"].casefold() == str(name).casefold():
                 return c
-        raise GameDataError(f"card_named({name!r}): no card of that name in cards.csv")
+        raise GameDataError(f"card_named({name!r}): no card of that name in the card sheet")
 
     def card_of_value(value: int, type: str | None = None) -> dict[str, Any] | None:
         for c in cards:
