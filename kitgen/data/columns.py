@@ -119,7 +119,8 @@ class Fields(Mapping):
         return len(self._columns.positions)
 
     def __repr__(self) -> str:
-        return f"Fields({dict(zip(self, (self._cells[i] if i < len(self._cells) else '' for i in self._columns.named())))!r})"
+        cells = (self._cells[i] if i < len(self._cells) else "" for i in self._columns.named())
+        return f"Fields({dict(zip(self, cells))!r})"      # without marking the columns used
 
 
 def map_columns(columns: Columns, table: Any, toml_file: str, sheet_file: str, header_row: int) -> dict[str, int]:

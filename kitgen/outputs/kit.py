@@ -78,14 +78,19 @@ def validate_game(game_or_path: str | Path) -> ValidationReport:
     rulebook template is checked once the cards are free of problems (a card
     left out for a bad row would make it fail too).
     """
-    problems = Problems(collect=True)
-    report = None
-    try:
-        report = _validate(game_or_path, problems)
-    except KitgenError as exc:          # one that nothing can be checked past (game.toml, the sheet's header)
-        problems.keep(exc)
+    report, problems = _collect(game_or_path)
     problems.raise_all()
     return report
+
+
+def _collect(game_or_path) -> tuple[ValidationReport | None, Problems]:
+    """What validation found: its report (None when it could not go on) and every problem."""
+    problems = Problems(collect=True)
+    try:
+        return _validate(game_or_path, problems), problems
+    except KitgenError as exc:          # one that nothing can be checked past (game.toml, the sheet's header)
+        problems.keep(exc)
+        return None, problems
 
 
 def _validate(game_or_path, problems: Problems) -> ValidationReport:
@@ -114,10 +119,10 @@ def _validate(game_or_path, problems: Problems) -> ValidationReport:
         if getattr(component, "areas", ()):
             with problems.check():
                 outer_texts(component)      # captions and labels that would leave their piece
-    if problems.found:                      # a rulebook naming a card left out would only repeat them
-        return ValidationReport(game, list(game.warnings) + art.warnings, list(game.sheet.notes))
-    check_rulebook(game)                    # also marks the columns the rulebook reads
-    notes = list(game.sheet.notes) + _unused_note(game)
+    notes = list(game.sheet.notes)
+    if not problems.found:                  # a rulebook naming a card left out would only repeat them
+        check_rulebook(game)                # also marks the columns the rulebook reads
+        notes += _unused_note(game)
     return ValidationReport(game, list(game.warnings) + art.warnings, notes)
 
 
@@ -137,12 +142,7 @@ def _unused_note(game: Game) -> list[str]:
 
 def _count_problems(game_or_path, first: KitgenError) -> KitgenError:
     """``first``, its message telling how many more problems ``kitgen validate`` would list."""
-    problems = Problems(collect=True)
-    try:
-        _validate(game_or_path, problems)
-    except KitgenError as exc:
-        problems.keep(exc)
-    more = sum(1 for p in problems.found if str(p) != str(first))
+    more = sum(1 for p in _collect(game_or_path)[1].found if str(p) != str(first))
     if more:
         first.args = (f"{first} (and {more} more {'problem' if more == 1 else 'problems'}: "
                       f"`kitgen validate {game_or_path}` lists them all)",)

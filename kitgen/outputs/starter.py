@@ -11,6 +11,7 @@ rules in.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -216,12 +217,18 @@ def _types_toml(types: list[str]) -> str:
     return "\n".join(out)
 
 
+STUB_NOTE = ("This rulebook is templates/rules.md.j2 in the game's folder: write the rules there in place of "
+             "these notes. Headings start with # (chapter) and ## (section), lists with - or 1., and a tinted "
+             "box opens with a line \"::: note Title\" and closes with a line \":::\".")
+
+
 def _rulebook_stub(left: list[str]) -> str:
     """The generic rulebook template, as a start for the game's own, naming the columns it may use."""
     from kitgen.render.rulebook.template import DEFAULT_TEMPLATE
 
     text = DEFAULT_TEMPLATE.read_text(encoding="utf-8")
     body = text[text.index("-#}") + 3:].lstrip("\n")
+    body = re.sub(r"(::: note Write your rules here\n).*?\n:::", r"\1" + STUB_NOTE + "\n:::", body, count=1, flags=re.S)
     fields = "".join(f"\n      card.fields[{json.dumps(' '.join(h.split()), ensure_ascii=False)}]".replace("#}", "# }")
                      for h in left[:20])
     more = f"\n      ... and {len(left) - 20} more" if len(left) > 20 else ""
