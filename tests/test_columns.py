@@ -209,3 +209,11 @@ def test_a_long_name_takes_two_lines_and_a_long_type_is_one_problem(tmp_path):
                  if box[0] <= w["x0"] and w["x1"] <= box[2] and page.height - w["bottom"] > box[3] - 40}
     assert {"Breaking", "Spaghetti", "Crime"} <= set(words)
     assert words["Breaking"][2] > words["Crime"][2] + 5          # the name's second line is below its first
+
+
+def test_headers_in_any_script_map_without_being_printed(tmp_path):
+    # game.toml's [columns] names headers; they are never printed, so the font need not have them
+    folder = game_folder(tmp_path / "g", "名前,枚数\nDragon,2\n", toml='[columns]\nname = "名前"\ncount = "枚数"\n')
+    result = run("validate", folder)
+    assert result.exit_code == 0, result.output
+    assert load_game(folder).cards[0].count == 2
