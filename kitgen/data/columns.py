@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any, Iterator
 
 from kitgen.errors import GameDataError
+from kitgen.layout.tiling import column_letters
 
 FIELDS = ("name", "type", "count", "value", "text", "art", "color")
 IMPLICIT = {"count": ("count", "qty", "quantity", "copies"), "color": ("color", "colour")}
@@ -53,16 +54,6 @@ def header_key(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed
                    if not unicodedata.combining(ch) and not ch.isspace() and ch not in "_-").casefold()
-
-
-def column_letter(index: int) -> str:
-    """A spreadsheet's name of the column at 0-based ``index``: 0 -> 'A', 27 -> 'AB'."""
-    letters = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
 
 
 class Columns:
@@ -141,7 +132,7 @@ def map_columns(columns: Columns, table: Any, toml_file: str, sheet_file: str, h
             raise GameDataError(f"[columns] {field} = {header!r}: {sheet_file} has no such column "
                                 f"(its headers: {columns.listing()})", file=toml_file)
         if len(columns.positions[header_key(header)]) > 1:
-            letters = " and ".join(column_letter(p) for p in columns.positions[header_key(header)])
+            letters = " and ".join(column_letters(p) for p in columns.positions[header_key(header)])
             raise GameDataError(f"[columns] {field} = {header!r}: the header names two columns "
                                 f"({letters}) of {sheet_file}; rename one of them", file=toml_file)
         if i in taken:

@@ -15,10 +15,11 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from kitgen.data.columns import Columns, column_letter
+from kitgen.data.columns import Columns
 from kitgen.data.files import decode_text, read_bytes
 from kitgen.data.problems import Problems
 from kitgen.errors import GameDataError
+from kitgen.layout.tiling import column_letters
 
 DELIMITERS = {",": "commas", ";": "semicolons", "\t": "tabs"}
 XLSX_SUFFIXES = (".xlsx", ".xlsm")
@@ -59,7 +60,7 @@ def read_sheet(path: Path, where: str, sheet: str | None = None, problems: Probl
                         bad_rows={row for row, _, _ in formulas})
         names = result.columns.names
         for row, column, message in formulas:
-            header = names[column] if column < len(names) and names[column] else column_letter(column)
+            header = names[column] if column < len(names) and names[column] else column_letters(column)
             problems.add(GameDataError(message, file=file, row=row, column=header))
         return result
     if sheet is not None:
@@ -141,12 +142,12 @@ def _sheet(file: str, kind: str, rows: list[tuple[int, list[str]]], problems: Pr
         raise GameDataError("no cards: add one row per kind of card below the header", file=file)
     notes = []
     if spilled:
-        letters = ", ".join(column_letter(i) for i in sorted(spilled))
+        letters = ", ".join(column_letters(i) for i in sorted(spilled))
         notes.append(f"{file}: column {letters} holds values but has no header, so nothing can use it; "
                      "give it a header in row " + str(header_row))
     for key, positions in columns.positions.items():
         if len(positions) > 1:
-            letters = " and ".join(column_letter(i) for i in positions)
+            letters = " and ".join(column_letters(i) for i in positions)
             notes.append(f"{file}: the header {names[positions[0]]!r} names {len(positions)} columns ({letters}); "
                          "card.fields gives the first")
     return Sheet(file=file, format=kind, columns=columns, header_row=header_row, rows=tuple(records),

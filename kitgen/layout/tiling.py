@@ -36,7 +36,7 @@ class BoardPart:
     @property
     def label(self) -> str:
         """"A1" for the top-left part: a letter per row, a number per column."""
-        return f"{_letters(self.row)}{self.column + 1}"
+        return f"{column_letters(self.row)}{self.column + 1}"
 
     def to_page(self, x: float, y: float) -> tuple[float, float]:
         """Page coordinates of an oriented board point."""
@@ -75,7 +75,9 @@ class Tiling:
         return (self.board_height - y, x) if self.rotated else (x, y)
 
 
-def _letters(n: int) -> str:
+def column_letters(n: int) -> str:
+    """The name of the column at 0-based ``n`` as spreadsheets write it: 0 -> 'A', 27 -> 'AB'
+    (board parts are named the same way: row letters, column numbers)."""
     text = ""
     n += 1
     while n:
