@@ -106,11 +106,11 @@ def test_scale_bar_is_fifty_millimetres(altun_kit):
 def test_crop_marks_reach_the_page_edge(altun_kit):
     with pdfplumber.open(altun_kit / "cards.pdf") as doc:
         page = doc.pages[0]
-        verticals = [ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 0.01 and ln["top"] < 0.01]
-    xs = sorted({round(ln["x0"], 2) for ln in verticals})
-    # poker on letter: 3 columns touching, so 4 cut lines
-    assert len(xs) == 4
-    assert xs[1] - xs[0] == pytest.approx(POKER[0], abs=0.01)
+        across = [ln for ln in page.lines if abs(ln["top"] - ln["bottom"]) < 0.01 and ln["x0"] < 0.01]
+    ys = sorted({round(ln["top"], 2) for ln in across})
+    # poker on letter: 3 rows touching, so 4 cut lines marked in the side margins, from the page edge
+    assert len(ys) == 4
+    assert ys[1] - ys[0] == pytest.approx(POKER[1], abs=0.01)
 
 
 def test_rebuild_is_byte_identical(altun_kit, tmp_path):

@@ -75,7 +75,10 @@ def new(path, title, sheet):
 @click.option("--paper", type=click.Choice(["letter", "a4"], case_sensitive=False), default="letter",
               show_default=True)
 @click.option("--bleed", type=float, default=0.0, show_default=True, metavar="MM",
-              help="Extend card art this far past the trim line.")
+              help="Extend each card's background this far past the trim line.")
+@click.option("--gap", type=float, default=None, metavar="MM",
+              help="Space between neighbouring cards on a sheet. Default: twice the bleed (cards touch "
+                   "without bleed, or are set a few mm apart where their cut marks could not print).")
 @click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
               help="Where backs go: behind fronts for flip on the long or short edge, or after all fronts.")
 @click.option("--back-offset", type=OffsetType(), default="0,0", show_default=True, metavar="X,Y",
@@ -85,7 +88,7 @@ def new(path, title, sheet):
               help="duplex: pages of fronts, then their backs; gutterfold: fronts and backs side by side "
                    "on one page, folded along the middle (--duplex and --back-offset do not apply).")
 @click.pass_context
-def build(ctx, game, out, card_size, paper, bleed, duplex, back_offset, crop_marks, layout):
+def build(ctx, game, out, card_size, paper, bleed, gap, duplex, back_offset, crop_marks, layout):
     """Build the print-and-play kit of GAME (a built-in name or a game folder)."""
     from kitgen.errors import OptionError
     from kitgen.outputs.kit import BuildOptions, build_kit
@@ -96,7 +99,8 @@ def build(ctx, game, out, card_size, paper, bleed, duplex, back_offset, crop_mar
                 option = "--" + name.replace("_", "-")
                 raise OptionError(option, "does not apply to --layout gutterfold (fronts and backs share a page)")
     options = BuildOptions(card_size=card_size, paper=paper.lower(), bleed_mm=bleed, duplex=duplex,
-                           back_offset_mm=back_offset, crop_marks=crop_marks, layout=layout)
+                           back_offset_mm=back_offset, crop_marks=crop_marks, layout=layout,
+                           gap_mm=gap)
     result = build_kit(game, out, options)
     echo_warnings(result.warnings)
     click.echo(f"Built {result.title} in {result.folder}:")

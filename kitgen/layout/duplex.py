@@ -36,12 +36,22 @@ def back_slot(front: Rect, page: Size, duplex: str, offset: tuple[float, float] 
     return rect.shifted(*offset)
 
 
+def back_turn(front_rotation: int) -> int:
+    """Degrees (counter-clockwise) a back is turned when its front is turned ``front_rotation``.
+
+    Turning the sheet over mirrors it, and a mirror reverses the sense of a
+    turn, so a front turned a quarter turn one way has its back turned the
+    other way: the card then pairs its front and back exactly as an upright
+    card does, in every duplex mode.
+    """
+    return (360 - front_rotation) % 360
+
+
 @dataclass(frozen=True)
 class DuplexLayout:
     """A sheet of fronts and, on another page, their backs."""
 
     kind: ClassVar[str] = "duplex"
-    back_rotation: ClassVar[int] = 0    # backs are drawn upright
 
     sheet: SheetLayout
     duplex: str                    # long, short or none
@@ -66,6 +76,14 @@ class DuplexLayout:
     @property
     def per_page(self) -> int:
         return self.sheet.per_page
+
+    @property
+    def front_rotation(self) -> int:
+        return self.sheet.rotation
+
+    @property
+    def back_rotation(self) -> int:
+        return back_turn(self.sheet.rotation)
 
     def page_numbers(self, sheet: int, sheets: int) -> tuple[int, int]:
         """1-based PDF pages of the fronts and of the backs of sheet ``sheet`` (0-based) of ``sheets``."""

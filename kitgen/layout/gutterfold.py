@@ -19,15 +19,17 @@ from kitgen.layout.sheet import (
     MARK_CLEARANCE,
     PRINTER_MARGIN,
     SheetLayout,
-    crop_marks_for,
+    cut_marks,
     fit_count,
+    grid_of,
+    margin_spots,
     place_scale_bar,
-    printable_area,
 )
 from kitgen.units import MM, Size, to_mm
 
 FOLD_CLEARANCE = 2.5 * MM     # unprinted paper between a card's bleed and the fold line
 FOLD_DASH = (3.0, 2.0)        # dash pattern of the fold line, points on and off
+FOLD_LABEL = (5.0 * MM, 2.4 * MM)   # room (along, across) for the word "fold" on the fold line
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,9 @@ class GutterfoldLayout:
     backs: tuple[Rect, ...]        # backs[i] is fronts[i] mirrored across the fold
     fold_marks: tuple[Line, ...]   # the fold line's parts outside the cards (drawn dashed)
     sheet: SheetLayout             # the same page as an ordinary sheet (fronts and backs as slots)
+    fold_label: Rect | None = None  # where the word "fold" goes, on the fold line beyond its first mark
+
+    front_rotation: ClassVar[int] = 0
 
     @property
     def per_page(self) -> int:
@@ -74,9 +79,8 @@ def mirror(rect: Rect, fold: float, vertical: bool) -> Rect:
     return Rect(rect.x, 2 * fold - rect.y1, rect.w, rect.h)
 
 
-def _half(page: Size, card: Size, bleed: float, vertical: bool, margin: float):
+def _half(page: Size, card: Size, bleed: float, vertical: bool, margin: float, gap: float):
     """Columns (or rows) of fronts on one side of the fold and how many cards along the fold."""
-    gap = 2 * bleed
     gutter = bleed + FOLD_CLEARANCE               # from the fold to the nearest trim line
     across, along = (card.width, card.height) if vertical else (card.height, card.width)
     side = (page.width if vertical else page.height) / 2 - margin - gutter - bleed
@@ -85,10 +89,9 @@ def _half(page: Size, card: Size, bleed: float, vertical: bool, margin: float):
 
 
 def _build(page: Size, card: Size, bleed: float, vertical: bool, crop_marks: bool,
-           margin: float) -> GutterfoldLayout:
-    gap = 2 * bleed
+           margin: float, gap: float) -> GutterfoldLayout:
     gutter = bleed + FOLD_CLEARANCE
-    deep, long = _half(page, card, bleed, vertical, margin)
+    deep, long = _half(page, card, bleed, vertical, margin, gap)
     if vertical:
         fold = page.width / 2
         grid_h = long * card.height + (long - 1) * gap
@@ -107,24 +110,36 @@ def _build(page: Size, card: Size, bleed: float, vertical: bool, crop_marks: boo
         fold_line = Line(0.0, fold, page.width, fold)
     backs = [mirror(f, fold, vertical) for f in fronts]
     slots = tuple(fronts + backs)
-    bare = SheetLayout(page, card, bleed, 2 * deep if vertical else long, long if vertical else 2 * deep,
-                       slots, (), None)
-    marks = crop_marks_for(bare) if crop_marks else ()
-    sheet = SheetLayout(page, card, bleed, bare.cols, bare.rows, slots, marks, place_scale_bar(bare, printable_area(page, margin)))
-    grid = sheet.grid
+    marks = cut_marks(slots, bleed, page, margin) if crop_marks else ()
+    grid = grid_of(slots, bleed)
     if vertical:
-        fold_marks = (Line(fold, grid.y1 + MARK_CLEARANCE, fold, page.height - margin),
-                      Line(fold, margin, fold, grid.y - MARK_CLEARANCE))
+        fold_marks = [Line(fold, grid.y1 + MARK_CLEARANCE, fold, page.height - margin),
+                      Line(fold, margin, fold, grid.y - MARK_CLEARANCE)]
     else:
-        fold_marks = (Line(margin, fold, grid.x - MARK_CLEARANCE, fold),
-                      Line(grid.x1 + MARK_CLEARANCE, fold, page.width - margin, fold))
-    fold_marks = tuple(ln for ln in fold_marks if (ln.x1 - ln.x0) + (ln.y1 - ln.y0) > 0.5)
+        fold_marks = [Line(margin, fold, grid.x - MARK_CLEARANCE, fold),
+                      Line(grid.x1 + MARK_CLEARANCE, fold, page.width - margin, fold)]
+    fold_marks = [ln for ln in fold_marks if (ln.x1 - ln.x0) + (ln.y1 - ln.y0) > 0.5]
+    label = None
+    along, across = FOLD_LABEL
+    if fold_marks and (fold_marks[0].x1 - fold_marks[0].x0) + (fold_marks[0].y1 - fold_marks[0].y0) >= 2 * along:
+        first = fold_marks[0]        # the word sits at its outer end, the dashes stop short of it
+        if vertical:
+            label = Rect(fold - across / 2, first.y1 - along, across, along)
+            fold_marks[0] = Line(first.x0, first.y0, first.x1, label.y - 1.0 * MM)
+        else:
+            label = Rect(first.x0, fold - across / 2, along, across)
+            fold_marks[0] = Line(label.x1 + 1.0 * MM, first.y0, first.x1, first.y1)
+    spots = margin_spots(grid, page, margin, list(marks) + fold_marks)
+    bar = place_scale_bar(spots, [label] if label else (), centre=grid.center)
+    sheet = SheetLayout(page, card, bleed, 2 * deep if vertical else long, long if vertical else 2 * deep,
+                        slots, marks, bar, False, (gap, gap), margin)
     return GutterfoldLayout(page, card, bleed, vertical, fold_line, tuple(fronts), tuple(backs),
-                            fold_marks, sheet)
+                            tuple(fold_marks), sheet, label)
 
 
 def gutterfold_layout(paper: Size, card: Size, bleed: float = 0.0, crop_marks: bool = True,
-                      margin: float = PRINTER_MARGIN, paper_name: str = "paper") -> GutterfoldLayout:
+                      margin: float = PRINTER_MARGIN, paper_name: str = "paper",
+                      gap: float | None = None) -> GutterfoldLayout:
     """The arrangement holding the most cards: portrait or landscape paper, fold up or across.
 
     Ties go to portrait paper and then to a vertical fold.  A card that does not
@@ -132,11 +147,15 @@ def gutterfold_layout(paper: Size, card: Size, bleed: float = 0.0, crop_marks: b
     """
     if bleed < 0:
         raise LayoutError(f"bleed must be 0 mm or more, not {to_mm(bleed):g} mm")
+    gap = 2 * bleed if gap is None else gap
+    if gap < 2 * bleed - 1e-6:
+        raise LayoutError(f"a gap of {to_mm(gap):g} mm is less than twice the {to_mm(bleed):g} mm bleed; "
+                          f"neighbouring cards need {to_mm(2 * bleed):g} mm for their bleed")
     portrait = Size(min(paper.width, paper.height), max(paper.width, paper.height))
     best, best_key = None, None
     for rank, (page, vertical) in enumerate(((portrait, True), (portrait, False),
                                              (portrait.landscape, True), (portrait.landscape, False))):
-        deep, long = _half(page, card, bleed, vertical, margin)
+        deep, long = _half(page, card, bleed, vertical, margin, gap)
         key = (deep * long, -rank)
         if deep * long > 0 and (best_key is None or key > best_key):
             best, best_key = (page, vertical), key
@@ -145,4 +164,4 @@ def gutterfold_layout(paper: Size, card: Size, bleed: float = 0.0, crop_marks: b
         raise LayoutError(f"a card of {to_mm(card.width):g} x {to_mm(card.height):g} mm does not fit twice, "
                           f"front and back, on {paper_name} for gutterfold (a pair needs at least {need} "
                           f"inside the {to_mm(margin):g} mm printer margins)")
-    return _build(best[0], card, bleed, best[1], crop_marks, margin)
+    return _build(best[0], card, bleed, best[1], crop_marks, margin, gap)

@@ -19,6 +19,7 @@ from kitgen.units import Size, card_size, mm, paper_size
 
 MAX_BLEED_MM = 10.0          # more is no longer bleed but a frame
 MAX_BACK_OFFSET_MM = 10.0    # printers drift by a few millimetres; more would push backs off the page
+MAX_GAP_MM = 20.0            # between cards on a sheet; more wastes paper to no purpose
 LAYOUTS = ("duplex", "gutterfold")
 
 
@@ -31,6 +32,7 @@ class BuildOptions:
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     crop_marks: bool = True
     layout: str = "duplex"                # or "gutterfold": backs beside their fronts, folded over
+    gap_mm: float | None = None           # between neighbouring cards; None: twice the bleed
 
 
 @dataclass
@@ -195,6 +197,11 @@ def _build(game_or_path, out, options: BuildOptions) -> BuildResult:
     if not (math.isfinite(options.bleed_mm) and 0 <= options.bleed_mm <= MAX_BLEED_MM):
         raise OptionError("--bleed", f"bleed must be 0 mm or more, up to {MAX_BLEED_MM:g} mm, "
                           f"not {options.bleed_mm:g}")
+    if options.gap_mm is not None and not (math.isfinite(options.gap_mm) and 0 <= options.gap_mm <= MAX_GAP_MM):
+        raise OptionError("--gap", f"the gap must be 0 mm or more, up to {MAX_GAP_MM:g} mm, not {options.gap_mm:g}")
+    if options.gap_mm is not None and options.gap_mm < 2 * options.bleed_mm:
+        raise OptionError("--gap", f"{options.gap_mm:g} mm is less than twice the {options.bleed_mm:g} mm bleed; "
+                          f"use --gap {2 * options.bleed_mm:g} or more so neighbouring bleeds do not overlap")
     if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET_MM for v in options.back_offset_mm):
         raise OptionError("--back-offset", f"each shift must be within ±{MAX_BACK_OFFSET_MM:g} mm, not "
                           + ",".join(f"{v:g}" for v in options.back_offset_mm))
@@ -222,10 +229,11 @@ def card_sheet_layout(options: BuildOptions, paper: Size, card: Size, size_optio
     """The duplex or gutterfold layout ``options`` ask for; a card too large for the paper is
     refused naming ``size_option``, where its size came from."""
     bleed = mm(options.bleed_mm)
+    gap = None if options.gap_mm is None else mm(options.gap_mm)
     try:
         if options.layout == "gutterfold":
-            return gutterfold_layout(paper, card, bleed, options.crop_marks, paper_name=options.paper)
-        sheet = sheet_layout(paper, card, bleed, options.crop_marks, paper_name=options.paper)
+            return gutterfold_layout(paper, card, bleed, options.crop_marks, paper_name=options.paper, gap=gap)
+        sheet = sheet_layout(paper, card, bleed, options.crop_marks, paper_name=options.paper, gap=gap)
     except LayoutError as exc:
         hint = "; use --layout duplex or a smaller card" if options.layout == "gutterfold" else ""
         raise OptionError(size_option, f"{exc}{hint}") from None

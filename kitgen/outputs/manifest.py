@@ -16,10 +16,12 @@ from kitgen.units import to_mm
 def sheet_manifest(game, layout, placements: list[CardPlacement], pages: int, paper_name: str) -> dict:
     """The manifest of cards.pdf drawn on ``layout`` (a DuplexLayout or a GutterfoldLayout).
 
-    A gutterfold manifest also says where the fold is and how each back is turned.
+    A gutterfold manifest also says where the fold is.  A front or back drawn
+    turned says by how many degrees (counter-clockwise), as a gutterfold back always does.
     """
     folded = isinstance(layout, GutterfoldLayout)
-    rotation = {"rotation": layout.back_rotation} if folded else {}
+    front_turn = {"rotation": layout.front_rotation} if layout.front_rotation else {}
+    back_turn = {"rotation": layout.back_rotation} if folded or layout.back_rotation else {}
     manifest = {
         "game": game.slug,
         "title": game.title,
@@ -34,9 +36,11 @@ def sheet_manifest(game, layout, placements: list[CardPlacement], pages: int, pa
         manifest["fold"] = {"vertical": layout.vertical, "at": round(layout.fold_position, 3)}
     manifest["pages"] = pages
     manifest["cards_per_page"] = layout.per_page
+    manifest["cards_turned"] = bool(layout.front_rotation)
+    manifest["gap_mm"] = [round(to_mm(g), 3) for g in layout.sheet.gap]
     manifest["cards"] = [{"name": game.cards[pl.index].name, "row": game.cards[pl.index].row, "copy": pl.copy,
-                          "front": {"page": pl.front_page, "box": pl.front.box()},
-                          "back": {"page": pl.back_page, "box": pl.back.box(), **rotation}}
+                          "front": {"page": pl.front_page, "box": pl.front.box(), **front_turn},
+                          "back": {"page": pl.back_page, "box": pl.back.box(), **back_turn}}
                          for pl in placements]
     return manifest
 

@@ -11,18 +11,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportlab.lib.colors import white
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 
 from kitgen.layout.deck import CardPlacement, place_cards
 from kitgen.layout.gutterfold import FOLD_DASH, GutterfoldLayout
-from kitgen.layout.sheet import MARK_CLEARANCE, PRINTER_MARGIN, ScaleBar, SheetLayout
+from kitgen.layout.sheet import SheetLayout, margin_spots, place_along
 from kitgen.render import fonts
 from kitgen.render.canvas import canvas_bytes, new_canvas
 from kitgen.render.card import CardPainter
 from kitgen.render.colors import CROP_MARK, NOTE
+from kitgen.render.scale_bar import draw_scale_bar
 from kitgen.render.text_fit import fit_line
-from kitgen.units import MM, to_mm
+from kitgen.units import to_mm
 
 SUBJECTS = {"duplex": "print-and-play card sheets", "gutterfold": "print-and-play gutterfold card sheets"}
 DUPLEX_HINT = {
@@ -31,6 +31,8 @@ DUPLEX_HINT = {
     "none": "backs: reload the stack flipped on its long edge",
 }
 GUTTERFOLD_HINT = "print one-sided at 100%, fold on the dashed line, glue, then cut"
+# what a PDF viewer is asked to preselect in its print dialogue
+DUPLEX_PREFERENCE = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", "none": "Simplex"}
 
 
 @dataclass(frozen=True)
@@ -53,38 +55,54 @@ def render_card_sheets(game, layout, art, source: str) -> CardSheets:
         sides[back_page] = ("backs", sheet + 1)
         sides[front_page] = ("fronts", sheet + 1)
     canvas = new_canvas(layout.page, f"{game.title} - cards", SUBJECTS[layout.kind])
+    canvas.setViewerPreference("Duplex", DUPLEX_PREFERENCE[_duplex(layout)])
     for page in range(1, pages + 1):
         side, sheet = sides[page]
+        taken = []
         if side == "fronts":
             draw_crop_marks(canvas, layout.sheet)
             if isinstance(layout, GutterfoldLayout):
                 _draw_fold(canvas, layout)
+                if layout.fold_label:
+                    taken.append(layout.fold_label)
             if layout.sheet.scale_bar:
                 draw_scale_bar(canvas, layout.sheet.scale_bar)
+                taken.append(layout.sheet.scale_bar.box)
         for pl in placements:
             if pl.front_page == page:
-                _place(canvas, painter.face(canvas, game.cards[pl.index]), pl.front, 0)
+                _place(canvas, painter.face(canvas, game.cards[pl.index]), pl.front, layout.front_rotation)
             if pl.back_page == page:
                 _place(canvas, painter.back(canvas), pl.back, layout.back_rotation)
-        _draw_note(canvas, layout, _note(game, layout, side, sheet, sheets))
+        _draw_note(canvas, layout, side, _note(game, layout, side, sheet, sheets), taken)
         canvas.showPage()
     return CardSheets(canvas_bytes(canvas), pages, placements)
 
 
-def _note(game, layout, side: str, sheet: int, sheets: int) -> str:
+def _duplex(layout) -> str:
+    return "none" if isinstance(layout, GutterfoldLayout) else layout.duplex
+
+
+def _note(game, layout, side: str, sheet: int, sheets: int) -> tuple[str, ...]:
+    """What the page is and how to print it, then shorter versions for a margin with less room."""
     size = f"{to_mm(layout.card.width):g} x {to_mm(layout.card.height):g} mm"
     if isinstance(layout, GutterfoldLayout):
-        return f"{game.title} · gutterfold {sheet}/{sheets} · {size} · {GUTTERFOLD_HINT}"
-    return f"{game.title} · {side} {sheet}/{sheets} · {size} · print at 100%, {DUPLEX_HINT[layout.duplex]}"
+        return (f"{game.title} · gutterfold {sheet}/{sheets} · {size} · {GUTTERFOLD_HINT}",
+                f"{game.title} · gutterfold {sheet}/{sheets} · print at 100%, fold, glue, cut",
+                f"gutterfold {sheet}/{sheets}")
+    hint = DUPLEX_HINT[layout.duplex]
+    return (f"{game.title} · {side} {sheet}/{sheets} · {size} · print at 100%, {hint}",
+            f"{game.title} · {side} {sheet}/{sheets} · print at 100%, {hint}",
+            f"{side} {sheet}/{sheets} · {hint}",
+            f"{side} {sheet}/{sheets}")
 
 
 def _place(canvas, form: str, rect, rotation: int) -> None:
+    """Draw ``form`` (a card at the origin, upright) into ``rect`` turned ``rotation`` degrees."""
     canvas.saveState()
-    if rotation == 180:
-        canvas.translate(rect.x1, rect.y1)
-        canvas.rotate(180)
-    else:
-        canvas.translate(rect.x, rect.y)
+    corner = {0: (rect.x, rect.y), 90: (rect.x1, rect.y), 180: (rect.x1, rect.y1), 270: (rect.x, rect.y1)}
+    canvas.translate(*corner[rotation])
+    if rotation:
+        canvas.rotate(rotation)
     canvas.doForm(form)
     canvas.restoreState()
 
@@ -96,75 +114,47 @@ def draw_crop_marks(canvas, layout: SheetLayout) -> None:
         canvas.line(ln.x0, ln.y0, ln.x1, ln.y1)
 
 
-def draw_scale_bar(canvas, bar: ScaleBar) -> None:
-    """A 50 mm bar with 10 mm ticks and a 2 in bar with 1/2 in ticks, labelled."""
-    canvas.saveState()
-    canvas.translate(bar.x, bar.y)
-    if bar.vertical:
-        # draw along +x in a frame turned so that +x points up the page
-        canvas.translate(4.2 * MM, 0)
-        canvas.rotate(90)
-    canvas.setStrokeColor(NOTE)
-    canvas.setFillColor(NOTE)
-    canvas.setLineWidth(0.5)
-    for y, length, step, ticks, label in ((3.4 * MM, 50 * MM, 10 * MM, 5, "50 mm"),
-                                          (0.9 * MM, 144.0, 36.0, 4, "2 in")):
-        canvas.line(0, y, length, y)
-        for i in range(ticks + 1):
-            canvas.line(i * step, y, i * step, y - 0.8 * MM)
-        canvas.setFont(fonts.REGULAR, 5)
-        canvas.drawString(length + 1.2 * MM, y - 0.9 * MM, label)
-    canvas.restoreState()
+NOTE_SIZES = (5.5, 4.5)      # largest and smallest size of the sheet label
 
 
-def _draw_note(canvas, layout, text: str) -> None:
-    """What the page is and how to print it: above the fronts of a vertical fold, else in a margin."""
+def _draw_note(canvas, layout, side: str, texts: tuple[str, ...], taken: list) -> None:
+    """The sheet label in a margin no mark crosses: beside the middle row, else above or below.
+
+    The longest wording that fits at 4.5 pt or more is printed; a sheet with no
+    room in its margins for even the shortest goes without.
+    """
+    sheet = layout.sheet
+    grid = sheet.grid
+    lines = list(sheet.crop_marks) + list(getattr(layout, "fold_marks", ()))
+    spots = margin_spots(grid, sheet.page, sheet.margin, lines)
+    sides = ("right", "top", "left", "bottom")
     if isinstance(layout, GutterfoldLayout) and layout.vertical:
-        _note_above_fronts(canvas, layout, text)
-    else:
-        _note_in_margin(canvas, layout.sheet, text)
+        sides = ("top", "bottom", "right", "left")
+    for text in texts:
+        size = NOTE_SIZES[0]
+        while size >= NOTE_SIZES[1] - 1e-9:
+            ascent, descent = getAscentDescent(fonts.REGULAR, size)
+            found = place_along(spots, stringWidth(text, fonts.REGULAR, size), ascent - descent, sides,
+                                taken, grid.center)
+            if found:
+                spot, box = found
+                _write_in(canvas, text, size, box, spot.vertical, ascent, descent)
+                return
+            size -= 0.25
 
 
-def _note_in_margin(canvas, layout: SheetLayout, text: str) -> None:
-    """A small line in the right (or top) margin, beside the middle row (or column) of cards."""
-    grid, page = layout.grid, layout.page
-    size = 5.5
+def _write_in(canvas, text: str, size: float, box, vertical: bool, ascent: float, descent: float) -> None:
+    """One line of small print centred in ``box``, running up the page when ``vertical``."""
     canvas.saveState()
     canvas.setFillColor(NOTE)
     canvas.setFont(fonts.REGULAR, size)
-    right_room = page.width - grid.x1 - 1.5 * MM - 5 * MM
-    top_room = page.height - grid.y1 - 1.5 * MM - 5 * MM
-    if right_room >= top_room and right_room >= 2.5 * MM:
-        x = page.width - 5 * MM - right_room / 2 + size / 3
-        middle = grid.y + grid.h / 2
-        row = min(layout.slots, key=lambda r: abs(r.y + r.h / 2 - middle))
-        canvas.translate(x, row.y + row.h / 2)
+    cx, cy = box.center
+    if vertical:
+        canvas.translate(box.x1 + descent, cy)      # the glyphs' tops point left, their feet right
         canvas.rotate(90)
         canvas.drawCentredString(0, 0, text)
-    elif top_room >= 2.5 * MM:
-        middle = grid.x + grid.w / 2
-        col = min(layout.slots, key=lambda r: abs(r.x + r.w / 2 - middle))
-        canvas.drawCentredString(col.x + col.w / 2, page.height - 5 * MM - top_room / 2 - size / 3, text)
-    canvas.restoreState()
-
-
-def _note_above_fronts(canvas, layout: GutterfoldLayout, text: str) -> None:
-    """A line in the top margin over the fronts, clear of the fold marks, on white over the cut marks."""
-    grid, page = layout.sheet.grid, layout.page
-    room = page.height - grid.y1 - MARK_CLEARANCE - PRINTER_MARGIN
-    if room < 2.5 * MM:
-        return
-    x0 = min(r.x for r in layout.fronts)
-    x1 = max(r.x1 for r in layout.fronts)
-    size = fit_line(text, fonts.REGULAR, 5.5, 3.5, x1 - x0) or 3.5
-    width = stringWidth(text, fonts.REGULAR, size)
-    cx, y = (x0 + x1) / 2, page.height - PRINTER_MARGIN - room / 2 - size / 3
-    canvas.saveState()
-    canvas.setFillColor(white)       # the cut marks it crosses stop short of the text
-    canvas.rect(cx - width / 2 - 1.5, y - size * 0.3, width + 3, size * 1.25, fill=1, stroke=0)
-    canvas.setFillColor(NOTE)
-    canvas.setFont(fonts.REGULAR, size)
-    canvas.drawCentredString(cx, y, text)
+    else:
+        canvas.drawCentredString(cx, box.y - descent, text)
     canvas.restoreState()
 
 
@@ -182,15 +172,9 @@ def _draw_fold(canvas, layout: GutterfoldLayout) -> None:
         canvas.line(layout.fold.x0, grid.y, layout.fold.x0, grid.y1)
     else:
         canvas.line(grid.x, layout.fold.y0, grid.x1, layout.fold.y0)
-    canvas.setDash()
-    canvas.setFillColor(NOTE)
-    canvas.setFont(fonts.REGULAR, 5.5)
-    if not layout.fold_marks:
-        canvas.restoreState()
-        return
-    first = layout.fold_marks[0]
-    if layout.vertical:
-        canvas.drawString(first.x0 + 1.2 * MM, first.y0 + 1.0 * MM, "fold")
-    else:
-        canvas.drawString(first.x0 + 1.0 * MM, first.y0 + 1.2 * MM, "fold")
     canvas.restoreState()
+    if layout.fold_label:
+        box = layout.fold_label
+        size = fit_line("fold", fonts.REGULAR, 5.5, 3.5, box.h if layout.vertical else box.w) or 3.5
+        ascent, descent = getAscentDescent(fonts.REGULAR, size)
+        _write_in(canvas, "fold", size, box, layout.vertical, ascent, descent)
