@@ -586,11 +586,13 @@ def rain_gods() -> ak.Sketch:
 # --- card back and tokens -----------------------------------------------------------
 
 BACK_W, BACK_H = 750, 1050
+# the back's gold frame, drawn 20 px in, is moved 42 px (3.6 mm) in: inside the 3 mm safe zone of the cut
+BACK_ZOOM = ak.safe_zoom(BACK_W, BACK_H, 20, 42)
 
 
 def back() -> ak.Sketch:
     """The common back: two temples facing away from a calm middle band, the same either way up."""
-    s = ak.Sketch(BACK_W, BACK_H, BACK_GREEN)
+    s = ak.Sketch(BACK_W, BACK_H, BACK_GREEN, zoom=BACK_ZOOM)
     gold, dim = BACK_GOLD, ak.mix(BACK_GOLD, BACK_GREEN, 0.55)
     faint = ak.mix(BACK_GOLD, BACK_GREEN, 0.8)
     cx = BACK_W / 2

@@ -56,8 +56,10 @@ CX, CY = W / 2, H / 2
 STROKE = 6               # the ink outline used by every glyph
 COLORS = 48              # palette size of each file
 BACK_W, BACK_H = 750, 1050
+# the back's gold frame, drawn 20 px in, is moved 42 px (3.6 mm) in: inside the 3 mm safe zone of the cut
+BACK_ZOOM = ak.safe_zoom(BACK_W, BACK_H, 20, 42)
 TOKEN = 400
-MAT_W, MAT_H = 760, 712   # the hut mat, 190 x 178 mm at 4 px per mm
+MAT_W, MAT_H = 688, 512   # the hut mat, 172 x 128 mm at 4 px per mm
 MAT_GROUND = "#efe4c8"
 
 
@@ -316,7 +318,7 @@ def hunuc_huar() -> ak.Sketch:
 
 def back() -> ak.Sketch:
     """The common back: a large leaf above the title band, so face-down cards read as leaves."""
-    s = ak.Sketch(BACK_W, BACK_H, BACK_GREEN)
+    s = ak.Sketch(BACK_W, BACK_H, BACK_GREEN, zoom=BACK_ZOOM)
     gold, dim = BACK_GOLD, ak.mix(BACK_GOLD, BACK_GREEN, 0.55)
     faint = ak.mix(BACK_GOLD, BACK_GREEN, 0.82)
     cx = BACK_W / 2
@@ -370,17 +372,11 @@ def offering_token() -> ak.Sketch:
 
 
 def hut_mat() -> ak.Sketch:
-    """The backdrop of a player's hut mat (190 x 178 mm): faint thatch, a sprig of leaves in each top corner."""
+    """The backdrop of a player's hut mat (172 x 128 mm): faint thatch, under the roof and the defenses."""
     s = ak.Sketch(MAT_W, MAT_H, MAT_GROUND)
     faint = ak.mix(MAT_GROUND, THATCH_DARK, 0.16)
     for x in range(-MAT_H, MAT_W, 22):
         s.line([(x, MAT_H), (x + MAT_H * 0.6, 0)], faint, 4)
-    for cx, cy, turn in ((46, 46, 135), (MAT_W - 46, 46, 225)):
-        for spread in (-28, 0, 28):
-            a = math.radians(turn + spread)
-            lx, ly = cx + 26 * math.sin(a), cy - 26 * math.cos(a)
-            leaf(s, lx, ly, 52, 22, turn + spread, ak.mix(LEAF_LIGHT, MAT_GROUND, 0.35),
-                 ak.mix(LEAF_DARK, MAT_GROUND, 0.4), 2)
     return s
 
 

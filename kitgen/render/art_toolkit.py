@@ -282,30 +282,45 @@ def iso_cube(cx: float, cy: float, size: float) -> dict[str, list[Point]]:
 
 # --- drawing -----------------------------------------------------------------
 
+def safe_zoom(width: int, height: int, edge: float, safe: float) -> tuple[float, float]:
+    """The zoom (across, down) about a picture's centre that moves what lies ``edge`` pixels
+    inside every side to ``safe`` pixels inside it: a card back's frame into the safe zone."""
+    return (width / 2 - safe) / (width / 2 - edge), (height / 2 - safe) / (height / 2 - edge)
+
+
 class Sketch:
-    """An RGBA drawing addressed in output pixels, kept supersampled until :meth:`image`."""
+    """An RGBA drawing addressed in output pixels, kept supersampled until :meth:`image`.
+
+    ``zoom`` (across, down) draws every shape that much smaller about the
+    centre, the background still filling the whole picture.
+    """
 
     def __init__(self, width: int, height: int, background: Color | None = None,
-                 scale: int = SUPERSAMPLE):
-        self.width, self.height, self.scale = width, height, scale
+                 scale: int = SUPERSAMPLE, zoom: tuple[float, float] = (1.0, 1.0)):
+        self.width, self.height, self.scale, self.zoom = width, height, scale, zoom
         fill = _fill(background) if background is not None else (0, 0, 0, 0)
         self.canvas = Image.new("RGBA", (width * scale, height * scale), fill)
         self.draw = ImageDraw.Draw(self.canvas)
 
     # coordinates
+    def _xy(self, x: float, y: float) -> tuple[float, float]:
+        (zx, zy), s = self.zoom, self.scale
+        if zx == zy == 1.0:
+            return x * s, y * s
+        return (self.width / 2 + (x - self.width / 2) * zx) * s, (self.height / 2 + (y - self.height / 2) * zy) * s
+
     def _pts(self, points: Iterable[Point]) -> list[tuple[float, float]]:
-        s = self.scale
-        return [(x * s, y * s) for x, y in points]
+        return [self._xy(x, y) for x, y in points]
 
     def _box(self, box: Box) -> list[float]:
-        s = self.scale
-        x0, y0, x1, y1 = box
+        x0, y0 = self._xy(min(box[0], box[2]), min(box[1], box[3]))
+        x1, y1 = self._xy(max(box[0], box[2]), max(box[1], box[3]))
         # Pillow's boxes include their last pixel; taking one off keeps shapes exactly where
         # they are asked to be, so mirrored and turned drawings line up to the pixel.
-        return [min(x0, x1) * s, min(y0, y1) * s, max(x0, x1) * s - 1, max(y0, y1) * s - 1]
+        return [x0, y0, x1 - 1, y1 - 1]
 
     def _w(self, width: float) -> int:
-        return max(0, round(width * self.scale))
+        return max(0, round(width * min(self.zoom) * self.scale))
 
     # shapes
     def polygon(self, points: Iterable[Point], fill: Color | None = None,
@@ -361,7 +376,7 @@ class Sketch:
 
     def layer(self) -> "Sketch":
         """A transparent sketch of the same size, to be drawn and then :meth:`paste`-d."""
-        return Sketch(self.width, self.height, None, self.scale)
+        return Sketch(self.width, self.height, None, self.scale, self.zoom)
 
     def paste(self, other: "Sketch", clip: "Sketch | None" = None) -> None:
         """Composite another sketch over this one, optionally only where ``clip`` is opaque."""

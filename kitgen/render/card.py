@@ -16,7 +16,7 @@ from kitgen.layout.card_face import ART_SHARES, TEXT_MIN, FaceLayout, face_layou
 from kitgen.layout.geometry import Rect
 from kitgen.render import fonts
 from kitgen.render.colors import INK, PANEL, mix
-from kitgen.render.images import draw_art
+from kitgen.render.images import draw_art, draw_art_to_bleed
 from kitgen.render.text_fit import fit_line, fit_paragraph, wrap_lines
 
 
@@ -267,7 +267,7 @@ class CardPainter:
         canvas.rect(-b, -b, w + 2 * b, h + 2 * b, fill=1, stroke=0)
         if back.art:
             path = self.art.find(back.art, "game.toml, [back] art")
-            draw_art(canvas, path, Rect(-b, -b, w + 2 * b, h + 2 * b), back.art, cover=True)
+            draw_art_to_bleed(canvas, path, Rect(0, 0, w, h), b, back.art)
         fit = self._fitted_back()
         band, s = fit.band, fit.scale
         canvas.setFillColor(HexColor(back.color))

@@ -71,6 +71,48 @@ def draw_art(canvas, path, box: Rect, label: str, cover: bool = False) -> None:
     canvas.restoreState()
 
 
+def draw_art_to_bleed(canvas, path, box: Rect, bleed: float, label: str) -> None:
+    """Art covering ``box`` (a card's trim), never scaled up to reach the ``bleed`` around it.
+
+    Where the picture stops short of the bleed's edge, its outermost row or
+    column of pixels is stretched out to it (each strip is the same image
+    drawn again, clipped, one pixel as wide as the strip), so a cut that drifts
+    into the bleed finds the colour of the card's edge.  The picture itself,
+    and any border drawn near its edge, stays exactly where it would be
+    without bleed.
+    """
+    if path is None:
+        draw_art(canvas, None, box, label)
+        return
+    w_px, h_px = image_size(path)
+    r = fit_image(box, w_px, h_px, cover=True)
+    out = box.outset(bleed)
+    draw_image(canvas, path, r.x, r.y, r.w, r.h)
+    # for each direction: (from, to) of a span and where the image goes in it, how long
+    spans_x = [(r.x, r.x1, r.x, r.w)]
+    if r.x > out.x + 1e-6:                     # the first column stretched over the left bleed
+        spans_x.append((out.x, r.x, out.x, (r.x - out.x) * w_px))
+    if r.x1 < out.x1 - 1e-6:                   # the last column over the right bleed
+        px = out.x1 - r.x1
+        spans_x.append((r.x1, out.x1, out.x1 - px * w_px, px * w_px))
+    spans_y = [(r.y, r.y1, r.y, r.h)]
+    if r.y1 < out.y1 - 1e-6:                   # the top row over the top bleed
+        px = out.y1 - r.y1
+        spans_y.append((r.y1, out.y1, out.y1 - px * h_px, px * h_px))
+    if r.y > out.y + 1e-6:                     # the bottom row over the bottom bleed
+        spans_y.append((out.y, r.y, out.y, (r.y - out.y) * h_px))
+    for i, (x0, x1, ix, iw) in enumerate(spans_x):
+        for j, (y0, y1, iy, ih) in enumerate(spans_y):
+            if i == 0 and j == 0:
+                continue            # the picture itself, drawn above
+            canvas.saveState()
+            clip = canvas.beginPath()
+            clip.rect(x0, y0, x1 - x0, y1 - y0)
+            canvas.clipPath(clip, stroke=0, fill=0)
+            draw_image(canvas, path, ix, iy, iw, ih)
+            canvas.restoreState()
+
+
 def draw_image(canvas, path, x: float, y: float, width: float, height: float) -> None:
     """Draw the art file at ``path`` stretched to the box, as ``canvas.drawImage`` does.
 
