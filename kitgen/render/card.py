@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reportlab.lib.colors import HexColor, white
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from kitgen.errors import RenderError
-from kitgen.layout.card_face import ART_SHARES, TEXT_MIN, FaceLayout, face_layout
+from kitgen.layout.card_face import ART_SHARES, TEXT_MIN, FaceLayout, face_layout, reads_differently_turned
 from kitgen.layout.geometry import Rect
 from kitgen.render import fonts
 from kitgen.render.colors import INK, PANEL, mix
@@ -252,6 +253,11 @@ class CardPainter:
         canvas.setFillColor(white)
         canvas.setFont(fonts.BOLD, size)
         canvas.drawCentredString(0, -size * 0.36, value)
+        if reads_differently_turned(value):       # 6 or 9? the underline says which way is up
+            half = stringWidth(value, fonts.BOLD, size) / 2
+            canvas.setStrokeColor(white)
+            canvas.setLineWidth(size * 0.08)
+            canvas.line(-half, -size * 0.5, half, -size * 0.5)
         canvas.restoreState()
 
     def _draw_type_line(self, canvas, card, lay: FaceLayout, colour: str, size: float) -> None:
