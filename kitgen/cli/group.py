@@ -64,10 +64,11 @@ def cli():
 
 
 def _register() -> None:
+    from kitgen.cli.calibrate import calibrate
     from kitgen.cli.export import export
     from kitgen.cli.kit import build, list_games, new, validate
 
-    for command in (list_games, new, validate, build, export):
+    for command in (list_games, new, validate, build, export, calibrate):
         cli.add_command(command)
 
 
