@@ -54,6 +54,9 @@ def test_kit_files_and_card_counts(kit):
     assert Counter(c["name"] for c in manifest["cards"]) == {"Sail": 6, "Oar": 4}
 
 
+CUT = (0.231, 0.2, 0.173)      # the dark cut outline of every piece
+
+
 def test_aids_pages_in_order_with_every_piece_inside_the_page(kit):
     out, _ = kit
     letter = paper_size("letter")
@@ -61,34 +64,41 @@ def test_aids_pages_in_order_with_every_piece_inside_the_page(kit):
     parts = len(tiling.parts)
     with pdfplumber.open(out / "aids.pdf") as pdf:
         texts = [" ".join(p.extract_text().split()) for p in pdf.pages]
-        assert all("Island: part" in t for t in texts[:parts])
-        assert sum("Island: part" in t for t in texts) == parts
-        pieces = [i for i, t in enumerate(texts) if "cut along the solid outlines" in t]
-        assert pieces and pieces[0] == parts
+        assert [i for i, t in enumerate(texts) if "Island: part" in t] == list(range(parts))
+        assert f"Island: how its {parts} parts go together" in texts[parts]     # the map follows the parts
+        # pieces go beside the board parts first, then on pages of their own after the map
+        shared = [i for i, t in enumerate(texts) if i > parts and "cut along the solid outlines" in t]
+        assert shared == list(range(parts + 1, parts + 1 + len(shared)))
         assert sum("Score sheet" in t for t in texts) == 1
-        assert sum("Aid: cut along the crop marks" in t for t in texts) == 1
-        assert len(pdf.pages) == parts + len(pieces) + 2
+        assert len(pdf.pages) == parts + 1 + len(shared) + 1
         area = content_area(letter)
         words = Counter()
-        outlines = []
-        for i in pieces:
-            page = pdf.pages[i]
-            words.update(w["text"] for w in page.extract_words() if w["top"] > 15 * MM)
-            # the light square guides around tokens and hexagons, and the mats' outlines
-            for r in page.rects:
-                if r["width"] > 15 * MM:
-                    outlines.append((i, r["x0"], page.height - r["bottom"], r["x1"], page.height - r["top"]))
+        pieces = []
+        for i, page in enumerate(pdf.pages):
+            if i == parts:
+                continue                         # the map shows the board, not the pieces
+            window = tiling.parts[i].window if i < parts else None
+            for w in page.extract_words():
+                cx, cy = (w["x0"] + w["x1"]) / 2, page.height - (w["top"] + w["bottom"]) / 2
+                if w["top"] > 15 * MM and not (window and window.contains_point(cx, cy)):
+                    words[w["text"]] += 1
+            for o in page.rects + page.curves:
+                if o["width"] > 15 * MM and o.get("stroking_color") and \
+                        tuple(round(v, 3) for v in o["stroking_color"]) == CUT:
+                    box = (i, o["x0"], page.height - o["bottom"], o["x1"], page.height - o["top"])
+                    pieces.append(box)
+                    if window:                   # beside the board part, never on it
+                        assert box[3] <= window.x + 0.5 or box[1] >= window.x1 - 0.5 or \
+                            box[4] <= window.y + 0.5 or box[2] >= window.y1 - 0.5
         assert words["Slot"] == 8 and words["Camp"] == 2          # two mats with four slots each
         assert words["Reef"] == 7
-        assert words["1"] == 12 + 2 and words["3"] == 6 + 2       # shells, plus the slot numbers 1 and 3 per mat
-        for n, (pg, x0, y0, x1, y1) in enumerate(outlines):
+        assert words["Move:"] == 2                                # the two reference cards
+        shells = [b for b in pieces if abs(b[3] - b[1] - 18 * MM) < 0.5]
+        assert len(shells) == 18
+        assert len(pieces) == 2 + 7 + 18 + 2                      # mats, reefs, shells, reference cards
+        for n, (pg, x0, y0, x1, y1) in enumerate(pieces):
             assert x0 >= area.x - 0.5 and x1 <= area.x1 + 0.5 and y0 >= area.y - 0.5 and y1 <= area.y1 + 0.5
-        # pieces do not overlap: compare the outer boxes (mats' inner frames lie inside their own box)
-        outer = [o for o in outlines if not any(o is not p and p[0] == o[0] and p[1] <= o[1] + 0.1 and
-                                                p[2] <= o[2] + 0.1 and p[3] >= o[3] - 0.1 and
-                                                p[4] >= o[4] - 0.1 for p in outlines)]
-        for n, (pg, x0, y0, x1, y1) in enumerate(outer):
-            for pg2, a0, b0, a1, b1 in outer[n + 1:]:
+            for pg2, a0, b0, a1, b1 in pieces[n + 1:]:
                 assert pg != pg2 or not (x0 < a1 - 0.5 and a0 < x1 - 0.5 and y0 < b1 - 0.5 and b0 < y1 - 0.5)
         # the board's labels are printed on its parts
         board_words = Counter(w["text"] for p in pdf.pages[:parts] for w in p.extract_words())

@@ -1,4 +1,4 @@
-"""Aid geometry: every shape and reference card inside the printable area, none overlapping, on letter and A4."""
+"""Aid geometry: every piece inside the printable area, copies edge to edge, none overlapping, on letter and A4."""
 
 from __future__ import annotations
 
@@ -11,14 +11,13 @@ from kitgen.layout.packing import (
     GAP,
     MARGIN,
     DoesNotFit,
+    PieceGroup,
+    Room,
     content_area,
     largest_content,
-    pack_shelves,
-    paginate,
+    pack_groups,
     printable_area,
 )
-from kitgen.layout.sheet import sheet_layout
-from kitgen.render.aids.reference import MARK_ROOM
 from kitgen.units import Size, mm, paper_size
 
 PAPERS = {"letter": paper_size("letter"), "a4": paper_size("a4")}
@@ -37,86 +36,73 @@ def apart(a: Rect, b: Rect, gap: float) -> bool:
             or a.y + a.h + gap <= b.y + tol or b.y + b.h + gap <= a.y + tol)
 
 
-sizes_mm = st.lists(st.tuples(st.floats(5, 195), st.floats(5, 195)), min_size=1, max_size=40)
+groups_mm = st.lists(st.tuples(st.floats(5, 195), st.floats(5, 195), st.integers(1, 12), st.booleans()),
+                    min_size=1, max_size=8)
 
 
 @pytest.mark.parametrize("paper_name", ["letter", "a4"])
 @settings(max_examples=60, deadline=None)
-@given(sizes=sizes_mm)
-def test_packed_shapes_stay_inside_and_apart(paper_name, sizes):
+@given(spec=groups_mm)
+def test_packed_pieces_stay_inside_touch_only_their_own_kind_and_fill_pages_in_order(paper_name, spec):
     paper = PAPERS[paper_name]
-    boxes = [(mm(w), mm(h)) for w, h in sizes]
-    placements = pack_shelves(boxes, content_area(paper))
-    assert [p.index for p in placements] == list(range(len(boxes)))
-    for p, (w, h) in zip(placements, boxes):
-        expected = (h, w) if p.rotated else (w, h)
+    groups = [PieceGroup(mm(w), mm(h), n, turnable) for w, h, n, turnable in spec]
+    area = content_area(paper)
+    try:
+        placements = pack_groups(groups, [], area, 0)
+    except DoesNotFit as exc:        # only a piece too large for the page either way it may lie
+        g = groups[exc.index]
+        assert not any(w <= area.w + 1e-6 and h <= area.h + 1e-6
+                       for w, h in ([(g.width, g.height), (g.height, g.width)] if g.turnable else [(g.width, g.height)]))
+        return
+    assert [(p.group, p.item) for p in placements] == [(i, k) for i, g in enumerate(groups) for k in range(g.count)]
+    for p in placements:
+        g = groups[p.group]
+        expected = (g.height, g.width) if p.rotated else (g.width, g.height)
+        assert not p.rotated or g.turnable
         assert p.rect.w == pytest.approx(expected[0]) and p.rect.h == pytest.approx(expected[1])
-        assert inside_margins(p.rect, paper)
+        assert inside_margins(p.rect, paper) and area.contains(p.rect, 1e-6)
     for i, a in enumerate(placements):
         for b in placements[i + 1:]:
             if a.page == b.page:
-                assert apart(a.rect, b.rect, GAP), (a, b)
+                # copies of one piece lie edge to edge, different pieces a cutting gap apart
+                assert apart(a.rect, b.rect, 0 if a.group == b.group else GAP), (a, b)
     pages = {p.page for p in placements}
     assert pages == set(range(len(pages)))  # no empty page in between
 
 
-@pytest.mark.parametrize("paper_name", ["letter", "a4"])
-@settings(max_examples=40, deadline=None)
-@given(w=st.floats(20, 95), h=st.floats(20, 130), count=st.integers(1, 30))
-def test_reference_card_grid_and_crop_marks_inside_and_off_the_cards(paper_name, w, h, count):
-    # reference cards: a card-sheet layout confined to the area under the page heading
-    paper = PAPERS[paper_name]
-    area = content_area(paper)
-    layout = sheet_layout(paper, Size(mm(w), mm(h)), margin=MARK_ROOM, area=area)
-    for page in paginate(count, layout.per_page):
-        cells = layout.slots[:len(page)]
-        for c in cells:
-            assert inside_margins(c, paper) and area.contains(c)
-            assert c.w == pytest.approx(mm(w)) and c.h == pytest.approx(mm(h))
-        for i, a in enumerate(cells):
-            for b in cells[i + 1:]:
-                assert not a.overlaps(b)
-        assert layout.crop_marks
-        for m in layout.crop_marks:
-            box = Rect(min(m.x0, m.x1), min(m.y0, m.y1), abs(m.x1 - m.x0), abs(m.y1 - m.y0))
-            # cut positions are rounded to 1/10000 pt
-            assert inside_margins(box, paper, 1e-3) and area.contains(box, 1e-3)
-            assert max(box.w, box.h) >= mm(4) - 1e-3
-            # a mark continues a cut line: its x (vertical mark) or y (horizontal mark) is a card edge
-            if m.x0 == m.x1:
-                assert any(abs(m.x0 - v) < 1e-3 for c in layout.slots for v in (c.x, c.x + c.w))
-                assert not any(c.y - 1e-6 < y < c.y + c.h + 1e-6 for c in layout.slots for y in (m.y0, m.y1))
-            else:
-                assert any(abs(m.y0 - v) < 1e-3 for c in layout.slots for v in (c.y, c.y + c.h))
-                assert not any(c.x - 1e-6 < x < c.x + c.w + 1e-6 for c in layout.slots for x in (m.x0, m.x1))
-
-
-def test_rows_fill_as_hand_counted():
-    # 25 mm circles, 3 mm apart on letter: 7 across 205.9 mm, 9 down the 259.4 mm under the heading
+def test_copies_lie_edge_to_edge_as_hand_counted():
+    # 24 mm tiles on letter: 8 across the 205.9 mm, 10 down the 259.4 mm under the heading, touching
     area = content_area(PAPERS["letter"])
     assert area.w == pytest.approx(mm(215.9 - 10)) and area.h == pytest.approx(mm(279.4 - 10 - 10))
-    one_page = pack_shelves([(mm(25), mm(25))] * 63, area)
+    one_page = pack_groups([PieceGroup(mm(24), mm(24), 80)], [], area, 0)
     assert {p.page for p in one_page} == {0}
-    assert len({round(p.rect.y, 3) for p in one_page}) == 9
-    two_pages = pack_shelves([(mm(25), mm(25))] * 64, area)
-    assert sorted({p.page for p in two_pages}) == [0, 1]
+    xs = sorted({round(p.rect.x, 3) for p in one_page})
+    assert len(xs) == 8 and all(b - a == pytest.approx(mm(24), abs=0.01) for a, b in zip(xs, xs[1:]))
+    assert len({round(p.rect.y, 3) for p in one_page}) == 10
+    two_pages = pack_groups([PieceGroup(mm(24), mm(24), 81)], [], area, 0)
     assert sum(p.page == 1 for p in two_pages) == 1
+    # centred across a new page, starting at its top
+    assert xs[0] - area.x == pytest.approx(area.x1 - (xs[-1] + mm(24)), abs=0.01)
+    assert max(p.rect.y1 for p in one_page) == pytest.approx(area.y1)
 
 
-def test_rows_are_centred_across_the_page():
+def test_rooms_are_filled_before_a_new_page_and_by_the_most_copies():
     area = content_area(PAPERS["a4"])
-    (p,) = pack_shelves([(mm(40), mm(40))], area)
-    assert p.rect.x - area.x == pytest.approx(area.x + area.w - (p.rect.x + p.rect.w))
-    assert p.rect.y + p.rect.h == pytest.approx(area.y + area.h)
+    rooms = [Room(0, Rect(area.x, area.y, mm(30), mm(30))), Room(1, Rect(area.x, area.y, mm(100), mm(60)))]
+    placed = pack_groups([PieceGroup(mm(24), mm(24), 10)], rooms, area, 2)
+    by_page = {page: sum(p.page == page for p in placed) for page in (0, 1, 2)}
+    assert by_page == {0: 1, 1: 8, 2: 1}    # 4 x 2 in the larger room first, 1 in the small one, 1 more on a new page
 
 
 def test_too_wide_shape_is_turned_and_too_large_refused():
     area = content_area(PAPERS["letter"])
-    (p,) = pack_shelves([(mm(240), mm(150))], area)
+    (p,) = pack_groups([PieceGroup(mm(240), mm(150), 1)], [], area, 0)
     assert p.rotated and p.rect.w == pytest.approx(mm(150)) and p.rect.h == pytest.approx(mm(240))
     with pytest.raises(DoesNotFit) as info:
-        pack_shelves([(mm(20), mm(20)), (mm(300), mm(300))], area)
+        pack_groups([PieceGroup(mm(20), mm(20), 1), PieceGroup(mm(300), mm(300), 1)], [], area, 0)
     assert info.value.index == 1
+    with pytest.raises(DoesNotFit):          # a hexagon keeps its orientation
+        pack_groups([PieceGroup(mm(240), mm(150), 1, turnable=False)], [], area, 0)
 
 
 def test_largest_content_is_what_both_papers_offer():
@@ -124,19 +110,3 @@ def test_largest_content_is_what_both_papers_offer():
     assert w == pytest.approx(mm(210 - 10))                # A4 is the narrower
     assert h == pytest.approx(mm(279.4 - 10 - 10))         # letter is the shorter, less the heading
     assert printable_area(PAPERS["a4"]).x == pytest.approx(MARGIN) == pytest.approx(FIVE_MM)
-
-
-def test_poker_reference_cards_on_letter():
-    area = content_area(PAPERS["letter"])
-    layout = sheet_layout(PAPERS["letter"], Size(mm(63.5), mm(88.9)), margin=MARK_ROOM, area=area)
-    assert (layout.cols, layout.rows) == (3, 2)
-    block = layout.grid
-    page = PAPERS["letter"]
-    assert block.x == pytest.approx(page.width - block.x - block.w)   # centred across
-    # centred down the room under the heading, so clear of it
-    assert block.y - area.y == pytest.approx(area.y + area.h - block.y1)
-
-
-def test_paginate():
-    assert [list(r) for r in paginate(7, 3)] == [[0, 1, 2], [3, 4, 5], [6]]
-    assert paginate(0, 3) == []

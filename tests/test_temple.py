@@ -89,30 +89,33 @@ def test_aids_hold_the_board_in_parts_then_the_tiles_inside_the_printable_area(k
         assert board_pages == list(range(parts))
         for part, i in zip(tiling.parts, board_pages):
             assert f"part {part.label} of {parts}" in texts[i]
-        # tiles: 9 pyramid tiles and 90 treasure tiles, inside the printable area, not overlapping
+        # tiles: 9 pyramid tiles and 90 treasure tiles, packed beside the board parts and after them,
+        # inside the printable area, not overlapping
         area = content_area(page_size)
         boxes = []
         words = Counter()
-        for page in pdf.pages[parts:]:
-            if "Tiles" not in page.extract_text():
-                continue
+        for page in pdf.pages:
+            here = []
             for r in page.rects:
                 w, h = r["width"] / MM, r["height"] / MM
-                # each tile's outline is stroked 0.3 pt inside its box
-                if (abs(w - 24 + 0.21) < 0.3 and abs(h - 24 + 0.21) < 0.3) or \
-                        (abs(w - 54 + 0.21) < 0.3 and abs(h - 17 + 0.21) < 0.3):
+                if (abs(w - 24) < 0.3 and abs(h - 24) < 0.3) or (abs(w - 54) < 0.3 and abs(h - 17) < 0.3):
                     if r["stroking_color"] and max(r["stroking_color"]) < 0.3:   # the dark cut line
-                        boxes.append((page.page_number, r["x0"], page.height - r["bottom"], r["x1"],
-                                      page.height - r["top"]))
-            words.update(w["text"] for w in page.extract_words() if w["top"] > 15 * MM)  # below the heading
+                        here.append((page.page_number, r["x0"], page.height - r["bottom"], r["x1"],
+                                     page.height - r["top"]))
+            boxes += here
+            for w in page.extract_words():        # the words printed on a tile
+                cx, cy = (w["x0"] + w["x1"]) / 2, page.height - (w["top"] + w["bottom"]) / 2
+                if any(b[1] < cx < b[3] and b[2] < cy < b[4] for b in here):
+                    words[w["text"]] += 1
         assert len(boxes) == 99
         for n, (pg, x0, y0, x1, y1) in enumerate(boxes):
             assert x0 >= area.x - 0.5 and x1 <= area.x1 + 0.5 and y0 >= area.y - 0.5 and y1 <= area.y1 + 0.5
             for pg2, a0, b0, a1, b1 in boxes[n + 1:]:
-                assert pg != pg2 or not (x0 < a1 and a0 < x1 and y0 < b1 and b0 < y1)
+                assert pg != pg2 or not (x0 < a1 - 0.1 and a0 < x1 - 0.1 and y0 < b1 - 0.1 and b0 < y1 - 0.1)
         assert words["Level"] == 9
         # the treasure (30 x 1, 25 x 2, 35 x 5) and the numbers of "Level 1", "Level 2", "Level 5"
         assert (words["1"], words["2"], words["5"]) == (31, 26, 36)
+        assert len(pdf.pages) < 7          # fewer pages than when every kind of piece had pages of its own
 
 
 def test_rulebook_carries_every_card_name_and_its_rulings(kits):

@@ -106,7 +106,7 @@ class ScorePad(Component):
 
     title: str
     rounds: int
-    players: int        # player columns, spare ones included
+    players: int        # player columns: by default the game's most players
     track: str          # name of a pre-filled column, "" for none
     track_start: int
     track_step: int
@@ -384,14 +384,17 @@ def _board(e: _Entry, game, count: int) -> Board:
                  height=height, faces=(face,), areas=_areas(e, game, width, height), overlap=overlap)
 
 
+MAX_PAD_PLAYERS = 16      # player columns a score pad fits across letter or A4, each about 10 mm wide
+
+
 def _score_pad(e: _Entry, game, count: int) -> ScorePad:
     e.keys({"title", "rounds", "players", "track", "track_start", "track_step"})
     rounds = e.integer("rounds", 12, 1)
     if rounds > 40:
         e.fail(f"'rounds' = {rounds} does not fit on one sheet (at most 40)")
-    players = e.integer("players", min(game.players_max + 1, 10), 1)  # a spare column for one more
-    if players > 10:
-        e.fail(f"'players' = {players} columns do not fit across a sheet (at most 10)")
+    players = e.integer("players", min(game.players_max, MAX_PAD_PLAYERS), 1)   # a column per player
+    if players > MAX_PAD_PLAYERS:
+        e.fail(f"'players' = {players} columns do not fit across a sheet (at most {MAX_PAD_PLAYERS})")
     return ScorePad(kind=e.kind, name=e.name, count=count, where=e.where,
                     title=e.text("title", e.name), rounds=rounds, players=players,
                     track=e.text("track", ""), track_start=e.integer("track_start", 0),

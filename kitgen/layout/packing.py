@@ -7,12 +7,10 @@ what they are given.
 * :func:`content_area`: what is left of the printable area
   (:func:`kitgen.layout.printable_area`, a margin of at least 5 mm on every
   side) under a page heading.
-* :func:`pack_shelves`: mixed shapes (tokens, tiles, mats), each given by its
-  bounding box, packed in rows with a cutting gap between them, over as many
-  pages as needed.
-
-Card-sized pieces (reference cards) go in a card-sheet grid with crop marks:
-:func:`kitgen.layout.sheet_layout` given the content area.
+* :func:`pack_groups`: pieces of every kind (tokens, tiles, mats, reference
+  cards), each given by its bounding box, copies of one size edge to edge so
+  one cut serves two, into the room a page leaves free (beside a board part)
+  and onto as many new pages as needed.
 """
 
 from __future__ import annotations
@@ -28,17 +26,7 @@ from kitgen.units import PAPER_SIZES_MM, Size, mm
 
 MARGIN = PRINTER_MARGIN    # nothing is printed closer than this to a sheet's edge
 HEADING = mm(10.0)         # band at the top of a page for its heading
-GAP = mm(3.0)              # space between packed shapes, for the scissors
-
-
-@dataclass(frozen=True)
-class PiecePlacement:
-    """Where one packed piece (token, tile, mat) goes."""
-
-    index: int          # position of the shape in the list given to the packer
-    page: int           # 0-based
-    rect: Rect          # the shape's bounding box on that page (already turned if rotated)
-    rotated: bool       # turned a quarter turn to fit
+GAP = mm(3.0)              # space between blocks of different pieces, for the scissors
 
 
 class DoesNotFit(LayoutError):
@@ -70,84 +58,109 @@ def fits(size: tuple[float, float], area: tuple[float, float]) -> bool:
     return (w <= aw + EPS and h <= ah + EPS) or (h <= aw + EPS and w <= ah + EPS)
 
 
-@dataclass
-class _Shelf:
-    page: int
-    y: float                            # bottom of the shelf
+@dataclass(frozen=True)
+class PieceGroup:
+    """Copies of one piece: all the same size, so they are laid edge to edge."""
+
+    width: float
     height: float
-    x: float                            # next free x
-    columns: list[list[float]]          # [x, width, next free top] of each stack in the shelf
-    members: list[int]                  # indexes of the boxes placed on it
+    count: int
+    turnable: bool = True       # may be laid a quarter turn round (not a hexagon, whose outline would change)
 
 
-def pack_shelves(sizes: Sequence[tuple[float, float]], area: Rect, gap: float = GAP) -> list[PiecePlacement]:
-    """Pack boxes ``(width, height)`` into copies of ``area``, first fit by decreasing height.
+@dataclass(frozen=True)
+class Room:
+    """Free room on a page that pieces may take: beside or under a board part."""
 
-    Boxes go in rows (shelves) as tall as their first box; under a box that is
-    shorter than its row, narrower boxes stack in the same column.  Boxes keep
-    at least ``gap`` between them and each row is centred across the area.  A
-    box too large as given is turned a quarter turn; a box that fits neither
-    way raises :class:`DoesNotFit`.  Returns one placement per box, in the order
-    given.
+    page: int
+    rect: Rect
+
+
+@dataclass(frozen=True)
+class GroupPlacement:
+    """Where one copy of a group goes."""
+
+    group: int          # index of the group in the list given to the packer
+    item: int           # 0-based copy of that group
+    page: int           # a page given with the rooms, or a new one (numbered on from ``first_new``)
+    rect: Rect          # the piece's box on that page (already turned if ``rotated``)
+    rotated: bool       # turned a quarter turn to fit
+
+
+def _capacity(rect: Rect, w: float, h: float) -> tuple[int, int]:
+    if w > rect.w + EPS or h > rect.h + EPS:
+        return 0, 0
+    return int((rect.w + EPS) // w), int((rect.h + EPS) // h)
+
+
+def _orientations(g: PieceGroup) -> list[tuple[float, float, bool]]:
+    options = [(g.width, g.height, False)]
+    if g.turnable and abs(g.width - g.height) > EPS:
+        options.append((g.height, g.width, True))
+    return options
+
+
+def pack_groups(groups: Sequence[PieceGroup], rooms: Sequence[Room], new_page: Rect, first_new: int,
+                gap: float = GAP) -> list[GroupPlacement]:
+    """Pack every copy of every group into ``rooms``, then onto new pages whose free area is ``new_page``.
+
+    The copies of a group are laid edge to edge in blocks (rows and columns
+    touching), so one cut separates two pieces; blocks of different groups keep
+    ``gap`` between them.  Larger pieces are placed first, each block in the
+    room that holds the most of the copies still to place (the first such
+    room, by page and from the top, on a tie), turned a quarter turn when that
+    holds more; a new page is opened only when no room holds a copy.  The room left beside and
+    under a block stays free for the next block (a guillotine cut of the
+    room).  New pages are numbered ``first_new``, ``first_new + 1``...; what
+    each holds is centred across it.  A piece that fits ``new_page`` in no
+    allowed orientation raises :class:`DoesNotFit`.  Returns the placements
+    group by group, copy by copy.
     """
-    oriented: list[tuple[float, float, bool]] = []
-    for i, (w, h) in enumerate(sizes):
-        if w <= area.w + EPS and h <= area.h + EPS:
-            oriented.append((w, h, False))
-        elif h <= area.w + EPS and w <= area.h + EPS:
-            oriented.append((h, w, True))
-        else:
-            raise DoesNotFit(i, (w, h), area)
-    order = sorted(range(len(sizes)), key=lambda i: (-round(oriented[i][1], 6), i))
-
-    shelves: list[_Shelf] = []
-    placed: dict[int, PiecePlacement] = {}
-    page_floor: list[float] = []  # per page: y of the lowest shelf's bottom
-    for i in order:
-        w, h, rotated = oriented[i]
-        spot = _free_spot(shelves, w, h, area, gap)
-        if spot is None:
-            page = len(page_floor) - 1
-            top = page_floor[page] - gap if page >= 0 else None
-            if top is None or top - h < area.y - EPS:
-                page_floor.append(area.y1 + gap)
-                page, top = len(page_floor) - 1, area.y1
-            shelf = _Shelf(page=page, y=top - h, height=h, x=area.x, columns=[], members=[])
-            page_floor[page] = shelf.y
-            shelves.append(shelf)
-            spot = _free_spot([shelf], w, h, area, gap)
-        shelf, column = spot
-        x, _, col_top = column
-        placed[i] = PiecePlacement(i, shelf.page, Rect(x, col_top - h, w, h), rotated)
-        column[2] = col_top - h - gap
-        shelf.members.append(i)
-
-    for shelf in shelves:  # centre each row
-        used = shelf.x - gap - area.x
-        shift = (area.w - used) / 2
-        for i in shelf.members:
-            p = placed[i]
-            placed[i] = PiecePlacement(p.index, p.page, p.rect.shifted(shift, 0.0), p.rotated)
-    return [placed[i] for i in range(len(sizes))]
-
-
-def _free_spot(shelves: list[_Shelf], w: float, h: float, area: Rect, gap: float):
-    """(shelf, column) with room for a ``w`` x ``h`` box, opening a column if need be; or None."""
-    for shelf in shelves:
-        for column in shelf.columns:
-            if w <= column[1] + EPS and column[2] - h >= shelf.y - EPS:
-                return shelf, column
-        if h <= shelf.height + EPS and shelf.x + w <= area.x1 + EPS:
-            column = [shelf.x, w, shelf.y + shelf.height]
-            shelf.columns.append(column)
-            shelf.x += w + gap
-            return shelf, column
-    return None
-
-
-def paginate(count: int, per_page: int) -> list[range]:
-    """Indexes ``0..count-1`` split into pages of ``per_page``."""
-    return [range(start, min(start + per_page, count)) for start in range(0, count, per_page)]
+    for i, g in enumerate(groups):
+        if g.count and not any(_capacity(new_page, w, h)[0] for w, h, _ in _orientations(g)):
+            raise DoesNotFit(i, (g.width, g.height), new_page)
+    free: list[Room] = list(rooms)
+    opened = 0
+    out: list[GroupPlacement] = []
+    for gi in sorted(range(len(groups)), key=lambda i: (-groups[i].width * groups[i].height, i)):
+        g = groups[gi]
+        done = 0
+        while done < g.count:
+            free.sort(key=lambda r: (r.page, -round(r.rect.y1, 3), round(r.rect.x, 3)))
+            pick = None
+            for k, room in enumerate(free):
+                for w, h, turned in _orientations(g):
+                    cols, rows = _capacity(room.rect, w, h)
+                    n = min(cols * rows, g.count - done)
+                    if n and (pick is None or n > pick[1][0]):
+                        pick = (k, (n, cols, w, h, turned))
+            if pick is None:
+                free.append(Room(first_new + opened, new_page))
+                opened += 1
+                continue
+            k, (n, cols, w, h, turned) = pick
+            room = free.pop(k)
+            r = room.rect
+            cols = min(cols, n)
+            rows = math.ceil(n / cols)
+            for j in range(n):
+                row, col = divmod(j, cols)
+                out.append(GroupPlacement(gi, done + j, room.page,
+                                          Rect(r.x + col * w, r.y1 - (row + 1) * h, w, h), turned))
+            done += n
+            bw, bh = cols * w, rows * h
+            last = n - (rows - 1) * cols
+            left = [Rect(r.x + bw + gap, r.y1 - bh, r.x1 - r.x - bw - gap, bh),      # beside the block
+                    Rect(r.x, r.y, r.w, r.h - bh - gap)]                               # under it
+            if last < cols:                                                            # beside a short last row
+                left.append(Rect(r.x + last * w + gap, r.y1 - bh, (cols - last) * w - gap, h - gap))
+            free += [Room(room.page, p) for p in left if p.w > EPS and p.h > EPS]
+    for page in range(first_new, first_new + opened):     # centre what a new page holds across it
+        here = [p for p in out if p.page == page]
+        shift = (new_page.x1 - max(p.rect.x1 for p in here)) / 2 if here else 0.0
+        out = [GroupPlacement(p.group, p.item, p.page, p.rect.shifted(shift, 0.0), p.rotated)
+               if p.page == page else p for p in out]
+    return sorted(out, key=lambda p: (p.group, p.item))
 
 
 def hexagon_points(box: Rect) -> list[tuple[float, float]]:

@@ -138,3 +138,15 @@ def tile_board(width: float, height: float, area: Rect, overlap: float) -> Tilin
         for x0, x1 in xs:
             marks.extend(Mark(x0 + (x1 - x0) * f, y, False) for f in (0.25, 0.75))
     return Tiling(width, height, rotated, len(xs), len(ys_top), overlap, tuple(parts), tuple(marks))
+
+
+ROOM_CLEARANCE = 6.0 * 72 / 25.4   # pieces printed beside a board part keep this far from its edges
+
+
+def part_rooms(part: BoardPart, area: Rect, clearance: float = ROOM_CLEARANCE) -> list[Rect]:
+    """The room a board part leaves free in ``area`` (where it is printed, at its top left):
+    beside it, the area's full height, and under it, the part's width."""
+    w = part.window
+    rooms = [Rect(w.x1 + clearance, area.y, area.x1 - w.x1 - clearance, area.h),
+             Rect(area.x, area.y, w.w, w.y - clearance - area.y)]
+    return [r for r in rooms if r.w > EPS and r.h > EPS]

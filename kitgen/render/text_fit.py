@@ -25,19 +25,36 @@ def fit_line(text: str, font: str, size: float, min_size: float, width: float,
     return None
 
 
-def shorten_line(text: str, font: str, size: float, width: float, mark: str = "\u2026") -> str:
-    """``text``, or as much of its start and end as fits ``width`` around ``mark`` (an ellipsis)."""
+ELLIPSIS = "\u2026"
+
+
+def shorten_line(text: str, font: str, size: float, width: float, mark: str = ELLIPSIS,
+                 keep_end: bool = True) -> str:
+    """``text``, or as much of its start (and, with ``keep_end``, of its end) as fits ``width``
+    around ``mark`` (an ellipsis)."""
     if stringWidth(text, font, size) <= width:
         return text
     keep = len(text)
     while keep > 0:
         keep -= 1
-        head = text[:(keep + 1) // 2]
-        tail = text[len(text) - keep // 2:] if keep // 2 else ""
+        if keep_end:
+            head = text[:(keep + 1) // 2]
+            tail = text[len(text) - keep // 2:] if keep // 2 else ""
+        else:
+            head, tail = text[:keep].rstrip(), ""
         short = head + mark + tail
         if stringWidth(short, font, size) <= width:
             return short
     return mark
+
+
+def fit_or_shorten(text: str, font: str, size: float, min_size: float, width: float) -> tuple[str, float]:
+    """The text at the largest size down to ``min_size`` at which it fits ``width``; at ``min_size``
+    cut short with an ellipsis when it fits at no size."""
+    fitted = fit_line(text, font, size, min_size, width)
+    if fitted is not None:
+        return text, fitted
+    return shorten_line(text, font, min_size, width, keep_end=False), min_size
 
 
 def wrap_lines(text: str, font: str, size: float, min_size: float, width: float,

@@ -1,22 +1,25 @@
-"""Tokens, tiles and mats: every copy packed onto pages and cut out along its outline.
+"""Tokens, tiles, mats and reference cards: every copy drawn where the packer puts it, cut along its outline.
 
 Each distinct face is drawn once as a PDF form and placed wherever a copy
-goes.  Circles and hexagons get a light square guide around them (a first,
-straight cut); the solid outline is the final cut.
+goes; copies of one size lie edge to edge (:func:`kitgen.layout.packing.pack_groups`),
+so their outlines coincide and one cut serves two.  Circles and hexagons get
+a light square guide around them (a first, straight cut); the solid outline is
+the final cut.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from reportlab.lib.colors import HexColor
 
 from kitgen.data.components import Face, Piece
-from kitgen.errors import GameDataError, RenderError
+from kitgen.errors import RenderError
 from kitgen.layout.geometry import Rect
-from kitgen.layout.packing import DoesNotFit, content_area, pack_shelves
+from kitgen.layout.packing import GroupPlacement, PieceGroup
 from kitgen.render import fonts
-from kitgen.render.aids.draw import heading, outline
+from kitgen.render.aids.draw import outline
 from kitgen.render.aids.surface import paint_surface
 from kitgen.render.colors import CUT, GUIDE, mix, text_color_on
 from kitgen.render.images import draw_art
@@ -70,9 +73,6 @@ class FacePainter:
             c.drawPath(outline(c, p.shape, inner), stroke=1, fill=0)
             self._content(face, inner)
         c.restoreState()
-        c.setStrokeColor(CUT)
-        c.setLineWidth(0.6)
-        c.drawPath(outline(c, p.shape, box.inset(0.3)), stroke=1, fill=0)
 
     @staticmethod
     def _largest(inner: Rect, font: str, k: float) -> float:
@@ -117,50 +117,75 @@ class FacePainter:
             y -= largest * 0.25
 
 
-def render_pieces(canvas, pieces: list[Piece], ctx) -> None:
-    copies: list[tuple[Piece, int]] = []      # (piece, face index) per copy, in declared order
+KIND_NAMES = {"token": "tokens", "tile": "tiles", "mat": "mats", "reference": "reference cards"}
+KIND_ORDER = list(KIND_NAMES)
+
+
+@dataclass(frozen=True)
+class PieceCopy:
+    """One copy of a piece to cut out: the form that draws it and the outline it is cut along."""
+
+    form: str
+    shape: str          # circle, hexagon, card or rect
+    kind: str           # token, tile, mat or reference
+    where: str          # the component, for messages
+
+
+def piece_copies(pieces: list, ctx) -> list[tuple[PieceGroup, list[PieceCopy]]]:
+    """Every copy of every piece, drawn once per face as a form, grouped by size and shape."""
+    from kitgen.render.aids.reference import reference_form
+
+    groups: dict[tuple, tuple[PieceGroup, list[PieceCopy]]] = {}
     for piece in pieces:
-        for i, face in enumerate(piece.faces):
-            copies.extend([(piece, i)] * face.count)
-    if not copies:
-        return
-    area = content_area(ctx.paper)
-    try:
-        placements = pack_shelves([(p.width, p.height) for p, _ in copies], area)
-    except DoesNotFit as exc:
-        piece = copies[exc.index][0]
-        raise GameDataError(f"{piece.where}: {to_mm(piece.width):.0f} x {to_mm(piece.height):.0f} mm is "
-                            f"larger than the printable area of the page "
-                            f"({to_mm(area.w):.0f} x {to_mm(area.h):.0f} mm)") from None
-    forms = {}
-    for piece in pieces:
-        painter = FacePainter(canvas, ctx.art, piece)
-        for i, face in enumerate(piece.faces):
-            if face.count:
-                forms[(id(piece), i)] = painter.form(ctx.form_name("piece"), face)
-    kinds = sorted({p.kind for p in pieces}, key=["token", "tile", "mat"].index)
-    names = [{"token": "tokens", "tile": "tiles", "mat": "mats"}[k] for k in kinds]
-    what = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    pages = max(pl.page for pl in placements) + 1
-    for page in range(pages):
-        heading(canvas, ctx.paper, ctx.title, f"{what[0].upper()}{what[1:]}: cut along the solid outlines"
-                + (f" (page {page + 1} of {pages})" if pages > 1 else ""))
-        here = [(pl, copies[pl.index]) for pl in placements if pl.page == page]
+        if piece.kind == "reference":
+            form, size = reference_form(ctx.canvas, piece, ctx)
+            faces = [(form, piece.count)]
+            shape, (w, h) = "rect", size
+        else:
+            painter = FacePainter(ctx.canvas, ctx.art, piece)
+            faces = [(painter.form(ctx.form_name("piece"), face), face.count)
+                     for face in piece.faces if face.count]
+            shape, (w, h) = piece.shape, (piece.width, piece.height)
+        key = (round(w, 3), round(h, 3), shape)
+        if key not in groups:
+            groups[key] = (PieceGroup(w, h, 0, turnable=shape != "hexagon"), [])
+        group, copies = groups[key]
+        for form, count in faces:
+            copies.extend([PieceCopy(form, shape, piece.kind, piece.where)] * count)
+        groups[key] = (PieceGroup(w, h, len(copies), group.turnable), copies)
+    return list(groups.values())
+
+
+def kinds_note(kinds) -> str:
+    """ "Tokens and reference cards" for the kinds of pieces a page holds."""
+    names = [KIND_NAMES[k] for k in KIND_ORDER if k in kinds]
+    text = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return text[:1].upper() + text[1:]
+
+
+def draw_pieces(canvas, placed: list[tuple[GroupPlacement, PieceCopy]]) -> None:
+    """Pieces where the packer put them: a light square guide around round and six-sided ones
+    (a first, straight cut), the piece, then its solid cut outline."""
+    canvas.saveState()
+    canvas.setStrokeColor(GUIDE)
+    canvas.setLineWidth(0.4)
+    for pl, copy in placed:
+        if copy.shape in ("circle", "hexagon"):
+            r = pl.rect
+            canvas.rect(r.x, r.y, r.w, r.h, stroke=1, fill=0)
+    canvas.restoreState()
+    for pl, copy in placed:
         canvas.saveState()
-        canvas.setStrokeColor(GUIDE)
-        canvas.setLineWidth(0.4)
-        for pl, (piece, _) in here:
-            if piece.shape in ("circle", "hexagon"):
-                r = pl.rect
-                canvas.rect(r.x, r.y, r.w, r.h, stroke=1, fill=0)
+        if pl.rotated:
+            canvas.translate(pl.rect.x1, pl.rect.y)
+            canvas.rotate(90)
+        else:
+            canvas.translate(pl.rect.x, pl.rect.y)
+        canvas.doForm(copy.form)
         canvas.restoreState()
-        for pl, (piece, face) in here:
-            canvas.saveState()
-            if pl.rotated:
-                canvas.translate(pl.rect.x1, pl.rect.y)
-                canvas.rotate(90)
-            else:
-                canvas.translate(pl.rect.x, pl.rect.y)
-            canvas.doForm(forms[(id(piece), face)])
-            canvas.restoreState()
-        ctx.end_page()
+    canvas.saveState()
+    canvas.setStrokeColor(CUT)
+    canvas.setLineWidth(0.6)
+    for pl, copy in placed:        # neighbours edge to edge share one line: one cut serves both
+        canvas.drawPath(outline(canvas, copy.shape, pl.rect), stroke=1, fill=0)
+    canvas.restoreState()

@@ -1,4 +1,4 @@
-"""Player reference cards: card-sized, laid out like the card sheets, under the page heading."""
+"""Player reference cards: card-sized pieces, packed with the other pieces and cut along their outlines."""
 
 from __future__ import annotations
 
@@ -9,20 +9,15 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
 
 from kitgen.data.components import Reference
-from kitgen.errors import GameDataError, LayoutError, OptionError, RenderError
-from kitgen.layout.packing import content_area, paginate
-from kitgen.layout.sheet import MARK_CLEARANCE, sheet_layout
+from kitgen.errors import GameDataError, OptionError, RenderError
 from kitgen.render import fonts
-from kitgen.render.aids.draw import heading
-from kitgen.render.colors import GUIDE, INK, MUTED, PANEL, mix, text_color_on
-from kitgen.render.sheets import draw_crop_marks
+from kitgen.render.colors import INK, MUTED, PANEL, mix, text_color_on
 from kitgen.render.text_fit import fit_line
 from kitgen.units import Size, card_size, mm, to_mm
 
 LARGEST, SMALLEST = 11.0, 5.5     # body text sizes tried, in points
 PAD = mm(3)
 TITLE_H = mm(9)
-MARK_ROOM = MARK_CLEARANCE + mm(4)   # kept free around the cards: crop marks at least 4 mm long
 
 
 def _markup(line: str) -> str:
@@ -80,9 +75,6 @@ def _draw_card(canvas, ref: Reference, size: Size, band: str, footer: str) -> No
         fs = fit_line(footer, fonts.ITALIC, 6, 4, width) or 4
         canvas.setFont(fonts.ITALIC, fs)
         canvas.drawCentredString(w / 2, PAD, footer)
-    canvas.setStrokeColor(GUIDE)
-    canvas.setLineWidth(0.3)
-    canvas.rect(0, 0, w, h, stroke=1, fill=0)
 
 
 def _size(ref: Reference, game) -> Size:
@@ -94,32 +86,13 @@ def _size(ref: Reference, game) -> Size:
         raise GameDataError(f"{ref.where}: the game's {exc}") from None
 
 
-def render_references(canvas, refs: list[Reference], ctx) -> None:
-    area = content_area(ctx.paper)
-    for ref in refs:
-        for line in (ref.title, *ref.lines):
-            fonts.check_glyphs(line, ref.where, fonts.BOLD)
-        size = _size(ref, ctx.game)
-        try:
-            layout = sheet_layout(ctx.paper, size, margin=MARK_ROOM, area=area)
-        except LayoutError:
-            source = "its 'size'" if ref.size is not None else f"the game's card_size {ctx.game.card_size!r}"
-            raise GameDataError(f"{ref.where}: a card of {to_mm(size.width):.1f} x {to_mm(size.height):.1f} mm "
-                                f"({source}) does not fit on the page with its crop marks") from None
-        band = ref.color or ctx.game.back.color
-        form = ctx.form_name("reference")
-        canvas.beginForm(form, lowerx=0, lowery=0, upperx=size.width, uppery=size.height)
-        _draw_card(canvas, ref, size, band, ctx.title)
-        canvas.endForm()
-        pages = paginate(ref.count, layout.per_page)
-        for number, copies in enumerate(pages, start=1):
-            note = f"{ref.name}: cut along the crop marks"
-            heading(canvas, ctx.paper, ctx.title, note + (f" (page {number} of {len(pages)})"
-                                                          if len(pages) > 1 else ""))
-            for slot in layout.slots[:len(copies)]:
-                canvas.saveState()
-                canvas.translate(slot.x, slot.y)
-                canvas.doForm(form)
-                canvas.restoreState()
-            draw_crop_marks(canvas, layout)
-            ctx.end_page()
+def reference_form(canvas, ref: Reference, ctx) -> tuple[str, tuple[float, float]]:
+    """The reference card drawn once as a form; its name and (width, height)."""
+    for line in (ref.title, *ref.lines):
+        fonts.check_glyphs(line, ref.where, fonts.BOLD)
+    size = _size(ref, ctx.game)
+    form = ctx.form_name("reference")
+    canvas.beginForm(form, lowerx=0, lowery=0, upperx=size.width, uppery=size.height)
+    _draw_card(canvas, ref, size, ref.color or ctx.game.back.color, ctx.title)
+    canvas.endForm()
+    return form, (size.width, size.height)
