@@ -11,12 +11,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-CARD_W = 50.0      # points: a small card, about 18 mm wide
-CARD_H = 70.0
+from kitgen.layout.geometry import Rect
+
+CARD_W = 58.0      # points: a small card, about 20 mm wide
+CARD_H = 78.0
 STEP_X = 7.0       # shift of each card over the one below it
 STEP_Y = 17.0
 GAP = 22.0         # between two temples
 LABEL_H = 16.0     # room under a temple for its name
+BAND_H = 15.0      # the value band along a card's bottom edge, the part a card on top leaves showing
+BAND_INSET = 1.5   # the band's inset from the card's edges
+BAND_PAD = 3.0     # text keeps this far from the band's ends
+VALUE_GAP = 3.0    # between the value and the card's name
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,17 @@ class PanelLayout:
     height: float
     cards: tuple[PlacedCard, ...]
     temples: tuple[TempleBox, ...]
+
+
+def band_box(x: float, y: float, width: float) -> Rect:
+    """The value band of a card whose lower-left corner is at (``x``, ``y``)."""
+    return Rect(x + BAND_INSET, y + BAND_INSET, width - 2 * BAND_INSET, BAND_H)
+
+
+def name_room(band: Rect, value_width: float) -> Rect:
+    """Where a card's name may go in its band: right of its value, clear of the band's ends."""
+    left = band.x + BAND_PAD + value_width + VALUE_GAP
+    return Rect(left, band.y + 1.0, band.x1 - BAND_PAD - left, band.h - 2.0)
 
 
 def temple_width(levels: int) -> float:

@@ -213,7 +213,7 @@ def _build(game_or_path, out, options: BuildOptions) -> BuildResult:
     art = ArtLibrary.for_game(game)
     layout = card_sheet_layout(options, paper, size, size_option)
     sheets = render_card_sheets(game, layout, art, _csv_label(game_or_path, game))
-    rules = render_rulebook(game, paper)
+    rules = render_rulebook(game, paper, art)
     aids = render_aids(game, paper, art)
     manifest = manifest_bytes(sheet_manifest(game, layout, sheets.placements, sheets.pages, options.paper))
     folder = Path(out) / game.slug

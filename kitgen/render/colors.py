@@ -45,6 +45,39 @@ def mix(color: Color | str, other: Color | str, t: float) -> Color:
     return linearlyInterpolatedColor(_color(color), _color(other), 0, 1, t)
 
 
+def luminance(color: Color | str) -> float:
+    """Relative luminance as WCAG 2 defines it (sRGB channels linearised), 0 for black to 1 for white."""
+    c = _color(color)
+
+    def linear(v: float) -> float:
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * linear(c.red) + 0.7152 * linear(c.green) + 0.0722 * linear(c.blue)
+
+
+def contrast(a: Color | str, b: Color | str) -> float:
+    """The WCAG 2 contrast ratio of two colours, from 1 (the same) to 21 (black on white)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+READABLE = 4.5     # WCAG 2 level AA for normal text
+
+
+def readable_on(background: Color | str, wanted: Color | str, ratio: float = READABLE) -> Color:
+    """``wanted`` if it reads on ``background`` with at least ``ratio`` contrast, else ``wanted``
+    taken just far enough towards black or white (whichever gets there first) that it does."""
+    wanted = _color(wanted)
+    if contrast(wanted, background) >= ratio:
+        return wanted
+    for step in range(1, 21):
+        for end in ("#000000", "#ffffff"):
+            candidate = mix(wanted, end, step / 20)
+            if contrast(candidate, background) >= ratio:
+                return candidate
+    return INK if contrast(INK, background) >= contrast(PANEL, background) else PANEL
+
+
 def is_dark(color: Color | str) -> bool:
     """Whether light text reads better than dark text on ``color`` (by relative luminance)."""
     c = _color(color)

@@ -20,10 +20,18 @@ def _blocks(game):
     return markup.parse(text, inserts, where), where
 
 
-def render_rulebook(game, paper: Size) -> bytes:
-    """PDF bytes of the game's rulebook on ``paper`` (e.g. ``kitgen.units.paper_size("a4")``)."""
+def render_rulebook(game, paper: Size, art=None) -> bytes:
+    """PDF bytes of the game's rulebook on ``paper`` (e.g. ``kitgen.units.paper_size("a4")``).
+
+    ``art`` (an :class:`~kitgen.data.art_files.ArtLibrary`) draws the cards a
+    template shows; by default the game's own.
+    """
+    if art is None:
+        from kitgen.data.art_files import ArtLibrary
+
+        art = ArtLibrary.for_game(game)
     blocks, where = _blocks(game)
-    return flow.build_pdf(blocks, game, paper, where)
+    return flow.build_pdf(blocks, game, paper, where, art)
 
 
 def check_rulebook(game) -> None:

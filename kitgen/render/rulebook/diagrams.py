@@ -16,8 +16,8 @@ from reportlab.platypus import Flowable
 from kitgen.errors import GameDataError
 from kitgen.layout import temple_diagram as geo
 from kitgen.render import fonts
-from kitgen.render.colors import DIAGRAM_LABEL, DIAGRAM_TITLE, RULEBOOK_INK, mix
-from kitgen.render.text_fit import fit_line
+from kitgen.render.colors import DIAGRAM_LABEL, DIAGRAM_TITLE, RULEBOOK_INK, mix, readable_on
+from kitgen.render.text_fit import fit_line, fit_or_shorten, shorten
 
 MAX_LEVEL = 8
 
@@ -109,9 +109,10 @@ class TempleDiagram(Flowable):
                            temples[card.temple][card.level], new,
                            top=card.level == len(temples[card.temple]) - 1)
             for box in panel.temples:
-                c.setFont(fonts.REGULAR, 8)
-                c.setFillColor(DIAGRAM_LABEL)
                 label = self.labels[box.index] if box.index < len(self.labels) else ""
+                label, size = fit_or_shorten(label, fonts.REGULAR, 8, 6, box.width + geo.GAP - 4)
+                c.setFont(fonts.REGULAR, size)
+                c.setFillColor(DIAGRAM_LABEL)
                 c.drawCentredString(left + box.x + box.width / 2, box.label_y, label)
         if len(self.panels) == 2:
             x0 = lefts[0] + self.panels[0].width + 10
@@ -131,31 +132,60 @@ class TempleDiagram(Flowable):
     def _card(self, x, y, w, h, card: TempleCard, new: bool, top: bool):
         c = self.canv
         color = self.god_color if card.god else self.bid_color
-        band = 15.0
+        face, band_fill = _mix(color, 0.10), _hex(color)
         c.saveState()
-        c.setFillColor(_mix(color, 0.10))
-        c.setStrokeColor(_hex(self.accent) if new else _hex(color))
+        c.setFillColor(face)
+        c.setStrokeColor(_hex(self.accent) if new else band_fill)
         c.setLineWidth(2.4 if new else 0.9)
         c.roundRect(x, y, w, h, 3.5, stroke=1, fill=1)
         # the value band runs along the bottom edge: the card laid on top covers the
         # rest, so each level of a temple shows as one step with its value
-        c.setFillColor(_hex(color))
-        c.roundRect(x + 1.5, y + 1.5, w - 3, band, 2, stroke=0, fill=1)
-        c.setFillColor(colors.white)
-        c.setFont(fonts.BOLD, 9.5)
-        c.drawString(x + 4.5, y + 5.3, str(card.value))
-        name = "God" if card.god else self.names.get(card.value, "")
-        c.setFont(fonts.REGULAR, 6.5)
-        c.drawRightString(x + w - 4, y + 6, name[:10])
+        band = geo.band_box(x, y, w)
+        c.setFillColor(band_fill)
+        c.roundRect(band.x, band.y, band.w, band.h, 2, stroke=0, fill=1)
+        ink = readable_on(band_fill, colors.white)
+        value = str(card.value)
+        c.setFillColor(ink)
+        c.setFont(fonts.BOLD, VALUE_SIZE)
+        c.drawString(band.x + geo.BAND_PAD, band.y + (band.h - VALUE_SIZE * 0.72) / 2, value)
+        room = geo.name_room(band, stringWidth(value, fonts.BOLD, VALUE_SIZE))
+        lines, size = band_label("God" if card.god else self.names.get(card.value, ""), room.w, room.h)
+        c.setFont(fonts.REGULAR, size)
+        lead = size * 1.08
+        first = room.y + (room.h + (len(lines) - 1) * lead) / 2 - size * 0.36
+        for i, line in enumerate(lines):
+            c.drawCentredString(room.x + room.w / 2, first - i * lead, line)
         if top:
-            c.setFillColor(_mix(color, 0.45))
+            c.setFillColor(readable_on(face, color))
             c.setFont(fonts.BOLD, 26)
-            c.drawCentredString(x + w / 2, y + band + (h - band) / 2 - 12, str(card.value))
+            c.drawCentredString(x + w / 2, band.y1 + (y + h - band.y1) / 2 - 12, value)
             if new:
                 c.setFont(fonts.BOLD, 7)
-                c.setFillColor(_hex(self.accent))
+                c.setFillColor(readable_on(face, self.accent))
                 c.drawCentredString(x + w / 2, y + h - 11, "NEW")
         c.restoreState()
+
+
+NAME_SIZES = (6.5, 5.0)     # a card's name in its band: largest and smallest size
+VALUE_SIZE = 9.5
+
+
+def band_label(name: str, width: float, height: float) -> tuple[list[str], float]:
+    """A card's name fitted to its band: one line shrunk down to 5 pt, else two lines (split at a
+    space), else one line shortened with an ellipsis.  Returns the lines and the size."""
+    largest, smallest = NAME_SIZES
+    size = fit_line(name, fonts.REGULAR, largest, smallest, width)
+    if size is not None:
+        return [name], size
+    words = name.split()
+    for size in (largest, 6.0, 5.5, smallest):
+        if 2 * size * 1.08 > height + size * 0.3:
+            continue
+        for cut in range(len(words) - 1, 0, -1):
+            lines = [" ".join(words[:cut]), " ".join(words[cut:])]
+            if all(stringWidth(line, fonts.REGULAR, size) <= width for line in lines):
+                return lines, size
+    return [shorten(name, fonts.REGULAR, smallest, width)], smallest
 
 
 class PhaseDiagram(Flowable):
@@ -189,13 +219,11 @@ class PhaseDiagram(Flowable):
             c.roundRect(x, y, box_w, self.BOX_H, 4, stroke=1, fill=1)
             c.setFillColor(_hex(self.color))
             c.circle(x + 14, y + self.BOX_H / 2, 9, stroke=0, fill=1)
-            c.setFillColor(colors.white)
+            c.setFillColor(readable_on(self.color, colors.white))
             c.setFont(fonts.BOLD, 9)
             c.drawCentredString(x + 14, y + self.BOX_H / 2 - 3.2, str(i + 1))
-            c.setFillColor(RULEBOOK_INK)
-            size = fit_line(name, fonts.BOLD, 9.5, 6, box_w - 34, step=0.5) or 6.0
-            while len(name) > 1 and stringWidth(name, fonts.BOLD, size) > box_w - 34:
-                name = name[:-4].rstrip() + "..."    # still too long at the smallest size
+            c.setFillColor(readable_on(_mix(self.color, 0.12), RULEBOOK_INK))
+            name, size = fit_or_shorten(name, fonts.BOLD, 9.5, 6, box_w - 34)
             c.setFont(fonts.BOLD, size)
             c.drawString(x + 28, y + self.BOX_H / 2 - size * 0.36, name)
             if col < self.PER_ROW - 1 and i < len(self.phases) - 1:
@@ -210,3 +238,48 @@ class PhaseDiagram(Flowable):
                 p.lineTo(x + box_w + gap - 7, ay - 3.5)
                 p.close()
                 c.drawPath(p, stroke=0, fill=1)
+
+
+CARD_MAX_W = 48 * 72 / 25.4     # a card in the rulebook is at most this wide (points)
+CARD_GAP = 16.0                 # between two cards in a row
+CARDS_PER_ROW = 4
+
+
+def card_rows(count: int, width: float, height: float, room: float) -> list[tuple[int, int, float]]:
+    """(first, stop, scale) of each row of ``count`` cards shown in a column ``room`` wide:
+    as many to a row as fit at a readable size, at most four, all rows at one scale."""
+    per_row = min(count, CARDS_PER_ROW)
+    scale = min(CARD_MAX_W / width, (room - CARD_GAP * (per_row - 1)) / (per_row * width))
+    return [(i, min(i + per_row, count), scale) for i in range(0, count, per_row)]
+
+
+class CardRow(Flowable):
+    """A row of real cards, drawn by the kit's card painter at a reduced scale, centred."""
+
+    def __init__(self, painter, cards, scale: float):
+        super().__init__()
+        self.painter, self.cards, self.scale = painter, cards, scale
+
+    def wrap(self, available_width, available_height):
+        self.width = available_width
+        self.height = self.painter.h * self.scale + 6
+        return self.width, self.height
+
+    def draw(self):
+        c, p = self.canv, self.painter
+        w, h = p.w * self.scale, p.h * self.scale
+        total = len(self.cards) * w + (len(self.cards) - 1) * CARD_GAP
+        x = (self.width - total) / 2
+        for card in self.cards:
+            form = p.face(c, card)
+            c.saveState()
+            c.translate(x, 3)
+            c.scale(self.scale, self.scale)
+            c.doForm(form)
+            c.restoreState()
+            c.saveState()
+            c.setStrokeColor(colors.HexColor("#bdb6a8"))
+            c.setLineWidth(0.5)
+            c.rect(x, 3, w, h, stroke=1, fill=0)
+            c.restoreState()
+            x += w + CARD_GAP

@@ -111,10 +111,12 @@ class _Text:
 # --- blocks -> flowables ----------------------------------------------------------
 
 class Builder:
-    def __init__(self, game, theme: Theme, where: str, width: float):
+    def __init__(self, game, theme: Theme, where: str, width: float, art=None):
         self.game, self.theme, self.st = game, theme, theme.styles
         self.text = _Text(where)
         self.width = width
+        self.art = art
+        self.painter = None           # the kit's card painter, made when a template shows a card
 
     def flowables(self, blocks) -> list:
         out: list = []
@@ -221,8 +223,8 @@ class Builder:
         table.spaceBefore, table.spaceAfter = 3, 10
         return table
 
-    def card_table(self, type=None, columns=None, caption="") -> list:
-        data = tables.card_table(self.game, type, columns)
+    def card_table(self, type=None, columns=None, caption="", exclude=None) -> list:
+        data = tables.card_table(self.game, type, columns, exclude)
         for card in self.game.cards:
             if type is None or card.type == type:
                 for col, value in (("name", card.name), ("text", card.text)):
@@ -289,6 +291,28 @@ class Builder:
             out.append(self.text.para(caption, self.st["caption"]))
         return [KeepTogether(out)]
 
+    def cards(self, rows, caption="") -> list:
+        """Cards of the game drawn by the kit's own painter, in rows, the caption under the last."""
+        by_row = {c.row: c for c in self.game.cards}
+        chosen = [by_row[r] for r in rows]
+        if self.painter is None:
+            from kitgen.render.card import CardPainter
+            from kitgen.units import card_size
+
+            size = card_size(self.game.card_size, "game.toml: card_size")
+            self.painter = CardPainter(self.game, size.width, size.height, 0.0, self.art, "cards.csv")
+        for card in chosen:
+            self.painter.check(card)
+        rows_of = diagrams.card_rows(len(chosen), self.painter.w, self.painter.h, self.width)
+        out: list = [Spacer(1, 4)]
+        for k, (start, stop, scale) in enumerate(rows_of):
+            row = diagrams.CardRow(self.painter, chosen[start:stop], scale)
+            if k == len(rows_of) - 1 and caption:
+                out.append(KeepTogether([row, self.text.para(caption, self.st["caption"])]))
+            else:
+                out.append(row)
+        return out
+
     def phases(self, phases, caption="") -> list:
         for p in phases:
             fonts.check_glyphs(str(p), "phase_diagram", fonts.BOLD)
@@ -303,6 +327,7 @@ INSERTS = {
     "title": Builder.title_block,
     "components": Builder.component_list,
     "card_table": Builder.card_table,
+    "cards": Builder.cards,
     "temples": Builder.temples,
     "phases": Builder.phases,
     "page_break": lambda self: [PageBreak()],
@@ -403,11 +428,11 @@ class _Doc(BaseDocTemplate):
         return canvas
 
 
-def build_pdf(blocks, game, paper, where: str) -> bytes:
+def build_pdf(blocks, game, paper, where: str, art=None) -> bytes:
     fonts.register()
     theme = Theme.for_game(game)
     doc = _Doc(paper, game, theme)
-    story = Builder(game, theme, where, doc.width).flowables(blocks)
+    story = Builder(game, theme, where, doc.width, art).flowables(blocks)
     if not story:
         raise GameDataError("the rulebook template produced no text", file=where)
     try:

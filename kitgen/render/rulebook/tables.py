@@ -19,12 +19,21 @@ class CardTable:
     total: int                      # cards in the table, counting copies
 
 
-def card_table(game, type: str | None = None, columns=None) -> CardTable:
-    """Rows of the card list: one per row of the card sheet, in its order."""
-    if type is not None and type not in game.types:
-        raise GameDataError(f"card_table(type={type!r}): no such card type; "
-                            f"game.toml declares {', '.join(game.types)}")
-    cards = [c for c in game.cards if type is None or c.type == type]
+def _types(game, what: str, keys) -> list[str]:
+    keys = [keys] if isinstance(keys, str) else list(keys or ())
+    for key in keys:
+        if key not in game.types:
+            raise GameDataError(f"{what}={key!r}: no such card type; game.toml declares {', '.join(game.types)}")
+    return keys
+
+
+def card_table(game, type: str | None = None, columns=None, exclude=None) -> CardTable:
+    """Rows of the card list: one per row of the card sheet, in its order; ``exclude`` leaves out a
+    type (or a list of types) listed elsewhere in the rulebook, so no table is printed twice."""
+    if type is not None:
+        _types(game, "card_table(type", type)
+    left_out = _types(game, "card_table(exclude", exclude)
+    cards = [c for c in game.cards if (type is None or c.type == type) and c.type not in left_out]
     if columns:
         cols = tuple(str(c).strip() for c in columns)
         cols = tuple(c.lower() if c.lower() in DEFAULT_COLUMNS else c for c in cols)
@@ -51,6 +60,31 @@ def card_table(game, type: str | None = None, columns=None) -> CardTable:
         rows.append(tuple(cells))
     header = tuple(COLUMN_TITLES.get(c, c.replace("_", " ").title()) for c in cols)
     return CardTable(cols, header, tuple(rows), tuple(c.type for c in cards), sum(c.count for c in cards))
+
+
+def select_cards(game, names=None, type=None, per_type=None) -> list:
+    """The cards a rulebook shows as pictures: those named (in the order given), or every card of
+    ``type``, or the first ``per_type`` cards of each type, in cards.csv order."""
+    what = "show_cards"
+    if names is not None:
+        names = [names] if isinstance(names, str) else list(names)
+        by_name = {c.name.casefold(): c for c in game.cards}
+        missing = [n for n in names if str(n).casefold() not in by_name]
+        if missing:
+            raise GameDataError(f"{what}: no card named {missing[0]!r} in the card sheet")
+        return [by_name[str(n).casefold()] for n in names]
+    cards = [c for c in game.cards if c.type in _types(game, f"{what}(type", type)] if type else list(game.cards)
+    if per_type is not None:
+        if isinstance(per_type, bool) or not isinstance(per_type, int) or per_type < 1:
+            raise GameDataError(f"{what}(per_type={per_type!r}): give a number of cards, 1 or more")
+        seen: dict[str, int] = {}
+        kept = []
+        for card in cards:
+            if seen.get(card.type, 0) < per_type:
+                seen[card.type] = seen.get(card.type, 0) + 1
+                kept.append(card)
+        cards = kept
+    return cards
 
 
 @dataclass(frozen=True)

@@ -239,10 +239,14 @@ def build_context(game, inserts: list[markup.Insert]) -> dict[str, Any]:
                 return c
         return None
 
-    def card_table(type=None, columns=None, caption="") -> _Raw:
-        columns = _plain_data(columns)
-        tables.card_table(game, type, columns)      # checked now, so an error names this line
-        return insert("card_table", type=type, columns=columns, caption=str(caption))
+    def card_table(type=None, columns=None, caption="", exclude=None) -> _Raw:
+        columns, exclude = _plain_data(columns), _plain_data(exclude)
+        tables.card_table(game, type, columns, exclude)      # checked now, so an error names this line
+        return insert("card_table", type=type, columns=columns, caption=str(caption), exclude=exclude)
+
+    def show_cards(names=None, type=None, per_type=None, caption="") -> _Raw:
+        cards = tables.select_cards(game, _plain_data(names), _plain_data(type), _plain_data(per_type))
+        return insert("cards", rows=[c.row for c in cards], caption=str(caption))
 
     def temple_diagram(before, after=None, caption="", labels=None) -> _Raw:
         before, after = _plain_data(before), _plain_data(after)
@@ -258,6 +262,7 @@ def build_context(game, inserts: list[markup.Insert]) -> dict[str, Any]:
         "title_block": lambda: insert("title"),
         "component_list": lambda: insert("components"),
         "card_table": card_table,
+        "show_cards": show_cards,
         "temple_diagram": temple_diagram,
         "phase_diagram": lambda phases, caption="": insert(
             "phases", phases=_plain_data(phases), caption=str(caption)),
