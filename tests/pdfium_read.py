@@ -1,0 +1,34 @@
+"""Reading a PDF page's own drawing with PDFium: fast, and blind to what forms (cards) hold inside."""
+
+from __future__ import annotations
+
+import ctypes
+
+
+def strokes(page) -> list[tuple[tuple[float, float, float, float], tuple[int, int, int], float, bool]]:
+    """The page's own stroked paths (forms are not looked into): (left, bottom, right, top) of the
+    path itself, its stroke colour (0-255), its width and whether it is dashed."""
+    import pypdfium2.raw as raw
+
+    out = []
+    for obj in page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=1):
+        width = ctypes.c_float()
+        raw.FPDFPageObj_GetStrokeWidth(obj.raw, ctypes.byref(width))
+        r, g, b, a = (ctypes.c_uint() for _ in range(4))
+        raw.FPDFPageObj_GetStrokeColor(obj.raw, *(ctypes.byref(v) for v in (r, g, b, a)))
+        x0, y0, x1, y1 = obj.get_bounds()
+        w = width.value                     # PDFium widens the bounds by the stroke's width all round
+        out.append(((x0 + w, y0 + w, x1 - w, y1 - w), (r.value, g.value, b.value), width.value,
+                    raw.FPDFPageObj_GetDashCount(obj.raw) > 0))
+    return out
+
+
+def characters(page) -> list[tuple[str, float, float, float, float]]:
+    """Every printed character of the page, those inside forms too: (text, left, bottom, right, top)."""
+    textpage = page.get_textpage()
+    out = []
+    for k in range(textpage.count_chars()):
+        ch = textpage.get_text_range(k, 1)
+        if ch.strip():
+            out.append((ch, *textpage.get_charbox(k)))
+    return out
