@@ -70,12 +70,7 @@ def test_a_score_pad_has_a_column_per_player(aids, tmp_path):
         (pad,) = [p for p in pdf.pages if "Score pad" in p.extract_text()]
         players = re.findall(r"Player (\d+)", pad.extract_text())
     assert players == [str(n) for n in range(1, game.players_max + 1)]
-    folder = write_game(tmp_path / "g", """
-        [[components]]
-        kind = "score-pad"
-        name = "Scores"
-        rounds = 8
-        """)
+    folder = write_game(tmp_path / "g", dict(kind="score-pad", name="Scores", rounds=8))
     toml = folder / "game.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace('players = "2-4"', 'players = "3-6"'), encoding="utf-8")
     with pages_of(render(load_game(folder), "a4")) as pdf:

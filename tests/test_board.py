@@ -35,7 +35,8 @@ def test_board_parts_print_on_their_pages_with_labels_where_declared(board_game,
     assert not tiling.rotated and len(tiling.parts) == 2
     spaces = {s.label: s for s in place_areas(board.areas, board.width, board.height)}
     with pdfplumber.open(io.BytesIO(aids_pdf(board_game, paper))) as pdf:
-        assert len(pdf.pages) == 2
+        assert len(pdf.pages) == 3              # the two parts, then the map of how they go together
+        assert "Map: how its 2 parts go together" in pdf.pages[2].extract_text()
         seen = {}
         for part, page in zip(tiling.parts, pdf.pages):
             assert page.width == pytest.approx(paper_size(paper).width, abs=0.5)

@@ -17,7 +17,7 @@ from kitgen.errors import GameDataError
 from kitgen.layout import temple_diagram as geo
 from kitgen.render import fonts
 from kitgen.render.colors import DIAGRAM_LABEL, DIAGRAM_TITLE, RULEBOOK_INK, mix, readable_on
-from kitgen.render.text_fit import fit_line, fit_or_shorten, shorten
+from kitgen.render.text_fit import fit_line, fit_or_shorten, shorten_line
 
 MAX_LEVEL = 8
 
@@ -185,7 +185,7 @@ def band_label(name: str, width: float, height: float) -> tuple[list[str], float
             lines = [" ".join(words[:cut]), " ".join(words[cut:])]
             if all(stringWidth(line, fonts.REGULAR, size) <= width for line in lines):
                 return lines, size
-    return [shorten(name, fonts.REGULAR, smallest, width)], smallest
+    return [shorten_line(name, fonts.REGULAR, smallest, width, keep_end=False)], smallest
 
 
 class PhaseDiagram(Flowable):
