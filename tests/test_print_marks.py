@@ -166,7 +166,6 @@ def test_pdfplumber_reads_the_same_marks_and_text():
 def _guided(lay, x: float | None, y: float | None) -> bool:
     """A cut along x (or y) has a mark that prints, or is an edge of white paper: no card touches
     the cut from its other side (without bleed a card's colour ends at its cut)."""
-    room = printable_area(lay.page)
     for m in lay.crop_marks:
         if x is not None and abs(m.x0 - x) < 1e-3 and abs(m.x1 - x) < 1e-3:
             return True
@@ -180,7 +179,6 @@ def _guided(lay, x: float | None, y: float | None) -> bool:
                 return False          # two cards share this cut: nothing shows where it is
             if y is not None and abs(a.y1 - y) < 1e-3 and abs(b.y - y) < 1e-3 and a.x < b.x1 and b.x < a.x1:
                 return False
-    assert room.w > 0
     return True
 
 

@@ -112,10 +112,6 @@ class SheetLayout:
         """The area covered by cards and their bleed."""
         return grid_of(self.slots, self.bleed)
 
-    @property
-    def printable(self) -> Rect:
-        return printable_area(self.page, self.margin)
-
 
 def grid_of(slots: Sequence[Rect], bleed: float) -> Rect:
     x0 = min(s.x for s in slots) - bleed
