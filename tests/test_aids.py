@@ -107,7 +107,8 @@ def test_score_pad_has_players_rounds_and_the_prefilled_track(builtin, builtin_p
             assert abs(centre(r)[1] - centre(t)[1]) < 1
         text = page.extract_text()
         players = re.findall(r"Player (\d+)", text)
-        assert players == [str(i) for i in range(1, builtin.players_max + 1)]   # a column per player
+        (pad,) = [c for c in builtin.components if c.kind == "score-pad"]
+        assert players == [str(i) for i in range(1, pad.players + 1)]   # the columns game.toml asks for
         (total,) = [w for w in words if w["text"] == "Total"]
         assert total["top"] > rounds[-1]["bottom"]
         # rows are tall enough to write in

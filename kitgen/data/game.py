@@ -27,6 +27,7 @@ from kitgen.data.files import decode_text, read_bytes
 from kitgen.data.model import Back, Card, CardType, Game
 from kitgen.data.paths import contained, relative, resolve_game_dirs
 from kitgen.data.problems import Problems
+from kitgen.data.rulings import parse_rulings
 from kitgen.data.sheet import Sheet, read_sheet, split_sheet_name
 from kitgen.data.values import card_color, hex_color, slugify, type_colors, whole_number
 from kitgen.errors import GameDataError
@@ -35,12 +36,13 @@ DEFAULT_DATA = ("cards.csv", "cards.tsv", "cards.xlsx")   # the card sheet when 
 MAX_COUNT = 10_000           # copies of one card; more is a typing slip, not a deck
 TOP_LEVEL_KEYS = {
     "title", "slug", "subtitle", "players", "card_size", "rulebook", "back", "types",
-    "components", "rules", "rulings", "designer", "version", "fonts", "data", "columns",
+    "components", "rules", "rulings", "simulation", "designer", "version", "fonts", "data", "columns",
 }
 SHOWN_TYPES = 12             # undeclared types named in the warning; the rest are counted
 
 
-PRINTED_KEYS = {"title", "subtitle", "label", "labels", "name", "text", "lines", "track", "caption", "designer"}
+PRINTED_KEYS = {"title", "subtitle", "label", "labels", "name", "text", "lines", "track", "caption", "designer",
+                "seed", "reason"}
 
 
 def printed_text(data: Any, path: str = "") -> list[tuple[str, str]]:
@@ -53,6 +55,8 @@ def printed_text(data: Any, path: str = "") -> list[tuple[str, str]]:
             sub = f"{path}.{key}" if path else str(key)
             if key in PRINTED_KEYS and isinstance(value, str):
                 found.append((sub, value))
+            elif key == "options" and isinstance(value, dict):   # a ruling's options: value = "meaning"
+                found.extend((f"{sub}.{k}", v) for k, v in value.items() if isinstance(v, str))
             elif key in PRINTED_KEYS and isinstance(value, list):
                 found.extend((f"{sub}[{i}]", v) for i, v in enumerate(value, 1) if isinstance(v, str))
             else:
@@ -274,9 +278,10 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
     rulebook = _str(data, "rulebook", toml_file, "")
     if rulebook:
         contained(template_dir, rulebook, toml_file)
-    for key in ("rules", "rulings"):
+    for key in ("rules", "rulings", "simulation"):
         if not isinstance(data.get(key, {}), dict):
             raise GameDataError(f"'{key}' must be a table", file=toml_file)
+    parse_rulings(data.get("rulings", {}), toml_file)
     mapping = map_columns(sheet.columns, data.get("columns", {}), toml_file, sheet.file, sheet.header_row)
     cards, types, warnings = _cards(sheet, mapping, declared, toml_file, problems)
     if not cards:
