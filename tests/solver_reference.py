@@ -3,7 +3,10 @@
 It enumerates every legal Farm discard and every legal Build from what is
 left, by kinds of card (identical cards are not told apart), and ranks them
 with :func:`solver.altunha.rules.plan_key`.  It shares no code with the
-CP-SAT model beyond the rules model (names, canonical order, the key).
+CP-SAT model or the simulator's enumerator, and no legality with the rules
+model: it takes from there only names, the canonical order and the key.
+Building nothing costs the no-build penalty when no Build was possible, or
+when the ``penalty_if_declined`` ruling says so.
 """
 
 from __future__ import annotations
@@ -11,9 +14,10 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations_with_replacement
 
-from solver.altunha.cards import GOD, MAIZE, load_deck
+from solver.altunha.cards import FEED, GOD, load_deck
 from solver.altunha.rules import (
     BUILT,
+    DECLINED,
     FAMINE,
     OPTIMAL_FIELDS,
     UNABLE,
@@ -27,8 +31,8 @@ from solver.altunha.rules import (
 
 def _farms(counts: Counter, population: int, rules: Rules):
     """Every legal Farm discard as a tuple of kinds."""
-    if counts[MAIZE]:
-        yield (MAIZE,)
+    if counts[FEED]:
+        yield (FEED,)
     kinds = sorted((k for k in counts if k == GOD or isinstance(k, int)), key=farm_cost)
     for size in range(1, rules.max_farm_cards + 1):
         for combo in combinations_with_replacement(kinds, size):
@@ -77,9 +81,12 @@ def all_plans(hand, population, temples, rules: Rules | None = None):
         return [plan]
     for farm in farms:
         rest = counts - Counter(farm)
-        for build in _builds(rest, list(temples), frozenset(), rules, rules.max_build_cards):
+        builds = list(_builds(rest, list(temples), frozenset(), rules, rules.max_build_cards))
+        for build in builds:
             if build:
                 outcome, points = BUILT, sum(v for _, v, _ in build)
+            elif len(builds) > 1:   # something could have been built
+                outcome, points = DECLINED, -rules.no_build_penalty if rules.penalty_if_declined else 0
             else:
                 outcome, points = UNABLE, -rules.no_build_penalty
             plan = plan_from_kinds(hand, farm, build, outcome, points, deck)

@@ -123,7 +123,10 @@ def test_batch_from_stdin():
     (["-p", "7"], "--hand: missing"),
     (["--hand", "Stage"], "--population: missing"),
     (["-p", "7", "--hand", "Stage", "--rule", "chain=maybe"], "chain takes on or off"),
-    (["-p", "7", "--hand", "Stage", "--rule", "speed=3"], "is not NAME=VALUE"),
+    (["-p", "7", "--hand", "Stage", "--rule", "speed=3"], "--rule: unknown rule 'speed'; accepted: hand_size,"),
+    (["-p", "7", "--hand", "Stage", "--rule", "chain"], "--rule: 'chain' is not NAME=VALUE"),
+    (["-p", "7", "--hand", "Stage", "--rule", "points_decide=middle"],
+     "points_decide takes one of lowest_tie, highest_tie, not 'middle'"),
     (["-p", "7", "--hand", "Stage", "--play", "build Stage@1"], "--play: missing the farm part"),
     (["-p", "7", "--hand", "Stage", "--play", "farm Stage; build Stage@x"], "is not a number or 'new'"),
     (["-p", "7", "--hand", "Stage", "--play", "farm God"], "hand holds none"),
@@ -185,8 +188,10 @@ def test_rules_made_in_python_are_checked():
     from solver.altunha.rules import Rules
     from solver.altunha.solve import solve_turn
 
-    for bad in (Rules(famine_penalty=10 ** 20), Rules(no_build_penalty=-1), Rules(god_value=7.5),
-                Rules(max_farm_cards=9), Rules(chain="yes")):
+    rules = Rules.from_game()
+    for bad in (dict(famine_penalty=10 ** 20), dict(no_build_penalty=-1), dict(god_value=7.5),
+                dict(max_farm_cards=9), dict(chain="yes"), dict(points_decide="middle")):
+        bad = rules.with_options(**bad)
         with pytest.raises(KitgenError, match="^rules: "):
             solve_turn(["Stage"], 3, [], bad)
 

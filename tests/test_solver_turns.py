@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from solver.altunha.rules import Placement, Rules, check_play
+from solver.altunha.rules import CardPlacement as Placement
+from solver.altunha.rules import Rules, check_play
 from solver.altunha.solve import all_optimal_plans, explain_turn, solve_turn
 
 RULES = Rules.from_game()
@@ -166,6 +167,44 @@ def test_runner_up_is_a_legal_play_when_it_exists():
     answer = explain_turn(["Maize", "Plaza"], 7, [])
     assert answer.plan.farm == ("Maize",) and answer.plan.points == 1
     runner = answer.runner_up
-    assert runner.outcome == "unable_to_build" and runner.farm == ("Maize",)
+    # The seed charges the 7 points only to a Priest King unable to build: leaving the Plaza in hand
+    # is a choice, worth 0 (before the rulings were read this way the runner-up scored -7).
+    assert runner.outcome == "declined_to_build" and runner.farm == ("Maize",) and runner.points == 0
     check = check_play(answer.question.hand, 7, [], runner.farm, runner.build, RULES)
-    assert check.legal and check.plan.points == runner.points == -7
+    assert check.legal and check.plan.points == runner.points == 0
+    strict = explain_turn(["Maize", "Plaza"], 7, [], RULES.with_options(penalty_if_declined=True))
+    assert strict.plan == answer.plan                       # the best play is the same either way
+    assert (strict.runner_up.outcome, strict.runner_up.points) == ("declined_to_build", -7)
+
+
+def test_the_declined_build_switch_never_changes_the_best_play():
+    strict = RULES.with_options(penalty_if_declined=True)
+    for hand, population, temples in [(["Stage", "Stairs", "Sun God"], 7, [2, 3]), (["Maize", "Altar"], 8, [7]),
+                                      (["Base", "Stage", "Steps", "Altar"], 6, [8, 8]), (["Plaza"], 1, [])]:
+        assert solve_turn(hand, population, temples) == solve_turn(hand, population, temples, strict)
+
+
+def test_cpsat_agrees_with_the_reference_when_declining_is_penalised():
+    # the property tests cover the rulebook's rulings; this covers the other reading of the
+    # no-build ruling, where the runner-up of a hand that could build changes from 0 to -7
+    from solver.altunha.cards import load_deck
+    from solver.altunha.rules import plan_key
+    from tests import solver_reference as ref
+
+    deck = load_deck()
+    pool = [c.name for c in deck.cards for _ in range(c.count)]
+    rng = random.Random(7)
+    strict = RULES.with_options(penalty_if_declined=True)
+    declined = 0
+    for _ in range(120):
+        hand = sorted(rng.sample(pool, rng.randint(1, 7)), key=deck.sort_key)
+        temples = [rng.randint(1, 8) for _ in range(rng.randint(0, 4))]
+        population = rng.randint(1, 14)
+        answer = explain_turn(hand, population, temples, strict)
+        plans = ref.all_plans(tuple(hand), population, temples, strict)
+        assert plan_key(answer.plan) == plan_key(plans[0]), (hand, population, temples)
+        worse = [p for p in plans if plan_key(p) > plan_key(plans[0])]
+        if worse:
+            assert plan_key(answer.runner_up) == plan_key(worse[0]), (hand, population, temples)
+            declined += answer.runner_up.outcome == "declined_to_build"
+    assert declined >= 3   # runner-ups that lay nothing, at -7, were met and checked

@@ -8,10 +8,14 @@ Layout (one function per group of constraints):
   placed, the temple number and whether a God card plays it, then how many
   cards of each kind the Build uses.
 * :class:`TurnModel` names the variables (``farm_3``, ``farm_god``,
-  ``farm_maize``, ``famine``, ``slot1_value``, ``slot1_temple``, ...),
+  ``farm_feed``, ``famine``, ``slot1_value``, ``slot1_temple``, ...),
   and the ``add_*`` functions add the rules:
   :func:`add_farm_rules`, :func:`add_build_table`, :func:`add_card_supply`,
   :func:`add_outcome`, :func:`add_objective`.
+* Building nothing costs the no-build penalty only when no card could be laid
+  (unless the ``penalty_if_declined`` ruling is on): the ``able`` variable says
+  whether a card the Farm left could start or raise a temple, and ``declined``
+  (nothing built, no famine, able) takes the penalty back out of the points.
 * :func:`solve_model` runs CP-SAT with one worker and a fixed seed, so the
   same question always gets the same answer.
 
@@ -28,18 +32,20 @@ from typing import Sequence
 
 from ortools.sat.python import cp_model
 
-from solver.altunha.cards import GOD, MAIZE, Deck, Kind
+from solver.altunha.cards import FEED, GOD, Deck, Kind
 from solver.altunha.rules import (
     BUILT,
     FAMINE,
-    MAIZE_FARM_COST,
+    FEED_FARM_COST,
     OPTIMAL_FIELDS,
-    UNABLE,
     PlanKey,
     Rules,
     TurnPlan,
-    can_farm,
+    build_points,
+    can_feed,
     farm_cost,
+    hand_counts,
+    no_build_outcome,
     plan_from_kinds,
 )
 
@@ -124,9 +130,11 @@ class TurnModel:
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
     counts: Counter = field(default_factory=Counter)
     farm: dict = field(default_factory=dict)           # kind -> IntVar, cards of that kind farmed
-    maize: object = 0                                   # BoolVar farm_maize, or 0 without Maize
+    feed: object = 0                                    # BoolVar farm_feed, or 0 without the feed card
     famine: object = None
     built: object = None
+    able: object = 0                                    # a card left after the Farm could be laid
+    declined: object = 0                                # nothing laid although a card could be
     slot_value: list = field(default_factory=list)
     slot_temple: list = field(default_factory=list)
     slot_god: list = field(default_factory=list)
@@ -142,8 +150,8 @@ def new_model(hand, population, temples, rules: Rules, deck: Deck) -> TurnModel:
     tm.counts = Counter(deck.kind_of(n) for n in hand)
     for kind in sorted((k for k in tm.counts if k == GOD or isinstance(k, int)), key=farm_cost):
         tm.farm[kind] = m.NewIntVar(0, min(tm.counts[kind], rules.max_farm_cards), f"farm_{kind}")
-    if tm.counts[MAIZE]:
-        tm.maize = m.NewBoolVar("farm_maize")
+    if tm.counts[FEED]:
+        tm.feed = m.NewBoolVar("farm_feed")
     tm.famine = m.NewBoolVar("famine")
     tm.built = m.NewBoolVar("built")
     top_temple = len(temples) + SLOTS
@@ -158,17 +166,17 @@ def new_model(hand, population, temples, rules: Rules, deck: Deck) -> TurnModel:
 # --- constraints -------------------------------------------------------------
 
 def add_farm_rules(tm: TurnModel) -> None:
-    """Farm: Maize alone, or 1..max_farm_cards Bid/God cards worth >= Population; else famine.
+    """Farm: the feed card alone, or 1..max_farm_cards Bid/God cards worth >= Population; else famine.
 
     Famine is pinned: it is the only play when no Farm is possible and not a
     play at all otherwise (so a runner-up is never an illegal famine).
     """
     m, r = tm.model, tm.rules
-    m.Add(tm.famine == int(not can_farm(tm.hand, tm.population, r, tm.deck)))
+    m.Add(tm.famine == int(not can_feed(*hand_counts(tm.hand, tm.deck), tm.population, r)))
     cards = sum(tm.farm.values())
     value = sum((r.god_value if k == GOD else k) * v for k, v in tm.farm.items())
-    fed_by_cards = 1 - tm.maize - tm.famine  # 1 when Bid/God cards pay for the Farm
-    m.Add(tm.maize + tm.famine <= 1)
+    fed_by_cards = 1 - tm.feed - tm.famine  # 1 when Bid/God cards pay for the Farm
+    m.Add(tm.feed + tm.famine <= 1)
     m.Add(cards <= r.max_farm_cards * fed_by_cards)
     m.Add(cards >= fed_by_cards)
     m.Add(value >= tm.population * fed_by_cards)
@@ -195,25 +203,50 @@ def add_card_supply(tm: TurnModel) -> None:
         tm.model.Add(tm.farm[kind] + used <= tm.counts[kind])
 
 
+def placeable_kinds(tm: TurnModel) -> list[Kind]:
+    """Kinds of card that could be laid alone on this table: God, 1, or v on a temple topped v-1."""
+    if tm.rules.max_build_cards < 1:
+        return []
+    tops = set(tm.temples)
+    return [k for k in tm.farm if k == GOD or k == 1 or (k <= tm.rules.max_stage and k - 1 in tops)]
+
+
 def add_outcome(tm: TurnModel) -> None:
-    """Built iff some card is placed; famine builds nothing."""
+    """Built iff some card is placed; famine builds nothing; declined iff nothing is built though
+    a card the Farm left could be laid."""
     m = tm.model
     m.Add(tm.build_cards >= tm.built)
     m.Add(tm.build_cards <= SLOTS * tm.built)
     m.Add(tm.built + tm.famine <= 1)
+    kinds = placeable_kinds(tm)
+    if not kinds:
+        return
+    left = sum(tm.counts[k] - tm.farm[k] for k in kinds)
+    tm.able = m.NewBoolVar("able")
+    m.Add(left >= 1).OnlyEnforceIf(tm.able)
+    m.Add(left <= 0).OnlyEnforceIf(tm.able.Not())
+    tm.declined = m.NewBoolVar("declined")
+    m.AddBoolAnd([tm.able, tm.built.Not(), tm.famine.Not()]).OnlyEnforceIf(tm.declined)
+    m.AddBoolOr([tm.able.Not(), tm.built, tm.famine, tm.declined])
+
+
+def declined_refund(tm: TurnModel) -> int:
+    """Points a declined Build gets back from the no-build penalty (0 when declining is penalised)."""
+    return 0 if tm.rules.penalty_if_declined else tm.rules.no_build_penalty
 
 
 def points_expr(tm: TurnModel):
     r = tm.rules
     unable = 1 - tm.built - tm.famine
-    return (sum(tm.slot_value) - r.no_build_penalty * unable - r.famine_penalty * tm.famine)
+    return (sum(tm.slot_value) - r.no_build_penalty * unable - r.famine_penalty * tm.famine
+            + declined_refund(tm) * tm.declined)
 
 
 def objective_weights(tm: TurnModel) -> dict[str, int]:
     """The weight of each PlanKey field: a mixed-radix packing, first field most significant."""
     r = tm.rules
     n_temples = len(tm.temples) + SLOTS + 1
-    max_farm_cost = max(r.max_farm_cards * farm_cost(GOD), MAIZE_FARM_COST)
+    max_farm_cost = max(r.max_farm_cards * farm_cost(GOD), FEED_FARM_COST)
     sizes = {  # number of distinct values of each field
         "famine": 2,
         "points": SLOTS * r.max_stage + max(r.famine_penalty, r.no_build_penalty) + 1,
@@ -246,10 +279,10 @@ def farm_terms(tm: TurnModel) -> dict[str, object]:
     """The Farm's key fields as linear expressions."""
     costs = {k: farm_cost(k) for k in tm.farm}
     return {
-        "farm_cards": sum(tm.farm.values()) + tm.maize,
-        "farm_value": sum(costs[k] * v for k, v in tm.farm.items()) + MAIZE_FARM_COST * tm.maize,
+        "farm_cards": sum(tm.farm.values()) + tm.feed,
+        "farm_value": sum(costs[k] * v for k, v in tm.farm.items()) + FEED_FARM_COST * tm.feed,
         "farm_spread": sum(costs[k] ** 2 * v for k, v in tm.farm.items())
-        + MAIZE_FARM_COST ** 2 * tm.maize,
+        + FEED_FARM_COST ** 2 * tm.feed,
     }
 
 
@@ -257,7 +290,7 @@ def add_objective(tm: TurnModel) -> None:
     """Minimise the preference key packed into one number (see objective_weights)."""
     r, w = tm.rules, objective_weights(tm)
     famine_extra = w["famine"] + w["points"] * (r.famine_penalty - r.no_build_penalty)
-    total = tm.build_rank + famine_extra * tm.famine
+    total = tm.build_rank + famine_extra * tm.famine - w["points"] * declined_refund(tm) * tm.declined
     for name, expr in farm_terms(tm).items():
         total = total + w[name] * expr
     tm.objective = total
@@ -298,16 +331,15 @@ def read_plan(tm: TurnModel, value) -> TurnPlan:
     if value(tm.famine):
         return plan_from_kinds(tm.hand, (), (), FAMINE, -tm.rules.famine_penalty, tm.deck)
     farm = [k for k, var in tm.farm.items() for _ in range(value(var))]
-    if not isinstance(tm.maize, int) and value(tm.maize):
-        farm.append(MAIZE)
+    if not isinstance(tm.feed, int) and value(tm.feed):
+        farm.append(FEED)
     build = []
     for v, t, g in zip(tm.slot_value, tm.slot_temple, tm.slot_god):
         if value(t) != NONE:
             build.append((GOD if value(g) else value(v), value(v), value(t)))
-    if build:
-        outcome, points = BUILT, sum(v for _, v, _ in build)
-    else:
-        outcome, points = UNABLE, -tm.rules.no_build_penalty
+    able = not isinstance(tm.able, int) and bool(value(tm.able))
+    outcome = BUILT if build else no_build_outcome(able)
+    points = build_points([v for _, v, _ in build], able, tm.rules)
     return plan_from_kinds(tm.hand, farm, build, outcome, points, tm.deck)
 
 

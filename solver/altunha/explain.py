@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from kitgen.data.rulings import value_text
 from solver.altunha.cards import GOD, Deck, load_deck
-from solver.altunha.rules import BUILT, FAMINE, RULE_TEXT, Placement, Rules, TurnPlan, temples_after
+from solver.altunha.rules import BUILT, DECLINED, FAMINE, RULE_TEXT, CardPlacement, Rules, TurnPlan, temples_after
 
 
 def play_text(plan: TurnPlan, deck: Deck | None = None) -> str:
@@ -16,7 +17,7 @@ def play_text(plan: TurnPlan, deck: Deck | None = None) -> str:
     return f"farm {farm}; build {build}"
 
 
-def _placement_text(p: Placement, deck: Deck) -> str:
+def _placement_text(p: CardPlacement, deck: Deck) -> str:
     god = deck.kind_of(p.card) == GOD
     return f"{p.card}={p.value}@{p.temple}" if god else f"{p.card}@{p.temple}"
 
@@ -43,6 +44,8 @@ def farm_lines(plan: TurnPlan, population: int, rules: Rules, deck: Deck) -> lis
 def build_lines(plan: TurnPlan, temples: Sequence[int], deck: Deck) -> list[str]:
     if plan.outcome == FAMINE:
         return []
+    if plan.outcome == DECLINED:
+        return [f"Build:  nothing laid, though a card could be ({plan.points} points)"]
     if not plan.build:
         return [f"Build:  nothing can be placed ({plan.points} points)"]
     lines, tops = [], list(temples)
@@ -110,8 +113,10 @@ def answer_lines(answer, deck: Deck | None = None) -> list[str]:
         runner = answer.runner_up
         lines.append(f"Next best: {points_text(runner.points)}: {play_text(runner, deck)}")
         lines.append(f"Why: {RULE_TEXT[answer.decided_by]}.")
-    if not q.rules.chain:
-        lines.append("(rule option: chain=off)")
+    changed = [f"{name}={value_text(getattr(q.rules, name))}" for name, value in
+               Rules.from_game().as_dict().items() if getattr(q.rules, name) != value]
+    if changed:
+        lines.append(f"(rules changed: {', '.join(changed)})")
     return lines
 
 

@@ -1,4 +1,4 @@
-"""Reading what people type: hands, temple tops, Population, proposed plays, rule switches.
+"""Reading what people type: hands, temple tops, Population, proposed plays, rule settings.
 
 Everything here raises :class:`kitgen.errors.OptionError` naming the option
 (``--hand``, ``--temples``...) with one line that says how to fix it.
@@ -13,12 +13,10 @@ from typing import Sequence
 
 from kitgen.errors import OptionError
 from solver.altunha.cards import Deck, fold, load_deck
-from solver.altunha.rules import SWITCHES, Placement, Rules
+from solver.altunha.rules import DIGITS, CardPlacement, Rules, split_settings, with_settings
 
 GOD_WORD = "god"
 MAX_POPULATION = 1000   # far above any game; keeps the model's numbers small
-MAX_RULE_NUMBER = 1000  # the same for god_value and the penalties
-DIGITS = re.compile(r"[0-9]+")  # str.isdigit and \d also accept digits such as '³' or '٣'
 
 
 def whole(text: str, option: str) -> int:
@@ -120,45 +118,11 @@ def check_population(population, option: str = "--population") -> int:
 
 
 def parse_rules(options: Sequence[str], base: Rules | None = None, option: str = "--rule") -> Rules:
-    """``name=value`` switches (``chain=off``, ``max_build_cards=1``...) applied to ``base``."""
-    rules = base or Rules.from_game()
-    changes = {}
-    for text in options:
-        name, sep, value = (part.strip() for part in text.partition("="))
-        name = name.replace("-", "_")
-        if not sep or name not in SWITCHES:
-            raise OptionError(option, f"{text!r} is not NAME=VALUE with NAME one of "
-                                      f"{', '.join(SWITCHES)} (e.g. chain=off)")
-        if SWITCHES[name] is bool:
-            flag = value.lower()
-            if flag not in ("on", "off", "true", "false", "yes", "no", "1", "0"):
-                raise OptionError(option, f"{name} takes on or off, not {value!r}")
-            changes[name] = flag in ("on", "true", "yes", "1")
-        else:
-            if not DIGITS.fullmatch(value) or len(value.lstrip("0")) > 4 \
-                    or int(value) > MAX_RULE_NUMBER:
-                raise OptionError(option, f"{name} takes a whole number from 0 to "
-                                          f"{MAX_RULE_NUMBER}, not {value!r}")
-            changes[name] = int(value)
-    return check_rules(rules.with_options(**changes), option)
+    """``name=value`` settings (``chain=off``, ``max_build_cards=1``...) applied to ``base``.
 
-
-def check_rules(rules: Rules, option: str = "--rule") -> Rules:
-    """Rule numbers in range (also for Rules built in Python): whole numbers, 0..MAX_RULE_NUMBER."""
-    for name, kind in SWITCHES.items():
-        value = getattr(rules, name)
-        if kind is bool:
-            if not isinstance(value, bool):
-                raise OptionError(option, f"{name} takes on or off, not {value!r}")
-        elif isinstance(value, bool) or not isinstance(value, int) \
-                or not 0 <= value <= MAX_RULE_NUMBER:
-            raise OptionError(option, f"{name} takes a whole number from 0 to {MAX_RULE_NUMBER}, "
-                                      f"not {value!r}")
-    if rules.max_build_cards > 2:
-        raise OptionError(option, "max_build_cards can be 0, 1 or 2")
-    if not 1 <= rules.max_farm_cards <= 4:
-        raise OptionError(option, "max_farm_cards can be 1 to 4")
-    return rules
+    The names are the game's rule numbers and rulings (:data:`solver.altunha.rules.SETTINGS`),
+    the same as ``kitgen simulate --set`` takes."""
+    return with_settings(base or Rules.from_game(), split_settings(options, option), option)
 
 
 PLAY_HELP = """\
@@ -170,7 +134,7 @@ Example: 'farm Sun God; build Stage@1, Stairs@2'."""
 
 
 def parse_play(text: str, hand: Sequence[str], temples: Sequence[int], deck: Deck | None = None,
-               option: str = "--play") -> tuple[tuple[str, ...], tuple[Placement, ...]]:
+               option: str = "--play") -> tuple[tuple[str, ...], tuple[CardPlacement, ...]]:
     """A proposed play as (farm card names, placements).  See :data:`PLAY_HELP`.
 
     ``God`` in a play names a God card of the hand.  New temples are numbered
@@ -227,5 +191,5 @@ def parse_play(text: str, hand: Sequence[str], temples: Sequence[int], deck: Dec
                 new_number = max(new_number, temple)
             else:
                 raise OptionError(option, f"placement {item!r}: temple {where!r} is not a number or 'new'")
-            build.append(Placement(name, value, temple))
+            build.append(CardPlacement(name, value, temple))
     return farm, tuple(build)

@@ -1,21 +1,33 @@
-"""The rules of one Altun Ha turn (Farm, then Build), as plain Python.
+"""The rules of Altun Ha as one model: rule numbers, rulings, and what is legal.
 
-This module is the rules model shared by the turn solver and the simulator.
-It knows nothing of OR-Tools: it says which plays are legal
-(:func:`check_play`), what they are worth, and in which order plans are
-preferred (:func:`plan_key`).
+The turn solver (:mod:`.solve`, :mod:`.cpsat_model`), the simulator's
+engine (:mod:`.sim.engine`) and its fast enumerator (:mod:`.sim.enumerate`)
+all take their numbers, switches and legality from here.  Nothing here loads
+OR-Tools.
 
-Rulings
--------
-* **Farm**: the Priest King discards either Maize on its own (it pays any
-  amount) or 1..``max_farm_cards`` Bid cards whose values add up to at least
-  the Population; a God card counts as a Bid card of value ``god_value`` (7).
-  If neither is possible: famine, the game ends, he scores ``-famine_penalty``.
+* :class:`Rules` holds every rule number (game.toml ``[rules]``) and every
+  ruling (game.toml ``[rulings]``, one switch each); ``Rules.from_game()``
+  reads them, :func:`with_settings` changes them for one run
+  (``kitgen solve --rule`` and ``kitgen simulate --set`` both use it).
+* Legality: :func:`farm_problem`, :func:`can_feed`, :func:`placement_problem`,
+  :func:`can_place`, :func:`build_points`, :func:`bid_problem`,
+  :func:`resolve_bids`, :func:`hand_excess`.
+* The turn solver's plans: :class:`TurnPlan` of :class:`CardPlacement`,
+  :func:`check_play`, the preference order :func:`plan_key`.
+
+Rulings of a turn
+-----------------
+* **Farm**: the Priest King discards either the Trade card whose effect is
+  ``feed`` (Maize) on its own, or 1..``max_farm_cards`` Bid cards whose values
+  add up to at least the Population; a God card counts ``god_value``.  If
+  neither is possible: famine, the game ends, he scores ``-famine_penalty``.
 * **Build**: from the cards left, up to ``max_build_cards`` Bid or God cards,
   one after the other.  A value-1 card starts a new temple; a value-v card
-  goes on a temple whose top is v-1 (also one started or raised earlier in the
-  same Build, unless ``chain`` is off).  A God card is wild (any value 1..8).
-  He scores the values placed, or ``-no_build_penalty`` when he places none.
+  goes on a temple whose top is v-1 (also one started or raised earlier in
+  the same Build, unless ``chain`` is off).  A God card is wild (1..max_stage).
+  He scores the values placed.  Placing nothing costs ``no_build_penalty``
+  when no card could be placed; when one could, it costs nothing unless
+  ``penalty_if_declined`` is on.
 * **Optimal** (see :class:`PlanKey`): avoid famine, then most points, then
   fewest Farm cards, then the lowest Farm value (God = 9, Maize = 10); the
   remaining ties are broken by the later fields of the key.
@@ -28,56 +40,367 @@ number.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
 from itertools import combinations
-from typing import NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence, get_type_hints
 
-from solver.altunha.cards import GOD, MAIZE, Deck, Kind, load_deck
+from kitgen.errors import GameDataError, OptionError
+from solver.altunha.cards import FEED, GOD, Deck, Kind, game_data, load_deck
 
-BUILT, UNABLE, FAMINE = "built", "unable_to_build", "famine"
-OUTCOMES = (BUILT, UNABLE, FAMINE)
+BUILT, DECLINED, UNABLE, FAMINE = "built", "declined_to_build", "unable_to_build", "famine"
 GOD_FARM_COST = 9     # a God card's weight when choosing what to spend on Farm
-MAIZE_FARM_COST = 10  # Maize's weight: kept when something plainer will do
+FEED_FARM_COST = 10   # Maize's weight: kept when something plainer will do
+DIGITS = re.compile(r"[0-9]+")  # str.isdigit also accepts digits such as '³'
 
 
-# --- options -----------------------------------------------------------------
+# --- the rule set --------------------------------------------------------------------------
+
+# game.toml [rules] numbers: name -> (lowest, highest, meaning)
+NUMBERS: dict[str, tuple[int, int, str]] = {
+    "hand_size": (0, 1000, "cards dealt to each player at setup"),
+    "population_start": (0, 1000, "Population before the first Population phase"),
+    "population_growth": (0, 1000, "added to Population in each Population phase"),
+    "draw": (0, 1000, "cards each player draws in the Draw phase"),
+    "hand_limit": (0, 1000, "cards kept after the Cycle phase"),
+    "god_value": (0, 1000, "a God card's value when bidding or farming"),
+    "max_bid_cards": (0, 4, "cards in one bid"),
+    "max_farm_cards": (1, 4, "Bid cards discarded to farm"),
+    "max_build_cards": (0, 2, "cards placed in one Build"),
+    "famine_penalty": (0, 1000, "points the Priest King loses in a famine"),
+    "no_build_penalty": (0, 1000, "points the Priest King loses when he cannot build"),
+}
+# the options of the rulings that are not on/off, as the code implements them
+CHOICES: dict[str, tuple[str, ...]] = {"points_decide": ("lowest_tie", "highest_tie")}
+
 
 @dataclass(frozen=True)
 class Rules:
-    """The rule numbers and switches of a turn.  ``Rules.from_game()`` reads game.toml."""
+    """Every rule number and ruling switch; ``Rules.from_game()`` reads them from the game data."""
 
-    chain: bool = True            # two Build cards may stack on each other in one Build
-    god_value: int = 7            # a God card's value when farming
-    famine_penalty: int = 13      # points lost on famine
-    no_build_penalty: int = 7     # points lost when nothing is built
-    max_farm_cards: int = 2       # Bid/God cards that may be discarded to Farm
-    max_build_cards: int = 2      # cards that may be placed in one Build (0..2)
-    max_stage: int = 8            # highest temple value (a God builds as 1..max_stage)
+    # numbers (game.toml [rules])
+    hand_size: int
+    population_start: int
+    population_growth: int
+    draw: int
+    hand_limit: int
+    god_value: int
+    max_bid_cards: int
+    max_farm_cards: int
+    max_build_cards: int
+    famine_penalty: int
+    no_build_penalty: int
+    # rulings (game.toml [rulings]): one switch each
+    calendar_clockwise: bool
+    empty_deck_ends: bool
+    special_is_trade: bool
+    tie_drop: bool
+    points_decide: str
+    empty_bid_never_wins: bool
+    chain: bool
+    penalty_if_declined: bool
+    negative_scores: bool
+    # from the deck: the highest Bid value, the top stage of a temple
+    max_stage: int
+    # the rulings' texts and options, as read from game.toml (not part of equality)
+    rulings: tuple = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "_hash", hash(tuple(getattr(self, f) for f in COMPARED)))
+
+    def __hash__(self) -> int:  # cached: rules are a key of the enumerator's memo tables
+        return self._hash
+
+    def __reduce__(self):
+        # unpickled as one shared object per distinct rule set (the memo tables then find their
+        # keys by identity), with its hash recomputed (text hashes differ between processes)
+        return (_shared_rules, (tuple((f, getattr(self, f)) for f in COMPARED), self.rulings))
 
     @classmethod
-    def from_game(cls, deck: Deck | None = None) -> "Rules":
-        deck = deck or load_deck()
-        known = {f.name for f in fields(cls)}
-        values = {k: v for k, v in deck.numbers if k in known}
-        return cls(max_stage=deck.max_value, **values)
+    def from_game(cls, game: str = "altun-ha") -> "Rules":
+        return _rules_of_game(game)
 
     def with_options(self, **changes) -> "Rules":
+        """These rules with some fields changed (unchecked; see :func:`with_settings`)."""
         return replace(self, **changes)
 
+    def as_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in (*NUMBERS, *RULINGS)}
 
-# Rule options a user may switch (name -> type); `kitgen solve --rule name=value`.
-SWITCHES: dict[str, type] = {
-    "chain": bool, "god_value": int, "famine_penalty": int, "no_build_penalty": int,
-    "max_farm_cards": int, "max_build_cards": int,
-}
+    def options(self, name: str) -> tuple[str, ...]:
+        """The values a ruling accepts, as text."""
+        if FIELD_TYPES[name] is bool:
+            return ("true", "false")
+        for ruling in self.rulings:
+            if ruling.name == name:
+                return ruling.values
+        return CHOICES.get(name, ())
 
 
-# --- plans -------------------------------------------------------------------
+FIELD_TYPES: dict[str, type] = {f.name: get_type_hints(Rules)[f.name] for f in fields(Rules) if f.name != "rulings"}
+COMPARED = tuple(name for name in FIELD_TYPES)
+RULINGS: tuple[str, ...] = tuple(n for n, t in FIELD_TYPES.items() if t in (bool, str))
+SETTINGS: tuple[str, ...] = (*NUMBERS, *RULINGS)   # what --rule / --set may change
+
+
+_SHARED: dict[tuple, Rules] = {}
+
+
+def _shared_rules(values: tuple, rulings: tuple) -> Rules:
+    if values not in _SHARED:
+        _SHARED[values] = Rules(**dict(values), rulings=rulings)
+    return _SHARED[values]
+
+
+@lru_cache(maxsize=None)
+def _rules_of_game(game: str) -> Rules:
+    from kitgen.data.rulings import parse_rulings, value_text
+
+    data = game_data(game)
+    where = f"{game}/game.toml" if data.builtin else str(data.root / "game.toml")
+    values: dict[str, Any] = {}
+    for key, raw in data.rules.items():
+        if key not in NUMBERS:
+            raise GameDataError(f"[rules]: unknown rule {key!r}; the solver and simulator read "
+                                f"{', '.join(NUMBERS)}", file=where)
+        values[key] = _number(key, raw, f"{where} [rules]", GameDataError)
+    missing = [k for k in NUMBERS if k not in values]
+    if missing:
+        raise GameDataError(f"[rules] lacks {missing[0]!r} ({NUMBERS[missing[0]][2]})", file=where)
+    rulings = parse_rulings(data.rulings, where)
+    named = {r.name: r for r in rulings}
+    for name in RULINGS:
+        ruling = named.get(name)
+        if ruling is None:
+            raise GameDataError(f"[rulings] lacks the ruling {name!r}, which the solver and simulator read",
+                                file=where)
+        if ruling.kind is not FIELD_TYPES[name]:
+            raise GameDataError(f"[rulings.{name}]: default must be "
+                                f"{'true or false' if FIELD_TYPES[name] is bool else 'a text'}", file=where)
+        if name in CHOICES and set(ruling.values) != set(CHOICES[name]):
+            raise GameDataError(f"[rulings.{name}]: the options are {', '.join(CHOICES[name])}", file=where)
+        values[name] = ruling.default
+    extra = [r.name for r in rulings if r.name not in RULINGS]
+    if extra:
+        raise GameDataError(f"[rulings.{extra[0]}]: no such switch in the solver and simulator "
+                            f"(they read {', '.join(RULINGS)})", file=where)
+    assert all(value_text(values[n]) in named[n].values for n in RULINGS)
+    deck = load_deck(game)
+    return Rules(**values, max_stage=deck.max_value, rulings=rulings)
+
+
+# --- reading settings (--rule, --set, variant files) ---------------------------------------
+
+_TRUE = ("true", "on", "yes", "1")
+_FALSE = ("false", "off", "no", "0")
+
+
+def _number(name: str, raw: Any, where: str, error=OptionError) -> int:
+    low, high, _ = NUMBERS[name]
+    text = str(raw).strip()
+    if isinstance(raw, bool) or not (isinstance(raw, int) or DIGITS.fullmatch(text.lstrip("+"))) \
+            or len(text.lstrip("+0")) > 6 or not low <= int(text) <= high:
+        message = f"{name} takes a whole number from {low} to {high}, not {raw!r}"
+        raise error(message, file=where) if error is GameDataError else error(where, message)
+    return int(text)
+
+
+def parse_value(rules: Rules, name: str, raw: Any, where: str) -> Any:
+    """One setting checked and converted (a number, on/off, or one of a ruling's options)."""
+    if name not in FIELD_TYPES or name == "max_stage":
+        raise OptionError(where, f"unknown rule {name!r}; accepted: {', '.join(SETTINGS)}")
+    kind = FIELD_TYPES[name]
+    if kind is int:
+        return _number(name, raw, where)
+    text = str(raw).strip().lower() if not isinstance(raw, bool) else ("true" if raw else "false")
+    if kind is bool:
+        if text in _TRUE or text in _FALSE:
+            return text in _TRUE
+        raise OptionError(where, f"{name} takes on or off, not {raw!r}")
+    if text not in rules.options(name):
+        raise OptionError(where, f"{name} takes one of {', '.join(rules.options(name))}, not {raw!r}")
+    return text
+
+
+def with_settings(rules: Rules, settings: dict[str, Any], where: str = "--rule") -> Rules:
+    """``rules`` with ``settings`` (name -> value as typed) applied, each checked."""
+    changes = {name.strip().replace("-", "_"): raw for name, raw in settings.items()}
+    return check_rules(rules.with_options(**{n: parse_value(rules, n, raw, where) for n, raw in changes.items()}),
+                       where)
+
+
+def split_settings(items: Sequence[str], option: str, accepted: Sequence[str] = SETTINGS) -> dict[str, str]:
+    """``["chain=off", ...]`` -> ``{"chain": "off"}``, refusing items without ``=``."""
+    out = {}
+    for item in items:
+        name, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or not name:
+            raise OptionError(option, f"{item!r} is not NAME=VALUE; accepted names: {', '.join(accepted)}")
+        out[name] = value
+    return out
+
+
+def check_rules(rules: Rules, where: str = "rules") -> Rules:
+    """Every field in range (also for Rules built in Python)."""
+    for name, kind in FIELD_TYPES.items():
+        value = getattr(rules, name)
+        if name == "max_stage":
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000:
+                raise OptionError(where, f"max_stage must be a whole number from 1 to 1000, not {value!r}")
+        elif kind is int:
+            _number(name, value, where)
+        elif kind is bool and not isinstance(value, bool):
+            raise OptionError(where, f"{name} takes on or off, not {value!r}")
+        elif kind is str and value not in rules.options(name):
+            raise OptionError(where, f"{name} takes one of {', '.join(rules.options(name))}, not {value!r}")
+    return rules
+
+
+# --- legality: Farm ------------------------------------------------------------------------
+
+def worth(kind: Kind, rules: Rules) -> int:
+    """What a Bid or God card is worth when bidding or farming."""
+    return rules.god_value if kind == GOD else kind
+
+
+def is_building_card(kind: Kind) -> bool:
+    return kind == GOD or isinstance(kind, int)
+
+
+def can_feed(values: Sequence[int], gods: int, feed: bool, population: int, rules: Rules) -> bool:
+    """Whether any legal Farm exists: the feed card, or the best max_farm_cards Bid/God cards."""
+    if feed:
+        return True
+    pool = sorted([*values, *[rules.god_value] * min(gods, rules.max_farm_cards)], reverse=True)
+    return bool(pool) and sum(pool[:rules.max_farm_cards]) >= population
+
+
+def farm_problem(cards: Sequence[tuple[str, Kind]], population: int, rules: Rules) -> str:
+    """Why discarding these (name, kind) cards does not feed the Population ("" when it does)."""
+    kinds = [k for _, k in cards]
+    if FEED in kinds:
+        if len(cards) > 1:
+            name = next(n for n, k in cards if k == FEED)
+            return f"{name} pays for the Farm on its own: discard it alone"
+        return ""
+    for name, kind in cards:
+        if not is_building_card(kind):
+            return f"{name} is a Trade card: Farm takes Bid or God cards, or the card that feeds alone"
+    if len(cards) > rules.max_farm_cards:
+        return f"Farm takes at most {rules.max_farm_cards} cards, not {len(cards)}"
+    total = sum(worth(k, rules) for k in kinds)
+    if total < population:
+        return f"Farm {' + '.join(n for n, _ in cards)} is worth {total}, less than Population {population}"
+    return ""
+
+
+# --- legality: Build -----------------------------------------------------------------------
+
+def placement_problem(name: str, kind: Kind, value: int, top: int | None, rebuilt: bool, rules: Rules) -> str:
+    """Why ``name`` cannot be placed as ``value`` on a temple topped ``top`` ("" when it can).
+
+    ``top`` None means starting a new temple; ``rebuilt`` means the temple was
+    started or raised earlier in the same Build."""
+    if not is_building_card(kind):
+        return f"{name} is a Trade card and cannot be built"
+    if kind == GOD:
+        if not 1 <= value <= rules.max_stage:
+            return f"{name} builds as a value from 1 to {rules.max_stage}, not {value}"
+    elif value != kind:
+        return f"{name} has value {kind}, not {value}"
+    if top is None:
+        return "" if value == 1 else f"{name} cannot start a new temple: only a value-1 card does"
+    if value == 1:
+        return "a value-1 card starts a new temple; it does not go on one"
+    if top != value - 1:
+        return f"a {value} goes on a temple topped by a {value - 1}, not by a {top}"
+    if rebuilt and not rules.chain:
+        return "chaining is off: that temple was already built on in this Build"
+    return ""
+
+
+def can_place(values: Sequence[int], gods: int, tops: Sequence[int], rules: Rules) -> bool:
+    """Whether the Priest King can lay at least one of these cards (so building is possible)."""
+    if rules.max_build_cards < 1:
+        return False
+    if gods or 1 in values:
+        return True
+    below = set(tops)
+    return any(v - 1 in below for v in values if 1 < v <= rules.max_stage)
+
+
+def build_points(placed: Sequence[int], able: bool, rules: Rules) -> int:
+    """The Build's score change: the values placed, else the loss for not building."""
+    if placed:
+        return sum(placed)
+    return 0 if able and not rules.penalty_if_declined else -rules.no_build_penalty
+
+
+def no_build_outcome(able: bool) -> str:
+    return DECLINED if able else UNABLE
+
+
+# --- legality: Bid and Cycle ---------------------------------------------------------------
+
+def bid_problem(cards: Sequence[tuple[str, Kind]], rules: Rules) -> str:
+    if len(cards) > rules.max_bid_cards:
+        return f"a bid has at most {rules.max_bid_cards} cards, not {len(cards)}"
+    for name, kind in cards:
+        if not is_building_card(kind):
+            return f"{name} cannot be bid; only Bid and God cards can"
+    return ""
+
+
+def resolve_bids(totals: Sequence[int], sizes: Sequence[int], scores: Sequence[int],
+                 jades: Sequence[int], rules: Rules) -> tuple[int | None, str]:
+    """The Priest King (a player index, or None) and how the bid was decided.
+
+    ``totals[p]`` is player p's bid total, ``sizes[p]`` how many cards he bid,
+    ``jades`` the players who revealed the card that wins the bid.  Reasons:
+    jade, highest, next_lower, fewer_points, double_tie (tied on points too),
+    no_bids (nobody may win: no cards bid under ``empty_bid_never_wins``)."""
+    if len(jades) == 1:
+        return jades[0], "jade"
+    if jades:
+        players = list(jades)
+    elif rules.empty_bid_never_wins:
+        players = [p for p, n in enumerate(sizes) if n]
+    else:
+        players = list(range(len(totals)))
+    if not players:
+        return None, "no_bids"
+    by_total: dict[int, list[int]] = {}
+    for p in players:
+        by_total.setdefault(totals[p], []).append(p)
+    ordered = sorted(by_total, reverse=True)
+    tied = by_total[ordered[0]]
+    if len(tied) == 1:
+        return tied[0], "jade" if jades else "highest"
+    if rules.tie_drop:
+        for total in ordered[1:]:
+            if len(by_total[total]) == 1:
+                return by_total[total][0], "next_lower"
+        if rules.points_decide == "lowest_tie":
+            tied = by_total[ordered[-1]]
+    low = min(scores[p] for p in tied)
+    fewest = [p for p in tied if scores[p] == low]
+    if len(fewest) == 1:
+        return fewest[0], "fewer_points"
+    return None, "double_tie"
+
+
+def hand_excess(size: int, rules: Rules) -> int:
+    """Cards a hand of ``size`` must discard in the Cycle phase."""
+    return max(0, size - rules.hand_limit)
+
+
+# --- the turn solver's plans -----------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Placement:
-    """One Build card: ``card`` placed as ``value`` on temple number ``temple`` (from 1)."""
+class CardPlacement:
+    """One Build card of a plan: the card named ``card`` laid as ``value`` on temple number ``temple`` (from 1)."""
 
     card: str
     value: int
@@ -91,10 +414,10 @@ class Placement:
 class TurnPlan:
     """A Farm and Build play and what it scores this turn."""
 
-    outcome: str                      # BUILT | UNABLE | FAMINE
-    points: int                       # score change: values placed, -7 or -13
-    farm: tuple[str, ...]             # card names discarded to Farm (empty on famine)
-    build: tuple[Placement, ...]      # placements in the order played
+    outcome: str                          # BUILT | DECLINED | UNABLE | FAMINE
+    points: int                           # score change: values placed, 0, -7 or -13
+    farm: tuple[str, ...]                 # card names discarded to Farm (empty on famine)
+    build: tuple[CardPlacement, ...]      # placements in the order played
 
     def to_json(self) -> dict:
         return {"outcome": self.outcome, "points": self.points, "farm": list(self.farm),
@@ -123,7 +446,7 @@ RULE_TEXT = {
     "famine": "it avoids famine",
     "points": "it scores more points",
     "farm_cards": "it spends fewer cards on Farm",
-    "farm_value": "it spends less value on Farm (a God counts 9, Maize 10)",
+    "farm_value": "it spends less value on Farm (a God counts 9, the card that feeds alone 10)",
     "build_cards": "tie-break: it scores the same with fewer Build cards",
     "build_gods": "tie-break: it builds with fewer God cards",
     "farm_spread": "tie-break: its Farm cards are closer in value",
@@ -134,8 +457,8 @@ RULE_TEXT = {
 def farm_cost(kind: Kind) -> int:
     if kind == GOD:
         return GOD_FARM_COST
-    if kind == MAIZE:
-        return MAIZE_FARM_COST
+    if kind == FEED:
+        return FEED_FARM_COST
     return int(kind)
 
 
@@ -159,8 +482,8 @@ def deciding_rule(best: PlanKey, other: PlanKey) -> str:
     return ""
 
 
-def canonical_build(build: Sequence[Placement], temples: Sequence[int],
-                    deck: Deck | None = None) -> tuple[Placement, ...]:
+def canonical_build(build: Sequence[CardPlacement], temples: Sequence[int],
+                    deck: Deck | None = None) -> tuple[CardPlacement, ...]:
     """The same Build in its preferred order.
 
     Two placements that do not stack on each other can be played in either
@@ -184,8 +507,6 @@ def canonical_build(build: Sequence[Placement], temples: Sequence[int],
     return min(build, swapped, key=key)
 
 
-# --- legality ----------------------------------------------------------------
-
 @dataclass(frozen=True)
 class PlayCheck:
     """Whether a play is legal; if so, the plan with its outcome and points."""
@@ -199,42 +520,36 @@ class PlayCheck:
         return self.plan.points if self.plan else None
 
 
-def farm_value(names: Sequence[str], rules: Rules, deck: Deck) -> int:
-    """What Bid/God cards are worth when farming (God = god_value)."""
-    return sum(rules.god_value if deck.kind_of(n) == GOD else int(deck.kind_of(n)) for n in names)
-
-
-def is_building_card(kind: Kind) -> bool:
-    return kind == GOD or isinstance(kind, int)
-
-
-def can_farm(hand: Sequence[str], population: int, rules: Rules | None = None,
-             deck: Deck | None = None) -> bool:
-    """Whether any legal Farm discard exists (Maize, or the best max_farm_cards Bid/God cards)."""
-    rules, deck = rules or Rules.from_game(), deck or load_deck()
-    kinds = [deck.kind_of(n) for n in hand]
-    if MAIZE in kinds:
-        return True
-    values = sorted((rules.god_value if k == GOD else k for k in kinds if is_building_card(k)),
-                    reverse=True)
-    return bool(values) and sum(values[:rules.max_farm_cards]) >= population
+def hand_counts(hand: Sequence[str], deck: Deck) -> tuple[list[int], int, bool]:
+    """(Bid values, God cards, holds the feed card) of a hand of card names."""
+    values, gods, feed = [], 0, False
+    for name in hand:
+        kind = deck.kind_of(name)
+        if kind == GOD:
+            gods += 1
+        elif kind == FEED:
+            feed = True
+        elif isinstance(kind, int):
+            values.append(kind)
+    return values, gods, feed
 
 
 def possible_farm(hand: Sequence[str], population: int, rules: Rules | None = None,
                   deck: Deck | None = None) -> tuple[str, ...] | None:
     """The cheapest legal Farm discard for this hand (fewest cards, then lowest cost), or None."""
     rules, deck = rules or Rules.from_game(), deck or load_deck()
-    options = [(n,) for n in set(hand) if deck.kind_of(n) == MAIZE]
+    options = [(n,) for n in set(hand) if deck.kind_of(n) == FEED]
     cards = [n for n in sorted(hand, key=deck.sort_key) if is_building_card(deck.kind_of(n))]
     for size in range(1, rules.max_farm_cards + 1):
-        options += [c for c in combinations(cards, size) if farm_value(c, rules, deck) >= population]
+        options += [c for c in combinations(cards, size)
+                    if not farm_problem([(n, deck.kind_of(n)) for n in c], population, rules)]
     if not options:
         return None
     return min(options, key=lambda c: (len(c), sum(farm_cost(deck.kind_of(n)) for n in c)))
 
 
 def check_play(hand: Sequence[str], population: int, temples: Sequence[int],
-               farm: Sequence[str], build: Sequence[Placement],
+               farm: Sequence[str], build: Sequence[CardPlacement],
                rules: Rules | None = None, deck: Deck | None = None) -> PlayCheck:
     """Is this Farm discard and Build legal for the hand, Population and temples?
 
@@ -254,7 +569,6 @@ def check_play(hand: Sequence[str], population: int, temples: Sequence[int],
             have = f"only {held[name]}" if held[name] else "none"
             return illegal(f"the play uses {n} {name} but the hand holds {have}")
 
-    # Farm
     if not farm:
         if build:
             return illegal("without a Farm discard the game ends in famine: nothing can be built")
@@ -263,60 +577,40 @@ def check_play(hand: Sequence[str], population: int, temples: Sequence[int],
             return illegal(f"famine is only for when no Farm is possible, but {' + '.join(feed)} "
                            f"feeds Population {population}")
         return PlayCheck(True, "", TurnPlan(FAMINE, -rules.famine_penalty, (), ()))
-    kinds = [deck.kind_of(n) for n in farm]
-    if MAIZE in kinds:
-        if len(farm) > 1:
-            return illegal("Maize pays for the Farm on its own: discard it alone")
-    else:
-        for name, kind in zip(farm, kinds):
-            if not is_building_card(kind):
-                return illegal(f"{name} is a Trade card: Farm takes Bid or God cards, or Maize alone")
-        if len(farm) > rules.max_farm_cards:
-            return illegal(f"Farm takes at most {rules.max_farm_cards} cards, not {len(farm)}")
-        total = farm_value(farm, rules, deck)
-        if total < population:
-            return illegal(f"Farm {' + '.join(farm)} is worth {total}, less than Population {population}")
+    problem = farm_problem([(n, deck.kind_of(n)) for n in farm], population, rules)
+    if problem:
+        return illegal(problem)
 
-    # Build
     if len(build) > rules.max_build_cards:
         return illegal(f"Build places at most {rules.max_build_cards} cards, not {len(build)}")
     tops, touched = list(temples), set()
     for p in build:
-        kind = deck.kind_of(p.card)
-        if not is_building_card(kind):
-            return illegal(f"{p.card} is a Trade card and cannot be built")
-        if kind == GOD:
-            if not 1 <= p.value <= rules.max_stage:
-                return illegal(f"{p.card} builds as a value from 1 to {rules.max_stage}, not {p.value}")
-        elif p.value != kind:
-            return illegal(f"{p.card} has value {kind}, not {p.value}")
-        if p.value == 1:
-            if p.temple != len(tops) + 1:
-                return illegal(f"a value-1 card starts a new temple, which is number {len(tops) + 1}, "
-                               f"not {p.temple}")
-            tops.append(1)
+        new = len(tops) + 1
+        if p.value != 1 and not 1 <= p.temple <= len(tops) and p.temple != new:
+            return illegal(f"there is no temple {p.temple} for {p.card} "
+                           f"({len(tops)} temple{'s' if len(tops) != 1 else ''} on the table)")
+        if p.value == 1 and p.temple != new and is_building_card(deck.kind_of(p.card)):
+            return illegal(f"a value-1 card starts a new temple, which is number {new}, not {p.temple}")
+        top = None if p.temple == new else tops[p.temple - 1]
+        problem = placement_problem(p.card, deck.kind_of(p.card), p.value, top, p.temple in touched, rules)
+        if problem:
+            return illegal(problem)
+        if top is None:
+            tops.append(p.value)
         else:
-            if p.temple == len(tops) + 1:
-                return illegal(f"{p.card} cannot start a new temple: only a value-1 card does")
-            if not 1 <= p.temple <= len(tops):
-                return illegal(f"there is no temple {p.temple} for {p.card} "
-                               f"({len(tops)} temple{'s' if len(tops) != 1 else ''} on the table)")
-            top = tops[p.temple - 1]
-            if top != p.value - 1:
-                return illegal(f"temple {p.temple} is topped by a {top}; a {p.value} goes on a "
-                               f"temple topped by a {p.value - 1}")
-            if p.temple in touched and not rules.chain:
-                return illegal(f"chaining is off: temple {p.temple} was already built on in this Build")
             tops[p.temple - 1] = p.value
         touched.add(p.temple)
     if build:
-        plan = TurnPlan(BUILT, sum(p.value for p in build), farm, build)
-    else:
-        plan = TurnPlan(UNABLE, -rules.no_build_penalty, farm, ())
-    return PlayCheck(True, "", plan)
+        return PlayCheck(True, "", TurnPlan(BUILT, build_points([p.value for p in build], True, rules), farm, build))
+    left = list(hand)
+    for name in farm:
+        left.remove(name)
+    values, gods, _ = hand_counts(left, deck)
+    able = can_place(values, gods, temples, rules)
+    return PlayCheck(True, "", TurnPlan(no_build_outcome(able), build_points((), able, rules), farm, ()))
 
 
-def temples_after(temples: Sequence[int], build: Sequence[Placement]) -> list[int]:
+def temples_after(temples: Sequence[int], build: Sequence[CardPlacement]) -> list[int]:
     """The temple tops after a (legal) Build."""
     tops = list(temples)
     for p in build:
@@ -331,7 +625,7 @@ def plan_from_kinds(hand: Sequence[str], farm: Sequence[Kind], build: Sequence[t
                     outcome: str, points: int, deck: Deck | None = None) -> TurnPlan:
     """Name the cards of a plan given by kinds.
 
-    ``farm`` lists kinds (Bid values, GOD, MAIZE); ``build`` lists
+    ``farm`` lists kinds (Bid values, GOD, FEED); ``build`` lists
     ``(kind, value, temple)``.  Cards of a kind are taken from the hand in deck
     order, Farm first, so identical plans always come out with the same names.
     """
@@ -340,10 +634,6 @@ def plan_from_kinds(hand: Sequence[str], farm: Sequence[Kind], build: Sequence[t
     for name in sorted(hand, key=deck.sort_key):
         pools.setdefault(deck.kind_of(name), []).append(name)
     taken = {kind: iter(names) for kind, names in pools.items()}
-    farm_names = tuple(next(taken[k]) for k in sorted(farm, key=_kind_order))
-    placements = tuple(Placement(next(taken[k]), value, temple) for k, value, temple in build)
+    farm_names = tuple(next(taken[k]) for k in sorted(farm, key=farm_cost))
+    placements = tuple(CardPlacement(next(taken[k]), value, temple) for k, value, temple in build)
     return TurnPlan(outcome, points, farm_names, placements)
-
-
-def _kind_order(kind: Kind) -> int:
-    return farm_cost(kind)

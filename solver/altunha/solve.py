@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from solver.altunha.cards import Deck, load_deck
-from solver.altunha.parse import check_population, check_rules, parse_hand, parse_temples
+from solver.altunha.parse import check_population, parse_hand, parse_temples
 from solver.altunha.rules import (
     OPTIMAL_FIELDS,
     PlanKey,
@@ -23,6 +23,7 @@ from solver.altunha.rules import (
     Rules,
     TurnPlan,
     check_play,
+    check_rules,
     deciding_rule,
     plan_key,
 )
@@ -52,7 +53,7 @@ class Answer:
 def question(hand, population: int, temples: Sequence[int] = (), rules: Rules | None = None,
              deck: Deck | None = None) -> Question:
     deck = deck or load_deck()
-    rules = Rules.from_game(deck) if rules is None else check_rules(rules, "rules")
+    rules = Rules.from_game() if rules is None else check_rules(rules, "rules")
     return Question(parse_hand(hand, deck), check_population(population),
                     parse_temples(temples, deck.max_value, deck=deck),
                     rules)
