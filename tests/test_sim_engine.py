@@ -5,11 +5,16 @@ from collections import Counter
 
 import pytest
 
-from solver.altunha.sim.engine import Bid, Game, IllegalMove, Placement, TradePlay
+from solver.altunha.sim.engine import Bid, Game, IllegalMove, TablePlacement, TradePlay
 from solver.altunha.sim.runner import Spec, play_game
-from solver.altunha.sim.variants import load_rules, with_settings
+from solver.altunha.sim.variants import load_setup, with_settings_of
 
-RULES = load_rules()
+RULES = load_setup()
+Placement = TablePlacement
+
+
+def with_settings(setup, settings):
+    return with_settings_of(setup, settings)
 
 
 def table_game(hands, deck_top=(), players=None, rules=RULES, scores=None, population=5, calendar=0):
@@ -173,8 +178,7 @@ def test_tied_top_bids_drop_out_and_the_next_lower_wins():
 
 
 def test_all_bids_tied_goes_to_fewer_points_then_to_nobody():
-    g = table_game([["Steps"], ["Steps"], ["Stage"]], scores=[5, 3, 0])
-    g.hands[2] = []
+    g = table_game([["Steps"], ["Steps"]], scores=[5, 3])
     assert g.bid_phase({0: bid(g, 0, "Steps"), 1: bid(g, 1, "Steps")}) == 1
     assert g.bid_result == "fewer_points"
     g = table_game([["Steps"], ["Steps"]], scores=[4, 4])
@@ -183,16 +187,33 @@ def test_all_bids_tied_goes_to_fewer_points_then_to_nobody():
 
 
 def test_ties_on_several_levels():
-    # 6, 6, 4, 4: every total is tied; the tied top bidders (6) go by points
-    g = table_game([["Steps"], ["Steps"], ["Stairs"], ["Stairs"]], scores=[2, 1, 0, 0])
+    # 6, 6, 4, 4: every total is tied; the ladder ends at the tie of 4s, which goes by points
+    g = table_game([["Steps"], ["Steps"], ["Stairs"], ["Stairs"]], scores=[2, 1, 3, 0])
+    assert g.bid_phase({p: bid(g, p, g.table.name[g.hands[p][0]]) for p in range(4)}) == 3
+    # the other reading of the ruling: the tied top bidders (6) go by points
+    rules = with_settings(RULES, {"points_decide": "highest_tie"})
+    g = table_game([["Steps"], ["Steps"], ["Stairs"], ["Stairs"]], rules=rules, scores=[2, 1, 3, 0])
     assert g.bid_phase({p: bid(g, p, g.table.name[g.hands[p][0]]) for p in range(4)}) == 1
 
 
-def test_no_cards_never_wins():
-    g = table_game([["Altar"], ["Plaza"]])
+def test_a_bid_of_no_cards_is_a_total_of_zero():
+    # nobody bids: every total is 0, so the player with fewer points becomes Priest King
+    g = table_game([["Altar"], ["Plaza"], ["Base"]], scores=[3, -1, 2])
+    assert g.bid_phase({}) == 1 and g.bid_result == "fewer_points" and g.empty_rounds == 1
+    assert g.king_bid_empty
+    # two tied bids drop out and the player who bid nothing wins
+    g = table_game([["Steps"], ["Steps"], ["Base"]])
+    assert g.bid_phase({0: bid(g, 0, "Steps"), 1: bid(g, 1, "Steps")}) == 2
+    assert g.bid_result == "next_lower" and g.empty_rounds == 0
+
+
+def test_the_switch_that_makes_a_bid_of_no_cards_lose():
+    rules = with_settings(RULES, {"empty_bid_never_wins": "on"})
+    g = table_game([["Altar"], ["Plaza"]], rules=rules, scores=[3, -1])
     assert g.bid_phase({}) is None and g.bid_result == "no_bids"
-    g = table_game([["Plaza"], []])
-    assert g.bid_phase({0: bid(g, 0, "Plaza")}) == 0
+    g = table_game([["Steps"], ["Steps"], ["Base"]], rules=rules, scores=[4, 2, 0])
+    assert g.bid_phase({0: bid(g, 0, "Steps"), 1: bid(g, 1, "Steps")}) == 1
+    assert g.bid_result == "fewer_points"
 
 
 def test_without_tie_drop_the_tied_top_goes_to_fewer_points():
@@ -277,26 +298,41 @@ def test_build_new_temple_stack_and_chain():
 def test_build_refusals_leave_the_table_unchanged():
     rules = with_settings(RULES, {"chain": "off"})
     g = crowned([["Plaza", "Base", "Stage"], []], rules=rules)
-    with pytest.raises(IllegalMove, match="chain is off"):
+    with pytest.raises(IllegalMove, match="chaining is off"):
         g.build_phase((Placement(card(g, 0, "Plaza"), 1, None), Placement(card(g, 0, "Base"), 2, 0)))
     assert g.temples == [] and len(g.hands[0]) == 3 and g.scores == [0, 0]
-    with pytest.raises(IllegalMove, match="only a value-1 card starts"):
+    with pytest.raises(IllegalMove, match="only a value-1 card does"):
         g.build_phase((Placement(card(g, 0, "Base"), 2, None),))
     g.temples = [[(card(g, 0, "Plaza"), 1)]]
     g.hands[0].remove(g.temples[0][0][0])
-    with pytest.raises(IllegalMove, match="topped 1"):
+    with pytest.raises(IllegalMove, match="not by a 1"):
         g.build_phase((Placement(card(g, 0, "Stage"), 3, 0),))
 
 
-def test_god_builds_as_any_value_and_nothing_built_costs_seven():
+def test_god_builds_as_any_value():
     g = crowned([["Moon Goddess", "Stairs"], []])
     g.temples = [[(999, 7)]]
     assert g.build_phase((Placement(card(g, 0, "Moon Goddess"), 8, 0),)) == 8
     with pytest.raises(IllegalMove, match="from 1 to 8"):
         g2 = crowned([["Moon Goddess"], []])
         g2.build_phase((Placement(card(g2, 0, "Moon Goddess"), 9, None),))
-    g3 = crowned([["Stairs"], []])
-    assert g3.build_phase(()) == -7 and g3.scores[0] == -7 and g3.no_build == 1
+
+
+def test_building_nothing_costs_seven_only_when_nothing_could_be_laid():
+    unable = crowned([["Stairs"], []])
+    assert unable.build_phase(()) == -7 and unable.scores[0] == -7 and unable.no_build == 1
+    able = crowned([["Plaza", "Stairs"], []])
+    assert able.build_phase(()) == 0 and able.scores[0] == 0 and able.declined == 1 and able.no_build == 0
+    rules = with_settings(RULES, {"penalty_if_declined": "on"})
+    strict = crowned([["Plaza", "Stairs"], []], rules=rules)
+    assert strict.build_phase(()) == -7 and strict.declined == 1
+
+
+def test_scores_stop_at_zero_when_switched():
+    rules = with_settings(RULES, {"negative_scores": "off"})
+    g = table_game([["Pyrite"], []], rules=rules, scores=[0, 2])
+    g.play_trade(0, TradePlay(card(g, 0, "Pyrite"), target=1))
+    assert g.scores == [2, 0] and g.points[0]["pyrite"] == 2 and g.points[1]["pyrite"] == -2
 
 
 # --- refused moves change nothing -------------------------------------------------------
@@ -342,7 +378,7 @@ REFUSED = {
     "famine when able to feed": (None, lambda g: g.farm_phase(()), "must farm"),
     "Maize with other cards": (None, lambda g: g.farm_phase((card(g, 0, "Maize"), card(g, 0, "Steps"))), "alone"),
     "farm with a Trade card": (None, lambda g: g.farm_phase((card(g, 0, "Steps"), card(g, 0, "Stone"))),
-                               "cannot pay"),
+                               "is a Trade card"),
     "build on a missing temple": (None, lambda g: g.build_phase((Placement(card(g, 0, "Plaza"), 1, None),
                                                                  Placement(card(g, 0, "Base"), 2, 3))), "no temple"),
     "build a card not held": (None, lambda g: g.build_phase((Placement(card(g, 1, "Plaza"), 1, None),)),

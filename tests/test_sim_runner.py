@@ -9,9 +9,9 @@ import pytest
 from solver.altunha.sim.runner import Spec, run_games
 from solver.altunha.sim.simulate import balance_json, simulate
 from solver.altunha.sim.stats import summarize
-from solver.altunha.sim.variants import load_rules, with_settings
+from solver.altunha.sim.variants import load_setup, with_settings_of
 
-RULES = load_rules()
+RULES = load_setup()
 POLICIES = ("greedy", "random", "closer", "cautious")
 
 
@@ -35,7 +35,7 @@ def test_records_come_back_in_game_order():
 
 
 def run(settings, games=150, policies=POLICIES, players=4):
-    spec = Spec(with_settings(RULES, settings), players, policies, 21)
+    spec = Spec(with_settings_of(RULES, settings), players, policies, 21)
     return summarize(run_games(spec, games, workers=1), spec)
 
 
@@ -47,7 +47,7 @@ def test_no_jade_in_the_deck_means_jade_is_never_played():
 
 
 def test_bigger_obsidian_shows_in_points_by_source():
-    base, variant = run({}), run({"obsidian_points": 40})
+    base, variant = run({}), run({"amount.Obsidian": 40})
     plays = variant["trade_cards"]["Obsidian"]["plays"]
     per_player = variant["points_by_source"]["obsidian"]["mean"]
     assert per_player == pytest.approx(40 * plays / (150 * 4), abs=1e-3)
@@ -57,6 +57,7 @@ def test_bigger_obsidian_shows_in_points_by_source():
 def test_no_build_cards_means_the_priest_king_never_builds():
     s = run({"max_build_cards": 0})
     assert s["priest_king"]["could_not_build"]["rate"] == 1.0
+    assert s["priest_king"]["declined_to_build"]["rate"] == 0
     assert s["points_by_source"]["build"]["mean"] == 0
 
 
@@ -67,16 +68,39 @@ def test_higher_starting_population_shortens_famine_games():
     assert variant["famine_round"]["mean"] < base["famine_round"]["mean"]
 
 
-def test_a_round_limit_is_counted_as_timeouts():
-    s = run({"round_limit": 2, "stalemate_stop": "off"}, policies=("greedy",))
+def test_a_round_cap_is_counted_apart_from_the_endings():
+    s = run({"round_cap": 2}, policies=("greedy",))
     assert s["length"]["max"] <= 2
-    assert s["ends"]["timeout"]["count"] + s["ends"]["famine"]["count"] == 150
-    assert s["ends"]["timeout"]["count"] > 100
+    assert s["ends"]["cap"]["count"] + s["ends"]["famine"]["count"] == 150
+    assert s["ends"]["cap"]["count"] > 100
+    assert s["warning"].startswith(f"WARNING: {s['ends']['cap']['count']} of 150 games")
+
+
+def test_the_seeds_rules_end_greedy_games_in_famine():
+    s = run({}, games=200, policies=("greedy",))
+    assert s["ends"]["famine"]["count"] == 200 and s["warning"] is None
+    assert s["findings"][0].startswith("200 of 200 games (100.0%) ended in a famine")
+
+
+def test_findings_follow_how_the_games_stopped():
+    # the same seeds under two rule sets: the rulebook's, where every total counts and greedy games
+    # end in famines, and "a bid of no cards never wins", where nobody who cannot feed wins a bid
+    famine = run({"round_cap": 60}, games=60, policies=("greedy",))
+    stalled = run({"round_cap": 60, "empty_bid_never_wins": "on"}, games=60, policies=("greedy",))
+    assert famine["ends"]["famine"]["count"] == 60 and stalled["ends"]["cap"]["count"] > 40
+    assert not any("round cap" in line for line in famine["findings"]) and famine["warning"] is None
+    cap_line = next(line for line in stalled["findings"] if "round cap" in line)
+    capped = stalled["at_cap"]
+    assert cap_line.startswith(f"{stalled['ends']['cap']['count']} of 60 games")
+    assert f"every player bid no cards in {100 * capped['every_bid_empty']['rate']:.1f}% of rounds" in cap_line
+    assert capped["every_bid_empty"]["rate"] > 0.3 and stalled["warning"] is not None
+    assert famine["bids"]["every_bid_empty"]["rate"] < capped["every_bid_empty"]["rate"]
+    assert famine["bid_results"].get("no_bids") is None and stalled["bid_results"]["no_bids"]["count"] > 0
 
 
 def test_the_leader_exploit_is_found():
     s = run({}, games=200, policies=("closer", "random"), players=2)
-    exploit = s["rule_holes"]["famine_by_eventual_winner"]
+    exploit = s["famines"]["by_eventual_winner"]
     assert exploit["games"] > 0
     assert any("still won" in line for line in s["findings"])
 

@@ -1,12 +1,15 @@
-"""Confidence intervals and chart geometry of the balance report."""
+"""Confidence intervals, and the figures and findings the balance report computes from game records."""
+
+import statistics
 
 import pytest
 
-from kitgen.layout.chart_axes import label_every, nice_ticks, slots
-from solver.altunha.sim.engine import SOURCES
 from solver.altunha.sim.runner import Spec
 from solver.altunha.sim.stats import how_games_ended, mean_ci, percentile, summarize, wilson
-from solver.altunha.sim.variants import load_rules
+from solver.altunha.sim.variants import load_setup
+
+SETUP = load_setup()
+SOURCES = SETUP.sources
 
 
 def test_wilson_matches_published_values():
@@ -23,44 +26,29 @@ def test_mean_interval_and_percentiles():
     assert m["mean"] == 3 and m["sd"] == pytest.approx(1.5811, abs=1e-4)
     assert m["low"] == pytest.approx(3 - 1.96 * 1.5811 / 5 ** 0.5, abs=1e-3)
     assert percentile([1, 2, 3, 4, 5], 0.5) == 3 and percentile([10, 20], 0.1) == 11
-
-
-def test_nice_ticks_cover_the_range_with_round_steps():
-    ticks = nice_ticks(0, 0.37, 5)
-    assert ticks[0] == 0 and ticks[-1] >= 0.37
-    steps = {round(b - a, 9) for a, b in zip(ticks, ticks[1:])}
-    assert len(steps) == 1 and steps.pop() in (0.1, 0.05)
-    negative = nice_ticks(-13, 8)
-    assert negative[0] <= -13 and negative[-1] >= 8 and 0 in negative
-
-
-def test_bar_slots_fill_the_length_without_overlap():
-    bars = slots(4, 10, 200, 0.25)
-    assert bars[0].start == pytest.approx(10 + 50 * 0.125)
-    assert all(b.size == pytest.approx(37.5) for b in bars)
-    assert all(a.start + a.size < b.start for a, b in zip(bars, bars[1:]))
-    assert bars[-1].start + bars[-1].size <= 210
-    k = label_every(40, 200, 10)
-    shown = -(-40 // k)
-    assert shown * 10 <= 200 and -(-40 // (k - 1)) * 13 > 200  # the labels fit, one more would not
-    assert label_every(4, 200, 10) == 1
+    assert percentile(list(range(1, 101)), 0.9) == pytest.approx(90.1)
 
 
 # --- figures from hand-made records ------------------------------------------------------
 
-def game_record(wins, trades=(), end="famine", rounds=10):
+def game_record(wins, trades=(), end="famine", rounds=10, points=None, empty_rounds=0, kings=None,
+                famine_empty_bid=False):
     """A two-player game's record with the given win shares by seat and Trade plays (name, seat)."""
+    points = points or [[0] * len(SOURCES) for _ in wins]
     return {
         "rounds": rounds, "end": end, "dealt_calendar_seat": 1,
-        "seats": [{"policy": "greedy", "score": 10 * w, "win": w, "points": [0] * len(SOURCES)} for w in wins],
-        "trades": list(trades), "king_rounds": rounds, "no_build": 0, "build_rounds": rounds,
+        "seats": [{"policy": "greedy", "score": 10 * w + sum(pts), "win": w, "points": pts}
+                  for w, pts in zip(wins, points)],
+        "trades": list(trades), "king_rounds": rounds if kings is None else kings, "empty_rounds": empty_rounds,
+        "no_build": 0, "declined": 0, "build_rounds": rounds,
         "reasons": {"highest": rounds}, "max_no_king_streak": 0, "lead_changes": 0, "clear_round": 1,
         "famine_seat": 0 if end == "famine" else None, "famine_margin": 0 if end == "famine" else None,
-        "famine_winner": False, "famine_decisive": False, "final_population": 9,
+        "famine_winner": False, "famine_empty_bid": famine_empty_bid, "famine_decisive": False,
+        "final_population": 9,
     }
 
 
-SPEC = Spec(load_rules(), 2, ("greedy",), 0)
+SPEC = Spec(SETUP, 2, ("greedy",), 0)
 
 
 def test_trade_card_win_rate_counts_each_player_once_per_game_with_his_share():
@@ -78,16 +66,43 @@ def test_trade_card_win_rate_counts_each_player_once_per_game_with_his_share():
     assert obsidian["player_won"]["rate"] == 0 and obsidian["player_won"]["n"] == 1
 
 
-def test_a_warning_when_most_games_are_cut_off():
-    famine = game_record([1.0, 0.0])
-    stalemate = game_record([0.5, 0.5], end="stalemate", rounds=14)
-    timeout = game_record([0.0, 1.0], end="timeout", rounds=40)
-    assert summarize([famine, famine, stalemate, timeout], SPEC)["warning"] is None  # half is not most
-    warning = summarize([famine, stalemate, stalemate, timeout], SPEC)["warning"]
-    assert warning.startswith("WARNING: 3 of 4 games (75.0%) did not end by the rules")
-    assert "stalemate 2, stalled 0, round limit 1" in warning and "stop bidding" in warning
+def test_a_point_cards_win_rate_is_also_given_without_its_points():
+    gain = SOURCES.index("obsidian")
+    won_by_obsidian = [0] * len(SOURCES)
+    won_by_obsidian[gain] = 5
+    # seat 0 wins 15 to 12 only thanks to Obsidian's 5 points: without them seat 1 wins
+    record = game_record([1.0, 0.0], [("Obsidian", 0)], points=[won_by_obsidian, [0] * len(SOURCES)])
+    record["seats"][0]["score"], record["seats"][1]["score"] = 15, 12
+    obsidian = summarize([record] * 40, SPEC)["trade_cards"]["Obsidian"]
+    assert obsidian["player_won"]["rate"] == 1.0
+    assert obsidian["player_won_without_its_points"]["rate"] == 0.0
+    assert "player_won_without_its_points" not in summarize([record], SPEC)["trade_cards"]["Stone"]
+    # 40 winning players of Obsidian, but no finding: its own points explain the wins
+    assert not any("Obsidian" in line for line in summarize([record] * 40, SPEC)["findings"])
+
+
+def test_a_warning_and_a_measured_finding_when_most_games_reach_the_cap():
+    famine = game_record([1.0, 0.0], famine_empty_bid=True)
+    capped = game_record([0.5, 0.5], end="cap", rounds=200, empty_rounds=150, kings=40)
+    assert summarize([famine, famine, capped], SPEC)["warning"] is None  # a third is not most
+    s = summarize([famine, capped, capped], SPEC)
+    assert s["warning"].startswith("WARNING: 2 of 3 games (66.7%) were stopped at the round cap of 200 rounds")
+    # 300 of the 400 rounds of the capped games had every bid empty; 320 had no Priest King
+    line = next(f for f in s["findings"] if "round cap" in f)
+    assert "every player bid no cards in 75.0% of rounds" in line and "Priest King in 80.0%" in line
+    assert s["ends"]["cap"]["rate"] == pytest.approx(2 / 3, abs=1e-4)
+    assert "In 1 of 1 famines (100.0%) the starving Priest King had won the bid with a bid of no cards." \
+        in s["findings"]
+
+
+def test_length_figures_use_the_standard_library():
+    records = [game_record([1.0, 0.0], rounds=r) for r in (3, 9, 12, 12, 14, 20)]
+    length = summarize(records, SPEC)["length"]
+    assert length["median"] == statistics.median([3, 9, 12, 12, 14, 20]) == 12
+    assert length["histogram"] == {"3": 1, "9": 1, "12": 2, "14": 1, "20": 1}
+    assert (length["min"], length["max"]) == (3, 20)
 
 
 def test_how_games_ended_in_words():
-    assert how_games_ended({"stalemate": 10000}) == "all 10000 games ended at the stalemate cut-off"
-    assert how_games_ended({"timeout": 2, "famine": 5}) == "games ended in a famine: 5, at the round limit: 2"
+    assert how_games_ended({"famine": 10000}) == "all 10000 games ended in a famine"
+    assert how_games_ended({"cap": 2, "famine": 5}) == "games ended in a famine: 5, stopped at the round cap: 2"

@@ -11,14 +11,17 @@ import click
 @click.command()
 @click.argument("game", default="altun-ha")
 @click.option("--games", "-n", type=int, default=1000, show_default=True, help="Games to play.")
-@click.option("--players", "-p", type=int, default=4, show_default=True, help="Players per game (2-8).")
+@click.option("--players", "-p", type=int, default=4, show_default=True,
+              help="Players per game: 2 or more, as many as the deck deals a starting hand to (16 for Altun Ha).")
 @click.option("--policy", default="greedy,cautious,closer,random", show_default=True, metavar="NAME[,NAME...]",
               help="Players' policies, cycled over the players: random, greedy, cautious, closer.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed; game i uses seed/i, so results do not depend on the number of workers.")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
-              help="Change a rule number or switch for this run (repeatable), e.g. population_start=3, "
-                   "chain=off, count.Jade=0.")
+              help="Change a rule number or pick another option of a playtest ruling for this run "
+                   "(repeatable), e.g. population_start=3, empty_bid_never_wins=on, count.Jade=0, "
+                   "amount.Obsidian=8, round_cap=100. The rulings and their options are listed in the "
+                   "rulebook.")
 @click.option("--compare", "compare_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               metavar="VARIANT.toml", help="Also play a variant (KEY = VALUE lines) on the same seeds "
                                              "and report the differences side by side.")
@@ -83,9 +86,9 @@ def _summary_lines(s):
     b = s["balance"]
     yield f"Game length: {s['length']['mean']:.1f} rounds (sd {s['length']['sd']:.1f}, " \
           f"median {s['length']['median']}, {s['length']['min']}-{s['length']['max']})"
-    yield f"Ended by famine: {_pct(s['ends']['famine'])}; never ended in famine: {_pct(s['rule_holes']['timeouts'])}"
+    yield "How games ended: " + "; ".join(f"{how} {e['count']} ({_pct(e)})" for how, e in s["ends"].items())
     yield "Win rate by seat: " + ", ".join(f"{i + 1}: {_pct(w)}" for i, w in enumerate(s["win_rate_by_seat"]))
     yield "Win rate by policy: " + ", ".join(f"{k}: {_pct(w)}" for k, w in s["win_rate_by_policy"].items())
     yield f"Seat gap {100 * b['seat_gap']:.1f} points; lead changes {b['lead_changes']['mean']:.2f}/game; " \
           f"winner clear from {100 * b['decisiveness']['mean']:.0f}% of the game"
-    yield f"Priest King could not build: {_pct(s['priest_king']['could_not_build'])}"
+    yield f"Priest King had no card to lay: {_pct(s['priest_king']['could_not_build'])}"

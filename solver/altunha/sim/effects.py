@@ -1,79 +1,81 @@
-"""What each Trade card does when played in the Trade phase.
+"""What a Trade card does when played in the Trade phase, by its effect (the cards.csv ``effect`` column).
 
-Rulings for points the seed leaves open: targets are one opponent of the
-player's choice (Salt, Cocoa, Honey, Feathers, Pyrite); Ceramics puts the
-cards not taken back on top of the deck in the order they were; Codex only
-looks; Honey against a one-card hand discards that card; scores may go
-negative.  Jade (Bid phase) and Maize (Farm phase) are not played here.
+Each effect reads its number from the card's ``amount``.  Where a card's text
+leaves a question open the rulebook says what happens: targets are one
+opponent of the player's choice; ``look_and_take`` puts the cards not taken
+back on top of the deck in the order they were; ``look`` only looks;
+``discard_random`` against a smaller hand discards all of it.  Scores may go
+below zero unless the ``negative_scores`` ruling is off (see
+:meth:`~solver.altunha.sim.engine.Game.add_points`).  The ``win_bid`` (Jade)
+and ``feed`` (Maize) effects belong to the Bid and Farm phases.
 """
 
 from __future__ import annotations
 
 
-def _stone(game, p, play, choose):
-    game.draw(p, game.R.stone_draw)
+def _draw(game, p, card, play, choose):
+    game.draw(p, game.table.amount[card])
 
 
-def _salt(game, p, play, choose):
-    game.draw(p, game.R.salt_draw)
+def _draw_and_see_hand(game, p, card, play, choose):
+    game.draw(p, game.table.amount[card])
     game.seen_hands[p][play.target] = tuple(game.hands[play.target])
 
 
-def _cocoa(game, p, play, choose):
+def _take_cards(game, p, card, play, choose):
     victim = game.hands[play.target]
-    for _ in range(min(game.R.cocoa_steal, len(victim))):
-        card = victim.pop(game.rng.randrange(len(victim)))
-        game.hands[p].append(card)
+    for _ in range(min(game.table.amount[card], len(victim))):
+        game.hands[p].append(victim.pop(game.rng.randrange(len(victim))))
 
 
-def _ceramics(game, p, play, choose):
+def _look_and_take(game, p, card, play, choose):
     if not game.deck:
         game.reshuffle()
-    looked = game.deck[-game.R.ceramics_look:][::-1]  # top card first
+    looked = game.deck[-game.table.amount[card]:][::-1]  # top card first
     if not looked:
         return
     pick = choose(looked) if choose else looked[0]
     if pick not in looked:
-        game.illegal(p, f"Ceramics: the card taken must be one of the {len(looked)} looked at")
+        game.illegal(p, f"{game.table.name[card]}: the card taken must be one of the {len(looked)} looked at")
     game.deck.remove(pick)  # the others stay on top in their order
     game.hands[p].append(pick)
 
 
-def _honey(game, p, play, choose):
+def _discard_random(game, p, card, play, choose):
     victim = game.hands[play.target]
-    n = min(game.R.honey_discard, len(victim))
-    for _ in range(n):
+    for _ in range(min(game.table.amount[card], len(victim))):
         game.discard.append(victim.pop(game.rng.randrange(len(victim))))
 
 
-def _feathers(game, p, play, choose):
-    game.add_points(play.target, -game.R.feathers_points, "feathers")
+def _target_loses(game, p, card, play, choose):
+    game.add_points(play.target, -game.table.amount[card], game.table.source[card])
 
 
-def _textiles(game, p, play, choose):
+def _others_lose(game, p, card, play, choose):
     for q in range(game.n):
         if q != p:
-            game.add_points(q, -game.R.textiles_points, "textiles")
+            game.add_points(q, -game.table.amount[card], game.table.source[card])
 
 
-def _pyrite(game, p, play, choose):
-    game.add_points(play.target, -game.R.pyrite_points, "pyrite")
-    game.add_points(p, game.R.pyrite_points, "pyrite")
+def _steal_points(game, p, card, play, choose):
+    taken = -game.add_points(play.target, -game.table.amount[card], game.table.source[card])
+    game.add_points(p, taken, game.table.source[card])
 
 
-def _obsidian(game, p, play, choose):
-    game.add_points(p, game.R.obsidian_points, "obsidian")
+def _gain(game, p, card, play, choose):
+    game.add_points(p, game.table.amount[card], game.table.source[card])
 
 
-def _codex(game, p, play, choose):
-    game.seen_deck[p] = tuple(game.deck[-game.R.codex_look:][::-1]) if game.R.codex_look else ()
+def _look(game, p, card, play, choose):
+    amount = game.table.amount[card]
+    game.seen_deck[p] = tuple(game.deck[-amount:][::-1]) if amount else ()
 
 
 # effects that ask the player to choose, and so can refuse the choice after the card is played
-CHOOSES = ("Ceramics",)
+CHOOSES = frozenset({"look_and_take"})
 
 EFFECTS = {
-    "Stone": _stone, "Salt": _salt, "Cocoa": _cocoa, "Ceramics": _ceramics, "Honey": _honey,
-    "Feathers": _feathers, "Textiles": _textiles, "Pyrite": _pyrite, "Obsidian": _obsidian,
-    "Codex": _codex,
+    "draw": _draw, "draw_and_see_hand": _draw_and_see_hand, "take_cards": _take_cards,
+    "look_and_take": _look_and_take, "discard_random": _discard_random, "target_loses": _target_loses,
+    "others_lose": _others_lose, "steal_points": _steal_points, "gain": _gain, "look": _look,
 }

@@ -1,22 +1,22 @@
 """The Altun Ha rules engine: setup, the eight phases, the end of the game.
 
-The engine also referees: every move goes through a method that checks it
-and raises :class:`IllegalMove` with a clear message, so a policy (or a
-person) cannot break the rules; a refused move leaves the game as it was.  Rulings the seed leaves open (shared with
-the rulebook):
+The engine referees: every move goes through a method that checks it against
+the rules model (:mod:`solver.altunha.rules`, shared with the turn solver)
+and raises :class:`IllegalMove` with a clear message; a refused move leaves
+the game as it was.  The built-in players only make legal moves, so an
+IllegalMove during a run is a bug, not a user's mistake.
 
-* Seats are numbered clockwise.  The Calendar token passes counter-clockwise
-  (to the holder's right) while trading goes clockwise from the holder, taken
-  literally; the ``calendar_clockwise`` switch makes both clockwise.
-* Bids: the highest total made by exactly one player wins (tied totals drop
-  out; a bid of no cards never wins); if every total is tied, the tied top
-  bidder with fewer points wins; if still tied, the round ends with no Farm,
-  Build or Cycle.  Jade is revealed with the bid and wins it outright (several
-  Jades: the rule above among the Jade players).  Jade and Maize do not use
-  the player's one Trade card (switch ``special_is_trade``).
-* An empty deck and discard pile mean no draw, not an end (switch
-  ``empty_deck_ends``).  Hand-limit discards are the player's choice.
-* Scores may go negative; ties at the end are shared wins.
+The rulings the seed leaves open are switches of the rules (game.toml
+``[rulings]``, printed in the rulebook): which way the Calendar goes, an empty
+deck, Jade and Maize and the one Trade card, the tie ladder of the bids, a
+bid of no cards, chaining, choosing not to build, scores below zero.  Seats
+are numbered clockwise; hand-limit discards are the player's choice; ties at
+the end are shared wins.
+
+A game ends in a famine, or when a ruling names another end (an empty deck
+and discard pile under ``empty_deck_ends``).  The simulator's one safeguard,
+the round cap, stops a game that is still running; such a game is reported
+as stopped at the cap ("cap"), which is not an end the rules know.
 """
 
 from __future__ import annotations
@@ -24,28 +24,30 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from kitgen.errors import KitgenError
-from solver.altunha.sim.cards import BID, GOD, IN_TRADE_PHASE, TARGETED, TRADE, numbers_for, table_for
+from solver.altunha.cards import FEED, TARGETED
+from solver.altunha.cards import GOD as GOD_KIND
+from solver.altunha.cards import TRADE as TRADE_KIND
+from solver.altunha.rules import (
+    bid_problem,
+    build_points,
+    can_feed,
+    can_place,
+    farm_problem,
+    hand_excess,
+    placement_problem,
+    resolve_bids,
+)
+from solver.altunha.sim.cards import BID, GOD, TRADE, table_for
 from solver.altunha.sim.effects import CHOOSES, EFFECTS
-from solver.altunha.sim.enumerate import can_feed
-from solver.altunha.sim.variants import Rules
+from solver.altunha.sim.variants import Setup
 
-SOURCES = ("build", "no_build", "famine", "obsidian", "pyrite", "feathers", "textiles")
-
-
-def largest_farm(table) -> int:
-    """The most a Farm without Maize can pay with this deck (its max_farm highest cards)."""
-    cached = getattr(table, "_largest_farm", None)
-    if cached is None:
-        values = sorted((table.value[c] for c in range(table.size) if table.kind[c] in (BID, GOD)),
-                        reverse=True)
-        cached = sum(values[:table.config.max_farm])
-        object.__setattr__(table, "_largest_farm", cached)
-    return cached
+ENDS = ("famine", "empty_deck", "cap")   # "cap": stopped by the simulator, not ended by the rules
 
 
-class IllegalMove(KitgenError):
-    """A move the rules do not allow; the message names the player, the phase and why."""
+class IllegalMove(Exception):
+    """A move the rules do not allow; the message names the player, the phase and why.
+
+    Not a user error: the built-in players only make legal moves."""
 
 
 class TradePlay(NamedTuple):
@@ -55,25 +57,28 @@ class TradePlay(NamedTuple):
 
 class Bid(NamedTuple):
     cards: tuple[int, ...] = ()
-    jade: int | None = None   # the Jade card's id when revealed with the bid
+    jade: int | None = None   # the id of the card that wins the bid (Jade), when revealed with the bid
 
 
-class Placement(NamedTuple):
+class TablePlacement(NamedTuple):
+    """One Build card of a simulated game: card id ``card`` laid as ``value`` on the temple at
+    index ``temple`` of ``Game.temples`` (None starts a new temple)."""
+
     card: int
-    value: int                 # the value placed (a God card's chosen value)
-    temple: int | None = None  # index of the temple built on; None starts a new one
+    value: int
+    temple: int | None = None
 
 
 class Game:
     """One game in progress.  ``hands[p]`` are card ids; ``temples`` lists of (card, value)."""
 
-    def __init__(self, rules: Rules, players: int, rng: random.Random):
-        if players < 2:
-            raise IllegalMove(f"Altun Ha needs at least 2 players, not {players}")
-        self.rules = rules
-        self.table = table_for(rules)
-        self.R = numbers_for(rules)
-        self.cfg = self.table.config
+    def __init__(self, setup: Setup, players: int, rng: random.Random):
+        if not 2 <= players <= setup.max_players:
+            raise ValueError(f"Altun Ha takes 2 to {setup.max_players} players with this deck, not {players}")
+        self.setup = setup
+        self.R = setup.rules
+        self.table = table_for(setup)
+        self.rule_kind = tuple(self._rule_kind(c) for c in range(self.table.size))
         self.rng = rng
         self.n = players
         self.deck = list(range(self.table.size))
@@ -95,20 +100,33 @@ class Game:
         self.seen_deck: list[tuple[int, ...]] = [() for _ in range(players)]
         self.out_of_cards = False
         # figures for the balance report
-        self.points = [dict.fromkeys(SOURCES, 0) for _ in range(players)]
+        self.points = [dict.fromkeys(setup.sources, 0) for _ in range(players)]
         self.trade_plays: list[tuple[str, int]] = []
         self.bid_result = ""
         self.reasons: dict[str, int] = {}
+        self.empty_rounds = 0          # rounds in which every player bid no cards
         self.no_king_streak = 0
         self.max_no_king_streak = 0
-        self.no_build = 0
+        self.no_build = 0              # Builds with no card that could be laid
+        self.declined = 0              # Builds where the Priest King laid nothing though he could have
         self.build_rounds = 0
         self.king_rounds = 0
+        self.king_bid_empty = False    # this round's Priest King bid no cards
         self.famine_by: int | None = None
         self.famine_margin: int | None = None
+        self.famine_empty_bid = False
         self.leaders: list[tuple[int, ...]] = []
         for p in range(players):
             self.draw(p, self.R.hand_size)
+
+    def _rule_kind(self, card: int):
+        """The kind the rules model knows a card by: a Bid value, GOD, FEED or TRADE."""
+        k = self.table.kind[card]
+        if k == BID:
+            return self.table.value[card]
+        if k == GOD:
+            return GOD_KIND
+        return FEED if self.table.effect[card] == "feed" else TRADE_KIND
 
     # --- helpers ---------------------------------------------------------------
 
@@ -119,9 +137,15 @@ class Game:
     def card_name(self, card: int) -> str:
         return self.table.name[card]
 
-    def add_points(self, player: int, points: int, source: str):
+    def add_points(self, player: int, points: int, source: str) -> int:
+        """Add ``points`` (negative: a loss) to a score; returns the change made.
+
+        With the ``negative_scores`` ruling off a loss stops at 0."""
+        if points < 0 and not self.R.negative_scores:
+            points = -min(-points, max(0, self.scores[player]))
         self.scores[player] += points
         self.points[player][source] += points
+        return points
 
     def reshuffle(self):
         if self.discard:
@@ -131,6 +155,12 @@ class Game:
 
     def draw(self, player: int, count: int) -> int:
         """Deal ``count`` cards from the deck (reshuffling the discard pile when it runs out)."""
+        hand, deck = self.hands[player], self.deck
+        if len(deck) >= count:  # the usual case: no reshuffle
+            if count:
+                hand.extend(deck[:-count - 1:-1])
+                del deck[-count:]
+            return count
         drawn = 0
         for _ in range(count):
             if not self.deck:
@@ -146,9 +176,9 @@ class Game:
         return [(self.calendar + k) % self.n for k in range(self.n)]
 
     def hand_summary(self, player: int, without=()):
-        """(Bid values, God count, Maize held) of a hand, leaving out the cards ``without``."""
-        kind, value, name = self.table.kind, self.table.value, self.table.name
-        values, gods, maize = [], 0, False
+        """(Bid values, God count, feed card held) of a hand, leaving out the cards ``without``."""
+        kind, value, effect = self.table.kind, self.table.value, self.table.effect
+        values, gods, feed = [], 0, False
         for c in self.hands[player]:
             if c in without:
                 continue
@@ -157,11 +187,12 @@ class Game:
                 values.append(value[c])
             elif k == GOD:
                 gods += 1
-            elif name[c] == "Maize":
-                maize = True
-        return values, gods, maize
+            elif effect[c] == "feed":
+                feed = True
+        return values, gods, feed
 
-    def maize_allowed(self, player: int) -> bool:
+    def feed_allowed(self, player: int) -> bool:
+        """Whether the player may still use the feed card (Maize) this round."""
         return not (self.R.special_is_trade and player in self.traded)
 
     def tops(self) -> list[int]:
@@ -208,6 +239,10 @@ class Game:
             return f"{self.table.name[card]} (card {card})"
         return f"card {card!r}"
 
+    def _named(self, cards) -> list[tuple[str, object]]:
+        """(name, kind in the rules model) of held cards, for the shared legality checks."""
+        return [(self.table.name[c], self.rule_kind[c]) for c in cards]
+
     # --- phases ------------------------------------------------------------------
 
     def calendar_phase(self):
@@ -221,8 +256,6 @@ class Game:
     def population_phase(self):
         self.phase = "Population"
         self.population += self.R.population_growth
-        if self.R.stalemate_stop and self.population > largest_farm(self.table):
-            self._finish("stalemate")
 
     def draw_phase(self):
         self.phase = "Draw"
@@ -241,25 +274,25 @@ class Game:
         card = play.card
         if card not in self.hands[player]:
             self.illegal(player, f"{self._label(card)} is not in the hand")
-        name = self.table.name[card]
+        name, effect = self.table.name[card], self.table.effect[card]
         if self.table.kind[card] != TRADE:
             self.illegal(player, f"{name} is not a Trade card")
-        if name not in IN_TRADE_PHASE:
-            when = "revealed with the bid" if name == "Jade" else "used in the Farm phase"
+        if effect not in EFFECTS:
+            when = "revealed with the bid" if effect == "win_bid" else "used in the Farm phase"
             self.illegal(player, f"{name} is not played in the Trade phase; it is {when}")
-        if name in TARGETED:
+        if effect in TARGETED:
             target = play.target
             if not isinstance(target, int) or not 0 <= target < self.n or target == player:
                 self.illegal(player, f"{name} needs one opponent as its target (players 1..{self.n}, "
                                      f"not the player himself)")
         # an effect that asks for a choice checks it only once the card is played: keep what to put back
-        undo = self._snapshot() if name in CHOOSES else None
+        undo = self._snapshot() if effect in CHOOSES else None
         self.hands[player].remove(card)
         self.discard.append(card)
         self.traded.add(player)
         self.trade_plays.append((name, player))
         try:
-            EFFECTS[name](self, player, play, choose)
+            EFFECTS[effect](self, player, card, play, choose)
         except IllegalMove:
             if undo is not None:
                 self._restore(undo)  # a refused choice changes nothing
@@ -268,70 +301,57 @@ class Game:
     def bid_phase(self, bids: dict[int, Bid]):
         """Reveal every bid at once; discard them; award the Priest King token (or nobody)."""
         self.phase = "Bid"
-        totals, jades = {}, []
+        value, effect = self.table.value, self.table.effect
+        totals, sizes, jades = [0] * self.n, [0] * self.n, []
+        empty = Bid()
         for p in range(self.n):
-            bid = bids.get(p, Bid())
-            if len(bid.cards) > self.R.max_bid_cards:
-                self.illegal(p, f"a bid has at most {self.R.max_bid_cards} cards, not {len(bid.cards)}")
-            for c in bid.cards:
-                if c in self.hands[p] and self.table.kind[c] not in (BID, GOD):
-                    self.illegal(p, f"{self._label(c)} cannot be bid; only Bid and God cards can")
+            bid = bids.get(p, empty)
+            cards = bid.cards
+            if cards:
+                self._check_held(p, cards, "bid")
+                problem = bid_problem(self._named(cards), self.R)
+                if problem:
+                    self.illegal(p, problem)
+                totals[p], sizes[p] = sum(value[c] for c in cards), len(cards)
             if bid.jade is not None:
-                if bid.jade not in self.hands[p] or self.table.name[bid.jade] != "Jade":
-                    self.illegal(p, "reveals Jade without holding it")
+                if bid.jade not in self.hands[p] or effect[bid.jade] != "win_bid":
+                    self.illegal(p, "reveals the card that wins the bid without holding it")
                 if self.R.special_is_trade and p in self.traded:
-                    self.illegal(p, "has already played a Trade card this round, so cannot reveal Jade")
-            self._check_held(p, bid.cards, "bid")
-            totals[p] = (sum(self.table.value[c] for c in bid.cards), len(bid.cards))
+                    self.illegal(p, "has already played a Trade card this round, so cannot reveal "
+                                    f"{self.table.name[bid.jade]}")
+                if bid.jade in cards:
+                    self.illegal(p, "the card that wins the bid is revealed, not bid")
         for p in range(self.n):
-            bid = bids.get(p, Bid())
-            self._take(p, bid.cards, "bid")
-            self.discard.extend(bid.cards)
+            bid = bids.get(p, empty)
+            if bid.cards:
+                hand = self.hands[p]
+                for c in bid.cards:
+                    hand.remove(c)
+                self.discard.extend(bid.cards)
             if bid.jade is not None:
                 self.hands[p].remove(bid.jade)
                 self.discard.append(bid.jade)
-                self.trade_plays.append(("Jade", p))
+                self.trade_plays.append((self.table.name[bid.jade], p))
                 jades.append(p)
-        winner, reason = self.resolve_bids(totals, jades)
+        if not jades and not any(sizes):
+            self.empty_rounds += 1
+        winner, reason = resolve_bids(totals, sizes, self.scores, jades, self.R)
         self.bid_result = reason
         self.reasons[reason] = self.reasons.get(reason, 0) + 1
         self.priest_king = winner
         if winner is None:
             self.no_king_streak += 1
-            self.max_no_king_streak = max(self.max_no_king_streak, self.no_king_streak)
+            if self.no_king_streak > self.max_no_king_streak:
+                self.max_no_king_streak = self.no_king_streak
         else:
             self.no_king_streak = 0
             self.king_rounds += 1
+            self.king_bid_empty = sizes[winner] == 0 and winner not in jades
         return winner
 
-    def resolve_bids(self, totals: dict[int, tuple[int, int]], jades: list[int]):
-        """(winner or None, reason) from each player's (total, number of cards) and the Jade players."""
-        if len(jades) == 1:
-            return jades[0], "jade"
-        pool = {p: totals[p][0] for p in jades} if jades else \
-            {p: t for p, (t, n) in totals.items() if n > 0}
-        if not pool:
-            return None, "no_bids"
-        by_total: dict[int, list[int]] = {}
-        for p, t in pool.items():
-            by_total.setdefault(t, []).append(p)
-        ordered = sorted(by_total, reverse=True)
-        if len(by_total[ordered[0]]) == 1:
-            return by_total[ordered[0]][0], "jade" if jades else "highest"
-        if self.R.tie_drop:
-            for t in ordered[1:]:
-                if len(by_total[t]) == 1:
-                    return by_total[t][0], "next_lower"
-        tied = by_total[ordered[0]]
-        low = min(self.scores[p] for p in tied)
-        lowest = [p for p in tied if self.scores[p] == low]
-        if len(lowest) == 1:
-            return lowest[0], "fewer_points"
-        return None, "double_tie"
-
     def can_farm(self, player: int) -> bool:
-        values, gods, maize = self.hand_summary(player)
-        return can_feed(values, gods, maize and self.maize_allowed(player), self.population, self.cfg)
+        values, gods, feed = self.hand_summary(player)
+        return can_feed(values, gods, feed and self.feed_allowed(player), self.population, self.R)
 
     def farm_phase(self, cards: tuple[int, ...]) -> bool:
         """The Priest King feeds the people; no cards when he cannot means famine. True if fed."""
@@ -343,34 +363,27 @@ class Game:
             if self.can_farm(pk):
                 self.illegal(pk, f"can feed Population {self.population}, so must farm")
             self.famine_by = pk
+            self.famine_empty_bid = self.king_bid_empty
             others = [s for q, s in enumerate(self.scores) if q != pk]
             self.famine_margin = self.scores[pk] - max(others)
             self.add_points(pk, -self.R.famine_penalty, "famine")
             self._finish("famine")
             return False
-        names = [self.table.name[c] if c in self.hands[pk] else None for c in cards]
-        if "Maize" in names:
-            if len(cards) != 1:
-                self.illegal(pk, "Maize pays on its own; discard it alone")
-            if not self.maize_allowed(pk):
-                self.illegal(pk, "has already played a Trade card this round, so cannot use Maize")
-        else:
-            if len(cards) > self.R.max_farm_cards:
-                self.illegal(pk, f"farms with at most {self.R.max_farm_cards} cards, not {len(cards)}")
-            for c in cards:
-                if c in self.hands[pk] and self.table.kind[c] not in (BID, GOD):
-                    self.illegal(pk, f"{self._label(c)} cannot pay for food; use Bid or God cards")
-            total = sum(self.table.value[c] for c in cards if c in self.hands[pk])
-            if total < self.population and len(set(cards)) == len(cards) and \
-                    all(c in self.hands[pk] for c in cards):
-                self.illegal(pk, f"the cards are worth {total}, less than Population {self.population}")
+        self._check_held(pk, cards, "farm")
+        problem = farm_problem(self._named(cards), self.population, self.R)
+        if problem:
+            self.illegal(pk, problem)
+        feeders = [c for c in cards if self.rule_kind[c] == FEED]
+        if feeders and not self.feed_allowed(pk):
+            self.illegal(pk, f"has already played a Trade card this round, so cannot use "
+                             f"{self.table.name[feeders[0]]}")
         self._take(pk, cards, "farm")
         self.discard.extend(cards)
-        if "Maize" in names:
-            self.trade_plays.append(("Maize", pk))
+        for c in feeders:
+            self.trade_plays.append((self.table.name[c], pk))
         return True
 
-    def build_phase(self, placements: tuple[Placement, ...]) -> int:
+    def build_phase(self, placements: tuple[TablePlacement, ...]) -> int:
         """The Priest King places up to max_build_cards cards; returns the points scored."""
         self.phase = "Build"
         pk = self.priest_king
@@ -378,82 +391,76 @@ class Game:
             self.illegal(None, "there is no Priest King this round")
         if len(placements) > self.R.max_build_cards:
             self.illegal(pk, f"builds with at most {self.R.max_build_cards} cards, not {len(placements)}")
-        hand_before = list(self.hands[pk])
-        temples_before = [list(t) for t in self.temples]
-        self._take(pk, [p.card for p in placements], "build")
+        self.build_rounds += 1
+        if not placements:
+            values, gods, _ = self.hand_summary(pk)
+            able = can_place(values, gods, self.tops(), self.R)
+            if able:
+                self.declined += 1
+            else:
+                self.no_build += 1
+            points = build_points((), able, self.R)
+            if points:
+                self.add_points(pk, points, "no_build")
+            return points
+        self._check_held(pk, [p.card for p in placements], "build")
         touched: set[int] = set()
-        gained = 0
+        added: list[int] = []    # temples started by this Build (taken back if it is refused)
+        raised: list[int] = []   # temples raised by this Build
         try:
             for pl in placements:
-                self._place(pk, pl, touched)
-                gained += pl.value
+                self._place(pk, pl, touched, added, raised)
         except IllegalMove:
-            self.hands[pk], self.temples = hand_before, temples_before  # a refused Build changes nothing
+            for t in reversed(raised):
+                self.temples[t].pop()
+            del self.temples[len(self.temples) - len(added):]
             raise
-        self.build_rounds += 1
-        if placements:
-            self.add_points(pk, gained, "build")
-            return gained
-        self.no_build += 1
-        self.add_points(pk, -self.R.no_build_penalty, "no_build")
-        return -self.R.no_build_penalty
+        self._take(pk, [p.card for p in placements], "build")
+        return self.add_points(pk, build_points([p.value for p in placements], True, self.R), "build")
 
-    def _place(self, pk: int, pl: Placement, touched: set[int]):
-        kind = self.table.kind[pl.card]
-        top = self.cfg.max_value
-        if kind == BID:
-            if pl.value != self.table.value[pl.card]:
-                self.illegal(pk, f"{self._label(pl.card)} builds as {self.table.value[pl.card]}, not {pl.value}")
-        elif kind == GOD:
-            if not 1 <= pl.value <= top:
-                self.illegal(pk, f"a God card builds as a value from 1 to {top}, not {pl.value}")
-        else:
-            self.illegal(pk, f"{self._label(pl.card)} is not a Bid or God card and cannot be built")
-        if pl.temple is None:
-            if pl.value != 1:
-                self.illegal(pk, f"only a value-1 card starts a new temple, not a {pl.value}")
-            self.temples.append([(pl.card, 1)])
-            touched.add(len(self.temples) - 1)
-            return
-        if not 0 <= pl.temple < len(self.temples):
+    def _place(self, pk: int, pl: TablePlacement, touched: set[int], added: list, raised: list):
+        if pl.temple is not None and not 0 <= pl.temple < len(self.temples):
             self.illegal(pk, f"there is no temple {pl.temple + 1} (the table has {len(self.temples)})")
-        if pl.value == 1:
-            self.illegal(pk, "a value-1 card starts a new temple; it does not go on one")
-        top_value = self.temples[pl.temple][-1][1]
-        if top_value != pl.value - 1:
-            self.illegal(pk, f"a {pl.value} goes on a temple topped {pl.value - 1}; "
-                             f"temple {pl.temple + 1} is topped {top_value}")
-        if not self.R.chain and pl.temple in touched:
-            self.illegal(pk, f"temple {pl.temple + 1} was built on in this Build already (chain is off)")
-        self.temples[pl.temple].append((pl.card, pl.value))
-        touched.add(pl.temple)
+        top = None if pl.temple is None else self.temples[pl.temple][-1][1]
+        problem = placement_problem(self._label(pl.card), self.rule_kind[pl.card], pl.value, top,
+                                    pl.temple in touched, self.R)
+        if problem:
+            self.illegal(pk, problem)
+        if pl.temple is None:
+            self.temples.append([(pl.card, 1)])
+            added.append(len(self.temples) - 1)
+            touched.add(len(self.temples) - 1)
+        else:
+            self.temples[pl.temple].append((pl.card, pl.value))
+            raised.append(pl.temple)
+            touched.add(pl.temple)
 
     def cycle_phase(self, discards: dict[int, tuple[int, ...]]):
         """Every player over the hand limit discards down to it (cards of his choice)."""
         self.phase = "Cycle"
         chosen = {}
         for p in range(self.n):  # check every player's discards before any card moves
-            excess = max(0, len(self.hands[p]) - self.R.hand_limit)
+            excess = hand_excess(len(self.hands[p]), self.R)
             cards = tuple(discards.get(p, ()))
             if len(cards) != excess:
                 self.illegal(p, f"must discard exactly {excess} card(s) to keep {self.R.hand_limit}, "
                                 f"not {len(cards)}")
-            self._check_held(p, cards, "discard")
-            chosen[p] = cards
+            if cards:
+                self._check_held(p, cards, "discard")
+                chosen[p] = cards
         for p, cards in chosen.items():
-            self._take(p, cards, "discard")
+            hand = self.hands[p]
+            for c in cards:
+                hand.remove(c)
             self.discard.extend(cards)
 
     def end_round(self):
-        """Round bookkeeping: leaders, the round and stall limits."""
-        top = max(self.scores)
-        self.leaders.append(tuple(p for p, s in enumerate(self.scores) if s == top))
-        if self.over:
-            return
-        if self.no_king_streak >= self.R.stall_limit:
-            self._finish("stall")
-        elif self.round >= self.R.round_limit:
-            self._finish("timeout")
+        """Round bookkeeping: the leaders, and the simulator's round cap."""
+        scores = self.scores
+        top = max(scores)
+        self.leaders.append(tuple(p for p, s in enumerate(scores) if s == top))
+        if not self.over and self.round >= self.setup.round_cap:
+            self._finish("cap")
 
     def _finish(self, how: str):
         self.over = True
@@ -476,14 +483,15 @@ class Game:
 
         self.calendar_phase(); after()
         self.population_phase(); after()
-        if not self.over:
-            self.draw_phase(); after()
+        self.draw_phase(); after()
         if self.over:
             self.end_round()
             return
+        kind = self.table.kind
         for p in self.turn_order():
-            play = policies[p].trade(self, p)
-            self.play_trade(p, play, lambda looked, p=p: policies[p].ceramics(self, p, looked))
+            if any(kind[c] == TRADE for c in self.hands[p]):
+                play = policies[p].trade(self, p)
+                self.play_trade(p, play, lambda looked, p=p: policies[p].choose(self, p, looked))
         self.phase = "Trade"
         after()
         bids = {p: policies[p].bid(self, p) for p in range(self.n)}
@@ -493,8 +501,9 @@ class Game:
             fed = self.farm_phase(tuple(farm)); after()
             if fed:
                 self.build_phase(tuple(build)); after()
-                self.cycle_phase({p: tuple(policies[p].discard(self, p, len(self.hands[p]) - self.R.hand_limit))
-                                  for p in range(self.n) if len(self.hands[p]) > self.R.hand_limit})
+                limit = self.R.hand_limit
+                self.cycle_phase({p: tuple(policies[p].discard(self, p, len(self.hands[p]) - limit))
+                                  for p in range(self.n) if len(self.hands[p]) > limit})
                 after()
         self.end_round()
 

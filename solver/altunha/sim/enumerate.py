@@ -4,14 +4,17 @@ Only card values matter for Farm and Build, so a hand is summarised as counts
 of each Bid value, the number of God cards and whether Maize is held, and the
 table as counts of temple tops.  Results are memoised on that summary.
 
-The ordering of plans is the turn solver's: avoid famine whenever any Farm is
-possible; then the most points; then the fewest Farm cards; then the lowest
-Farm value, counting a God card as ``max value + 1`` and Maize as
-``max value + 2``.  Ties then go as in the turn solver's plan key: fewer
-Build cards, fewer God cards in the Build, Farm values closer together
-(smaller sum of squares), then the first in enumeration order.
+The rule numbers, the switches and what is legal come from
+:mod:`solver.altunha.rules` (the turn solver's rules model); the rules are part
+of every memo key.  The ordering of plans is the turn solver's: avoid famine
+whenever any Farm is possible; then the most points; then the fewest Farm
+cards; then the lowest Farm value, counting a God card as ``max value + 1``
+and the feed card (Maize) as ``max value + 2``.  Ties then go as in the turn
+solver's plan key: fewer Build cards, fewer God cards in the Build, Farm
+values closer together (smaller sum of squares), then the first in
+enumeration order.
 
-Tokens: a Bid value ``v`` (1..max), :data:`GOD` or :data:`MAIZE`.
+Tokens: a Bid value ``v`` (1..max), :data:`GOD` or :data:`FEED`.
 """
 
 from __future__ import annotations
@@ -20,78 +23,66 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
+from solver.altunha.rules import BUILT, FAMINE, Rules, build_points, can_place, no_build_outcome
+
 GOD = -1
-MAIZE = 0
-
-
-class Config(NamedTuple):
-    """The rule numbers Farm and Build depend on."""
-
-    max_value: int = 8
-    god_value: int = 7
-    max_farm: int = 2
-    max_build: int = 2
-    famine_penalty: int = 13
-    no_build_penalty: int = 7
-    chain: bool = True
+FEED = 0
 
 
 class Turn(NamedTuple):
-    outcome: str                      # "built" | "unable_to_build" | "famine"
+    outcome: str                      # "built" | "declined_to_build" | "unable_to_build" | "famine"
     points: int                       # the score change of the turn
     farm: tuple[int, ...]             # tokens discarded to farm
     build: tuple[tuple[int, int], ...]  # (token, value placed), in order
 
 
-def _value_counts(values: list[int], tops: list[int], cap: int, cfg: Config):
+def _value_counts(values, tops, cap: int, r: Rules):
     """How many Bid cards of each value (at most ``cap`` of one value count) and temple tops of each
-    value (those a card can still go on, at most ``max_build`` of one value)."""
-    counts = [0] * (cfg.max_value + 1)
+    value (those a card can still go on, at most ``max_build_cards`` of one value)."""
+    top = r.max_stage
+    counts = [0] * (top + 1)
     for v in values:
         if counts[v] < cap:
             counts[v] += 1
-    top_counts = [0] * (cfg.max_value + 1)
+    top_counts = [0] * (top + 1)
+    most = r.max_build_cards
     for t in tops:
-        if t < cfg.max_value and top_counts[t] < cfg.max_build:
+        if t < top and top_counts[t] < most:
             top_counts[t] += 1
     return tuple(counts), tuple(top_counts)
 
 
-def summarise(values: list[int], gods: int, maize: bool, tops: list[int], cfg: Config):
+def summarise(values, gods: int, feed: bool, tops, r: Rules):
     """The memo key of a position; ``values`` are the Bid values in hand, ``tops`` the temple tops."""
-    cap = cfg.max_farm + cfg.max_build
-    counts, top_counts = _value_counts(values, tops, cap, cfg)
-    return counts, min(gods, cap), bool(maize), top_counts
+    cap = r.max_farm_cards + r.max_build_cards
+    counts, top_counts = _value_counts(values, tops, cap, r)
+    return counts, min(gods, cap), bool(feed), top_counts
 
 
-def best_turn(values, gods, maize, population, tops, cfg: Config = Config()) -> Turn:
-    """The optimal Farm + Build of a hand (Bid values, God count, Maize held) on a table."""
-    counts, g, m, top_counts = summarise(values, gods, maize, tops, cfg)
-    ceiling = cfg.max_farm * max(cfg.max_value, cfg.god_value) + 1
-    return _best_turn(counts, g, m, max(min(population, ceiling), -1), top_counts, cfg)
+def _ceiling(population: int, r: Rules) -> int:
+    """Populations above what max_farm_cards cards can pay all play alike: one memo entry for them."""
+    return max(min(population, r.max_farm_cards * max(r.max_stage, r.god_value) + 1), -1)
 
 
-def can_feed(values, gods, maize, population, cfg: Config = Config()) -> bool:
-    """Whether any legal Farm exists (Maize, or 1..max_farm cards worth at least the Population)."""
-    if maize:
-        return True
-    pool = sorted(list(values) + [cfg.god_value] * gods, reverse=True)[:cfg.max_farm]
-    return bool(pool) and sum(pool) >= population
+def best_turn(values, gods: int, feed: bool, population: int, tops, r: Rules) -> Turn:
+    """The optimal Farm + Build of a hand (Bid values, God count, feed card held) on a table."""
+    counts, g, m, top_counts = summarise(values, gods, feed, tops, r)
+    return _best_turn(counts, g, m, _ceiling(population, r), top_counts, r)
 
 
-def farm_options(counts, gods, maize, population, cfg: Config):
-    """Every distinct legal Farm as a tuple of tokens (1..max_farm cards, or Maize alone)."""
-    kinds = [v for v in range(1, cfg.max_value + 1) if counts[v]]
+def farm_options(counts, gods, feed, population, r: Rules):
+    """Every distinct legal Farm as a tuple of tokens (1..max_farm_cards cards, or the feed card alone)."""
+    kinds = [v for v in range(1, r.max_stage + 1) if counts[v]]
     if gods:
         kinds.append(GOD)
     options = []
-    if cfg.max_farm <= 2:
-        gv = cfg.god_value
+    gv = r.god_value
+    if r.max_farm_cards <= 2:
         worth = [gv if k == GOD else k for k in kinds]
         for i, a in enumerate(kinds):
             if worth[i] >= population:
                 options.append((a,))
-        if cfg.max_farm == 2:
+        if r.max_farm_cards == 2:
             for i, a in enumerate(kinds):
                 wa = worth[i]
                 for j in range(i, len(kinds)):
@@ -101,73 +92,90 @@ def farm_options(counts, gods, maize, population, cfg: Config):
                         continue
                     options.append((a, kinds[j]))
     else:
-        have = {v: counts[v] for v in range(1, cfg.max_value + 1)}
+        have = {v: counts[v] for v in range(1, r.max_stage + 1)}
         have[GOD] = gods
-        for size in range(1, cfg.max_farm + 1):
+        for size in range(1, r.max_farm_cards + 1):
             for combo in combinations_with_replacement(kinds, size):
                 if any(combo.count(k) > have[k] for k in set(combo)):
                     continue
-                if sum(cfg.god_value if k == GOD else k for k in combo) >= population:
+                if sum(gv if k == GOD else k for k in combo) >= population:
                     options.append(combo)
-    if maize:
-        options.append((MAIZE,))
+    if feed:
+        options.append((FEED,))
     return options
 
 
-def _farm_rank(farm, cfg: Config):
-    weight = {GOD: cfg.max_value + 1, MAIZE: cfg.max_value + 2}
+def _farm_rank(farm, r: Rules):
+    weight = {GOD: r.max_stage + 1, FEED: r.max_stage + 2}
     costs = [weight.get(k, k) for k in farm]
     return len(farm), sum(costs), sum(c * c for c in costs)
 
 
-@lru_cache(maxsize=200_000)
-def _best_turn(counts, gods, maize, population, tops, cfg: Config) -> Turn:
-    best = None
-    best_key = None
-    for farm in farm_options(counts, gods, maize, population, cfg):
+@lru_cache(maxsize=100_000)
+def _farms(counts, gods, feed, population, r: Rules) -> tuple:
+    """The Farms worth trying, with what each leaves and its rank: (tokens, counts left, Gods left, rank).
+
+    A Farm of several cards one of which feeds alone is left out: the single card
+    leaves a larger hand (so a Build at least as good) and ranks better."""
+    gv = r.god_value
+    out = []
+    for farm in farm_options(counts, gods, feed, population, r):
+        if len(farm) > 1 and any((gv if k == GOD else k) >= population for k in farm):
+            continue
         left = list(counts)
         g = gods
         for k in farm:
             if k == GOD:
                 g -= 1
-            elif k != MAIZE:
+            elif k != FEED:
                 left[k] -= 1
-        points, build = _best_build(tuple(left), g, tops, cfg.max_build, cfg)
-        n, value, spread = _farm_rank(farm, cfg)
-        key = (-points, n, value, len(build), sum(1 for t, _ in build if t == GOD), spread)
+        out.append((farm, tuple(left), g, _farm_rank(farm, r)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=200_000)
+def _best_turn(counts, gods, feed, population, tops, r: Rules) -> Turn:
+    best = None
+    best_key = None
+    slots = r.max_build_cards
+    for farm, left, g, (n, value, spread) in _farms(counts, gods, feed, population, r):
+        points, build, gods_built = _best_build(left, g, tops, slots, r)
+        key = (-points, n, value, len(build), gods_built, spread)
         if best_key is None or key < best_key:
-            best_key, best = key, (farm, points, build)
+            best_key, best = key, (farm, points, build, left, g)
     if best is None:
-        return Turn("famine", -cfg.famine_penalty, (), ())
-    farm, points, build = best
-    if not build:
-        return Turn("unable_to_build", -cfg.no_build_penalty, farm, ())
-    return Turn("built", points, farm, build)
+        return Turn(FAMINE, -r.famine_penalty, (), ())
+    farm, points, build, left, g = best
+    if build:
+        return Turn(BUILT, points, farm, build)
+    values = [v for v in range(1, r.max_stage + 1) for _ in range(left[v])]
+    able = can_place(values, g, [t for t in range(r.max_stage + 1) if tops[t]], r)
+    return Turn(no_build_outcome(able), build_points((), able, r), farm, ())
 
 
-def placements(counts, gods, tops, cfg: Config):
+def placements(counts, gods, tops, r: Rules):
     """Every distinct single placement: (token, value placed)."""
     out = []
-    for v in range(1, cfg.max_value + 1):
+    for v in range(1, r.max_stage + 1):
         if counts[v] and (v == 1 or tops[v - 1]):
             out.append((v, v))
     if gods:
-        for w in range(1, cfg.max_value + 1):
+        for w in range(1, r.max_stage + 1):
             if w == 1 or tops[w - 1]:
                 out.append((GOD, w))
     return out
 
 
 @lru_cache(maxsize=200_000)
-def _best_build(counts, gods, tops, slots, cfg: Config):
-    """(points, placements) of the best Build with at most ``slots`` cards.
+def _best_build(counts, gods, tops, slots, r: Rules):
+    """(points, placements, God cards among them) of the best Build with at most ``slots`` cards.
 
     ``tops`` counts the temples a card may still go on (with chain off, a temple
     started or raised in this Build is left out)."""
-    best_points, best_build, best_key = 0, (), (0, 0, 0)
+    best_points, best_build, best_gods, best_key = 0, (), 0, (0, 0, 0)
     if slots <= 0:
-        return best_points, best_build
-    for token, w in placements(counts, gods, tops, cfg):
+        return best_points, best_build, best_gods
+    for token, w in placements(counts, gods, tops, r):
         left = list(counts)
         g = gods
         if token == GOD:
@@ -177,63 +185,82 @@ def _best_build(counts, gods, tops, slots, cfg: Config):
         new_tops = list(tops)
         if w > 1:
             new_tops[w - 1] -= 1
-        if cfg.chain and w < cfg.max_value:
-            new_tops[w] = min(new_tops[w] + 1, cfg.max_build)
-        rest_points, rest = _best_build(tuple(left), g, tuple(new_tops), slots - 1, cfg)
-        build = ((token, w),) + rest
+        if r.chain and w < r.max_stage:
+            new_tops[w] = min(new_tops[w] + 1, r.max_build_cards)
+        rest_points, rest, rest_gods = _best_build(tuple(left), g, tuple(new_tops), slots - 1, r)
         points = w + rest_points
-        key = (points, -len(build), -sum(1 for t, _ in build if t == GOD))
+        used_gods = rest_gods + (token == GOD)
+        key = (points, -1 - len(rest), -used_gods)
         if key > best_key:
-            best_points, best_build, best_key = points, build, key
-    return best_points, best_build
+            best_points, best_build, best_gods, best_key = points, ((token, w),) + rest, used_gods, key
+    return best_points, best_build, best_gods
 
 
-def best_bid(values, gods, maize, population, tops, cfg: Config, max_bid: int, min_points: int,
-             keep_maize: bool = False) -> tuple[int, ...]:
-    """The greedy bid: the highest total of 1..max_bid Bid/God cards (tokens) that still leaves a
-    hand whose optimal turn builds at least ``min_points``; () when no bid does.  Ties go to the
-    better turn, then to fewer cards."""
-    cap = cfg.max_farm + cfg.max_build + max_bid
-    counts, top_counts = _value_counts(values, tops, cap, cfg)
-    ceiling = cfg.max_farm * max(cfg.max_value, cfg.god_value) + 1
-    return _best_bid(counts, min(gods, cap), bool(maize), max(min(population, ceiling), -1),
-                     top_counts, cfg, max_bid, min_points, keep_maize)
+def best_bid(values, gods, feed, population, tops, r: Rules, min_points: int,
+             keep_feed: bool = False) -> tuple[int, ...]:
+    """The greedy bid: the highest total of 1..max_bid_cards Bid/God cards (tokens) that still
+    leaves a hand whose optimal turn builds at least ``min_points``; () when no bid does.  Ties go
+    to the better turn, then to fewer cards."""
+    cap = r.max_farm_cards + r.max_build_cards + r.max_bid_cards
+    counts, top_counts = _value_counts(values, tops, cap, r)
+    return _best_bid(counts, min(gods, cap), bool(feed), _ceiling(population, r), top_counts, r,
+                     min_points, keep_feed)
 
 
-@lru_cache(maxsize=200_000)
-def _best_bid(counts, gods, maize, population, tops, cfg, max_bid, min_points, keep_maize):
-    kinds = [v for v in range(1, cfg.max_value + 1) if counts[v]] + ([GOD] if gods else [])
+@lru_cache(maxsize=100_000)
+def _bid_options(counts, gods, r: Rules) -> tuple:
+    """Every distinct bid of 1..max_bid_cards Bid/God cards, highest total first (in enumeration order
+    within a total): (total, cards, tokens, counts left, Gods left), what is left capped as in a turn."""
+    kinds = [v for v in range(1, r.max_stage + 1) if counts[v]] + ([GOD] if gods else [])
     options = []
-    for size in range(1, max_bid + 1):
+    gv = r.god_value
+    cap = r.max_farm_cards + r.max_build_cards
+    for size in range(1, r.max_bid_cards + 1):
         for combo in combinations_with_replacement(kinds, size):
             if any(combo.count(k) > (gods if k == GOD else counts[k]) for k in set(combo)):
                 continue
-            options.append((sum(cfg.god_value if k == GOD else k for k in combo), combo))
+            left = list(counts)
+            g = gods
+            for k in combo:
+                if k == GOD:
+                    g -= 1
+                else:
+                    left[k] -= 1
+            options.append((sum(gv if k == GOD else k for k in combo), size, combo,
+                            tuple(min(c, cap) for c in left), min(g, cap)))
     options.sort(key=lambda o: -o[0])
+    return tuple(options)
+
+
+def _works(left, g, feed, population, tops, r: Rules, min_points, keep_feed) -> Turn | None:
+    """The turn after a bid, when it builds at least ``min_points`` (else None)."""
+    turn = None
+    if keep_feed:
+        turn = _best_turn(left, g, False, population, tops, r)
+        if turn.outcome == FAMINE:
+            turn = None
+    if turn is None:
+        turn = _best_turn(left, g, feed, population, tops, r)
+    return turn if turn.outcome == BUILT and turn.points >= min_points else None
+
+
+@lru_cache(maxsize=200_000)
+def _best_bid(counts, gods, feed, population, tops, r: Rules, min_points, keep_feed):
+    # Whether a bid works only gets harder as it takes more cards: a bid that includes a card
+    # which fails on its own fails too, so single cards are tried first.
+    options = _bid_options(counts, gods, r)
+    failed = {combo[0] for total, size, combo, left, g in options
+              if size == 1 and _works(left, g, feed, population, tops, r, min_points, keep_feed) is None}
     best, best_key = (), None
-    cap = cfg.max_farm + cfg.max_build
-    for total, combo in options:
+    for total, size, combo, left, g in options:
         if best_key is not None and total < best_key[0]:
             break
-        left = list(counts)
-        g = gods
-        for k in combo:
-            if k == GOD:
-                g -= 1
-            else:
-                left[k] -= 1
-        left = tuple(min(c, cap) for c in left)
-        g = min(g, cap)
-        turn = None
-        if keep_maize:
-            turn = _best_turn(left, g, False, population, tops, cfg)
-            if turn.outcome == "famine":
-                turn = None
-        if turn is None:
-            turn = _best_turn(left, g, maize, population, tops, cfg)
-        if turn.outcome != "built" or turn.points < min_points:
+        if any(k in failed for k in combo):
             continue
-        key = (total, turn.points, -len(combo))
+        turn = _works(left, g, feed, population, tops, r, min_points, keep_feed)
+        if turn is None:
+            continue
+        key = (total, turn.points, -size)
         if best_key is None or key > best_key:
             best, best_key = combo, key
     return best
@@ -241,5 +268,5 @@ def _best_bid(counts, gods, maize, population, tops, cfg, max_bid, min_points, k
 
 def clear_caches():
     """Forget every memoised turn, build and bid (for timings that start cold)."""
-    for cached in (_best_turn, _best_build, _best_bid):
+    for cached in (_farms, _best_turn, _best_build, _bid_options, _best_bid):
         cached.cache_clear()

@@ -4,11 +4,14 @@
 * ``greedy``   - the exact Farm/Build optimum; bids its highest bid that still
   leaves a hand that feeds the people and builds; plays Trade cards at once
   (points first, then cards), aiming attacks at the leader.
-* ``cautious`` - keeps Maize for a famine and Jade for a late round; bids only
-  for a Build worth 3 points or more.
+* ``cautious`` - keeps the feed card (Maize) for a famine and the card that
+  wins the bid (Jade) for a late round; bids only for a Build worth 3 points
+  or more.
 * ``closer``   - greedy, but once it leads by more than the famine penalty it
   tries to win the bid with a hand that cannot feed, ending the game while
   still ahead (the exploit the report looks for).
+
+Cards are told apart by their effect (cards.csv), never by their name.
 """
 
 from __future__ import annotations
@@ -16,28 +19,34 @@ from __future__ import annotations
 from itertools import combinations
 
 from kitgen.errors import OptionError
-from solver.altunha.sim.cards import BID, GOD, IN_TRADE_PHASE, TARGETED
-from solver.altunha.sim.engine import Bid, Placement, TradePlay
+from solver.altunha.cards import TARGETED
+from solver.altunha.rules import can_feed
+from solver.altunha.sim.cards import BID, GOD
+from solver.altunha.sim.effects import EFFECTS
+from solver.altunha.sim.engine import Bid, TablePlacement, TradePlay
+from solver.altunha.sim.enumerate import FEED as FEED_TOKEN
 from solver.altunha.sim.enumerate import GOD as GOD_TOKEN
-from solver.altunha.sim.enumerate import MAIZE as MAIZE_TOKEN
-from solver.altunha.sim.enumerate import best_bid, best_turn, can_feed, farm_options, summarise
+from solver.altunha.sim.enumerate import Turn, best_bid, best_turn, farm_options, summarise
 
-TRADE_PRIORITY = ("Obsidian", "Pyrite", "Feathers", "Textiles", "Stone", "Ceramics", "Salt", "Cocoa",
-                  "Honey", "Codex")
+# the greedy player's order of Trade effects: points first, then cards, then looking
+TRADE_PRIORITY = ("gain", "steal_points", "target_loses", "others_lose", "draw", "look_and_take",
+                  "draw_and_see_hand", "take_cards", "discard_random", "look")
+AT_LEADER = ("steal_points", "target_loses", "draw_and_see_hand")   # aimed at the leading opponent
+AT_BIGGEST_HAND = ("take_cards", "discard_random")                  # aimed at the largest hand
 
 
 # --- shared helpers ------------------------------------------------------------
 
-def plan(game, p, without=(), maize=True, population=None):
+def plan(game, p, without=(), feed=True):
     """The optimal Turn for player ``p``'s hand less ``without``."""
-    values, gods, has_maize = game.hand_summary(p, without)
-    return best_turn(values, gods, has_maize and maize and game.maize_allowed(p),
-                     game.population if population is None else population, game.tops(), game.cfg)
+    values, gods, has_feed = game.hand_summary(p, without)
+    return best_turn(values, gods, has_feed and feed and game.feed_allowed(p), game.population, game.tops(),
+                     game.R)
 
 
 def realize(game, p, turn):
     """Card ids and placements for a Turn's tokens, on the real hand and temples."""
-    kind, value, name = game.table.kind, game.table.value, game.table.name
+    kind, value, effect = game.table.kind, game.table.value, game.table.effect
     hand = sorted(game.hands[p])
     used: set[int] = set()
 
@@ -45,7 +54,7 @@ def realize(game, p, turn):
         for c in hand:
             if c in used:
                 continue
-            if (token == MAIZE_TOKEN and name[c] == "Maize") or (token == GOD_TOKEN and kind[c] == GOD) or \
+            if (token == FEED_TOKEN and effect[c] == "feed") or (token == GOD_TOKEN and kind[c] == GOD) or \
                     (token > 0 and kind[c] == BID and value[c] == token):
                 used.add(c)
                 return c
@@ -58,14 +67,14 @@ def realize(game, p, turn):
     for token, w in turn.build:
         card = card_for(token)
         if w == 1:
-            build.append(Placement(card, 1, None))
+            build.append(TablePlacement(card, 1, None))
             tops.append(1)
             touched.add(len(tops) - 1)
             continue
         target = next(i for i, t in enumerate(tops) if t == w - 1 and (game.R.chain or i not in touched))
         tops[target] = w
         touched.add(target)
-        build.append(Placement(card, w, target))
+        build.append(TablePlacement(card, w, target))
     return farm, tuple(build)
 
 
@@ -93,8 +102,10 @@ def bid_options(game, p):
     return options
 
 
-def held(game, p, card_name):
-    return next((c for c in sorted(game.hands[p]) if game.table.name[c] == card_name), None)
+def held(game, p, effect):
+    """The player's card with this effect (the lowest id), or None."""
+    effects = game.table.effect
+    return next((c for c in sorted(game.hands[p]) if effects[c] == effect), None)
 
 
 def opponents(game, p):
@@ -108,17 +119,17 @@ def leader_among(game, players, p):
 
 def keep_value(game, p, card):
     """How much a hand wants to keep a card (higher = keep)."""
-    kind, name = game.table.kind[card], game.table.name[card]
-    if name == "Maize":
+    kind, effect = game.table.kind[card], game.table.effect[card]
+    if effect == "feed":
         return 20
-    if name == "Jade":
+    if effect == "win_bid":
         return 15
     if kind == GOD:
         return 12
     if kind == BID:
         v = game.table.value[card]
         return v + (4 if v == 1 and not game.temples else 0)
-    return 0 if name == "Codex" else 5
+    return 0 if effect == "look" else 5
 
 
 class Policy:
@@ -129,7 +140,8 @@ class Policy:
     def trade(self, game, p):
         return None
 
-    def ceramics(self, game, p, looked):
+    def choose(self, game, p, looked):
+        """The card to take of those looked at (look_and_take)."""
         return max(looked, key=lambda c: (keep_value(game, p, c), -c))
 
     def bid(self, game, p):
@@ -148,14 +160,14 @@ class RandomPolicy(Policy):
 
     def trade(self, game, p):
         rng = game.rng
-        playable = [c for c in game.hands[p] if game.table.name[c] in IN_TRADE_PHASE]
+        playable = [c for c in game.hands[p] if game.table.effect[c] in EFFECTS]
         if not playable or rng.random() < 0.5:
             return None
         card = rng.choice(sorted(playable))
-        target = rng.choice(opponents(game, p)) if game.table.name[card] in TARGETED else None
+        target = rng.choice(opponents(game, p)) if game.table.effect[card] in TARGETED else None
         return TradePlay(card, target)
 
-    def ceramics(self, game, p, looked):
+    def choose(self, game, p, looked):
         return game.rng.choice(looked)
 
     def bid(self, game, p):
@@ -163,22 +175,21 @@ class RandomPolicy(Policy):
         cards = sorted(c for c in game.hands[p] if game.table.kind[c] in (BID, GOD))
         size = rng.randint(0, min(game.R.max_bid_cards, len(cards)))
         chosen = tuple(rng.sample(cards, size))
-        jade = held(game, p, "Jade")
+        jade = held(game, p, "win_bid")
         if jade is not None and (rng.random() < 0.5 or (game.R.special_is_trade and p in game.traded)):
             jade = None
         return Bid(chosen, jade)
 
     def farm_build(self, game, p):
         rng = game.rng
-        values, gods, maize = game.hand_summary(p)
-        maize = maize and game.maize_allowed(p)
-        cfg = game.cfg
-        counts, g, m, _ = summarise(values, gods, maize, [], cfg)
-        options = farm_options(counts, g, m, game.population, cfg)
+        values, gods, feed = game.hand_summary(p)
+        feed = feed and game.feed_allowed(p)
+        rules = game.R
+        counts, g, m, _ = summarise(values, gods, feed, [], rules)
+        options = farm_options(counts, g, m, game.population, rules)
         if not options:
             return (), ()
         farm_tokens = rng.choice(options)
-        from solver.altunha.sim.enumerate import Turn
         farm, _ = realize(game, p, Turn("built", 0, farm_tokens, ()))
         left = [c for c in game.hands[p] if c not in farm]
         kind, value = game.table.kind, game.table.value
@@ -188,12 +199,12 @@ class RandomPolicy(Policy):
         for _ in range(rng.randint(0, game.R.max_build_cards)):
             choices = []
             for c in sorted(left):
-                vals = [value[c]] if kind[c] == BID else range(1, cfg.max_value + 1) if kind[c] == GOD else []
+                vals = [value[c]] if kind[c] == BID else range(1, rules.max_stage + 1) if kind[c] == GOD else []
                 for w in vals:
                     if w == 1:
-                        choices.append(Placement(c, 1, None))
+                        choices.append(TablePlacement(c, 1, None))
                     else:
-                        choices += [Placement(c, w, i) for i, t in enumerate(tops)
+                        choices += [TablePlacement(c, w, i) for i, t in enumerate(tops)
                                     if t == w - 1 and (game.R.chain or i not in touched)]
             if not choices:
                 break
@@ -215,39 +226,40 @@ class RandomPolicy(Policy):
 class GreedyPolicy(Policy):
     name = "greedy"
     min_points = 1        # a Build worth at least this is worth bidding for
-    keep_maize = False    # plan Farms without Maize while something else feeds
+    keep_feed = False     # plan Farms without the feed card while something else feeds
 
     def trade(self, game, p):
-        names = {game.table.name[c]: c for c in sorted(game.hands[p], reverse=True)}
-        for name in TRADE_PRIORITY:
-            if name not in names:
+        effects = game.table.effect
+        held_effects = {effects[c]: c for c in sorted(game.hands[p], reverse=True) if effects[c]}
+        for effect in TRADE_PRIORITY:
+            if effect not in held_effects:
                 continue
             target = None
-            if name in ("Pyrite", "Feathers", "Salt"):
+            if effect in AT_LEADER:
                 target = leader_among(game, opponents(game, p), p)
-            elif name in ("Cocoa", "Honey"):
+            elif effect in AT_BIGGEST_HAND:
                 target = max(opponents(game, p), key=lambda q: (len(game.hands[q]), game.scores[q], -((q - p) % game.n)))
                 if not game.hands[target]:
                     continue
-            return TradePlay(names[name], target)
+            return TradePlay(held_effects[effect], target)
         return None
 
     def _plan(self, game, p, without=()):
-        if self.keep_maize:
-            turn = plan(game, p, without, maize=False)
+        if self.keep_feed:
+            turn = plan(game, p, without, feed=False)
             if turn.outcome != "famine":
                 return turn
         return plan(game, p, without)
 
     def bid(self, game, p):
-        jade = held(game, p, "Jade")
+        jade = held(game, p, "win_bid")
         if jade is not None and game.R.special_is_trade and p in game.traded:
             jade = None
         if jade is not None and self.use_jade(game, p):
             return Bid((), jade)
-        values, gods, maize = game.hand_summary(p)
-        tokens = best_bid(values, gods, maize and game.maize_allowed(p), game.population, game.tops(),
-                          game.cfg, game.R.max_bid_cards, self.min_points, self.keep_maize)
+        values, gods, feed = game.hand_summary(p)
+        tokens = best_bid(values, gods, feed and game.feed_allowed(p), game.population, game.tops(),
+                          game.R, self.min_points, self.keep_feed)
         return Bid(cards_for_tokens(game, p, tokens))
 
     def use_jade(self, game, p):
@@ -261,7 +273,7 @@ class GreedyPolicy(Policy):
 class CautiousPolicy(GreedyPolicy):
     name = "cautious"
     min_points = 3
-    keep_maize = True
+    keep_feed = True
 
     def use_jade(self, game, p):
         turn = self._plan(game, p)
@@ -281,13 +293,13 @@ class CloserPolicy(GreedyPolicy):
 
     def _starving_bid(self, game, p):
         """The highest bid that leaves a hand unable to feed (so winning it ends the game)."""
-        jade = held(game, p, "Jade")
+        jade = held(game, p, "win_bid")
         if game.R.special_is_trade and p in game.traded:
             jade = None
         best, best_key = None, None
         for option in bid_options(game, p):
-            values, gods, maize = game.hand_summary(p, option)
-            if can_feed(values, gods, maize and game.maize_allowed(p), game.population, game.cfg):
+            values, gods, feed = game.hand_summary(p, option)
+            if can_feed(values, gods, feed and game.feed_allowed(p), game.population, game.R):
                 continue
             if not option and jade is None:
                 continue

@@ -16,18 +16,19 @@ from dataclasses import dataclass
 from typing import Callable
 
 from kitgen.errors import OptionError
-from solver.altunha.sim.engine import SOURCES, Game
+from solver.altunha.sim.engine import Game
 from solver.altunha.sim.policies import make_policy
-from solver.altunha.sim.variants import Rules
+from solver.altunha.sim.variants import Setup
 
 CHUNK = 25
 
 
 @dataclass(frozen=True)
 class Spec:
-    """What to play: the rules, the number of players, their policies (cycled over players), the seed."""
+    """What to play: the setup (rules, deck, round cap), the number of players, their policies
+    (cycled over players), the seed."""
 
-    rules: Rules
+    setup: Setup
     players: int
     policies: tuple[str, ...]
     seed: int
@@ -35,7 +36,7 @@ class Spec:
 
 def play_game(spec: Spec, index: int, check=None) -> Game:
     rng = random.Random(f"{spec.seed}/{index}")
-    game = Game(spec.rules, spec.players, rng)
+    game = Game(spec.setup, spec.players, rng)
     policies = [make_policy(spec.policies[p % len(spec.policies)]) for p in range(spec.players)]
     return game.play(policies, check)
 
@@ -52,7 +53,7 @@ def record(spec: Spec, game: Game) -> dict:
     for p in player_at:
         seats.append({"policy": spec.policies[p % len(spec.policies)], "score": game.scores[p],
                       "win": (1.0 / len(winners)) if p in winners else 0.0,
-                      "points": [game.points[p][s] for s in SOURCES]})
+                      "points": [game.points[p][s] for s in spec.setup.sources]})
     # the round from which the eventual winners always were among the leaders
     clear = len(game.leaders)
     for r in range(len(game.leaders) - 1, -1, -1):
@@ -70,7 +71,7 @@ def record(spec: Spec, game: Game) -> dict:
     decisive = False
     if famine:
         undone = list(game.scores)
-        undone[game.famine_by] += game.R.famine_penalty
+        undone[game.famine_by] -= game.points[game.famine_by]["famine"]
         top = max(undone)
         decisive = {p for p, s in enumerate(undone) if s == top} != winners
     return {
@@ -80,7 +81,9 @@ def record(spec: Spec, game: Game) -> dict:
         "seats": seats,
         "trades": [(name, seat_of[p]) for name, p in game.trade_plays],
         "king_rounds": game.king_rounds,
+        "empty_rounds": game.empty_rounds,
         "no_build": game.no_build,
+        "declined": game.declined,
         "build_rounds": game.build_rounds,
         "reasons": dict(sorted(game.reasons.items())),
         "max_no_king_streak": game.max_no_king_streak,
@@ -89,6 +92,7 @@ def record(spec: Spec, game: Game) -> dict:
         "famine_seat": seat_of[game.famine_by] if famine else None,
         "famine_margin": game.famine_margin if famine else None,
         "famine_winner": bool(famine and game.famine_by in winners),
+        "famine_empty_bid": bool(famine and game.famine_empty_bid),
         "famine_decisive": decisive,
         "final_population": game.population,
     }
@@ -109,8 +113,16 @@ def _play_chunk_frozen(spec: Spec, start: int, stop: int) -> list[dict]:
     return out
 
 
-def _play_chunk_args(args):
-    return _play_chunk_frozen(*args)
+_WORKER_SPEC: Spec | None = None   # what a pool worker plays, set once when it starts
+
+
+def _start_worker(spec: Spec) -> None:
+    global _WORKER_SPEC
+    _WORKER_SPEC = spec
+
+
+def _play_worker_chunk(bounds: tuple[int, int]) -> list[dict]:
+    return _play_chunk_frozen(_WORKER_SPEC, *bounds)
 
 
 def _chunks(games: int, size: int = CHUNK):
@@ -149,9 +161,10 @@ def run_games(spec: Spec, games: int, workers: int | None = None, cluster: str |
         return out
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with context.Pool(min(workers, len(chunks))) as pool:
-        for (start, stop), part in zip(chunks, pool.imap(_play_chunk_args,
-                                                         [(spec, a, b) for a, b in chunks])):
+    # the spec goes to each worker once: every chunk then plays with the same rules objects, the
+    # keys of the move caches, instead of an unpickled copy per chunk
+    with context.Pool(min(workers, len(chunks)), initializer=_start_worker, initargs=(spec,)) as pool:
+        for (start, stop), part in zip(chunks, pool.imap(_play_worker_chunk, chunks)):
             out.extend(part)
             if progress:
                 progress(stop - start)

@@ -13,7 +13,7 @@ from kitgen.outputs.files import write_files
 from solver.altunha.sim.policies import parse_policies
 from solver.altunha.sim.runner import Spec, run_games
 from solver.altunha.sim.stats import compare, summarize
-from solver.altunha.sim.variants import read_variant, rules_from_game, with_settings
+from solver.altunha.sim.variants import read_variant, setup_from_game, with_settings_of
 
 
 @dataclass
@@ -39,6 +39,14 @@ def balance_json(summary: dict, variant: dict | None = None, name: str = "", row
     return (json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n").encode("utf-8")
 
 
+def _check_players(players: int, setup, option: str) -> None:
+    """2 players or more ("2-4+"), as many as the deck can deal a starting hand to."""
+    most = setup.max_players
+    if not 2 <= players <= most:
+        raise OptionError(option, f"must be from 2 to {most} (the deck of {setup.deck.size} cards deals "
+                                  f"{setup.rules.hand_size} to each player), not {players}")
+
+
 def simulate(game: str = "altun-ha", games: int = 1000, players: int = 4, policy: str = "greedy",
              seed: int = 0, settings: dict[str, Any] | None = None, compare_file: Path | None = None,
              workers: int | None = None, cluster: str | None = None, out: Path | None = Path("output"),
@@ -47,23 +55,23 @@ def simulate(game: str = "altun-ha", games: int = 1000, players: int = 4, policy
     from kitgen.data.game import load_game
 
     data = load_game(game)
-    if data.slug != "altun-ha" and not data.rules:
-        raise OptionError("GAME", f"the simulator plays Altun Ha; {data.title} has no [rules] for it")
-    if not 2 <= players <= 8:
-        raise OptionError("--players", f"must be from 2 to 8, not {players}")
+    if data.slug != "altun-ha" and not data.rulings:
+        raise OptionError("GAME", f"the simulator plays Altun Ha; {data.title} has no [rules] and [rulings] for it")
     if games < 1:
         raise OptionError("--games", f"must be at least 1, not {games}")
     names = parse_policies(policy)
-    base_rules = with_settings(rules_from_game(data), settings or {}, "--set")
-    spec = Spec(base_rules, players, names, seed)
+    base = with_settings_of(setup_from_game(data), settings or {}, "--set")
+    _check_players(players, base, "--players")
+    spec = Spec(base, players, names, seed)
     if compare_file is not None:  # check the variant before playing anything
         name, variant_settings = read_variant(Path(compare_file))
-        variant_rules = with_settings(base_rules, variant_settings, f"--compare {compare_file}")
+        variant_setup = with_settings_of(base, variant_settings, f"--compare {compare_file}")
+        _check_players(players, variant_setup, f"--players (with --compare {compare_file})")
     started = time.perf_counter()
     summary = summarize(run_games(spec, games, workers, cluster, progress), spec)
     result = SimulationResult(summary=summary, games_played=games)
     if compare_file is not None:
-        vspec = Spec(variant_rules, players, names, seed)
+        vspec = Spec(variant_setup, players, names, seed)
         result.variant = summarize(run_games(vspec, games, workers, cluster, progress), vspec)
         result.variant_name = name
         result.rows = compare(summary, result.variant)
@@ -73,6 +81,7 @@ def simulate(game: str = "altun-ha", games: int = 1000, players: int = 4, policy
         from kitgen.render.balance_report import render_report
 
         files = {"balance.json": balance_json(summary, result.variant, result.variant_name, result.rows or None),
-                 "balance.pdf": render_report(summary, result.variant, result.variant_name, result.rows or None)}
+                 "balance.pdf": render_report(summary, result.variant, result.variant_name, result.rows or None,
+                                              data.title)}
         result.files = write_files(Path(out) / data.slug, files)
     return result

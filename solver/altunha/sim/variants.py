@@ -1,188 +1,140 @@
-"""The numbers and switches of the rules, as data.
+"""What the simulator plays: the rules, the deck and the round cap, and how a run changes them.
 
-Defaults are the seed rules; a game's ``game.toml`` ``[rules]`` table
-overrides them, ``--set KEY=VALUE`` overrides those for one run, and a
-variant file (``--compare VARIANT.toml``) holds the same keys.  Deck counts
-come from ``cards.csv`` and are overridden with ``count.<Card name>``.
+The rules (numbers and rulings) come from the game data through
+:class:`solver.altunha.rules.Rules`; ``--set KEY=VALUE`` changes them for one
+run, and a variant file (``--compare VARIANT.toml``) holds the same keys.
+Besides the rules' own names, ``count.<Card>`` changes how many copies of a
+card the deck holds, ``amount.<Card>`` what a Trade card's effect counts, and
+``round_cap`` the simulator's safeguard (game.toml ``[simulation]``).
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from kitgen.errors import GameDataError, OptionError
+from solver.altunha.cards import Deck, deck_from_game, fold
+from solver.altunha.rules import SETTINGS, Rules, split_settings, with_settings
 
-# key -> (default, lowest accepted, help).  Booleans have None as their lowest value.
-NUMBERS: dict[str, tuple[Any, int | None, str]] = {
-    "hand_size": (5, 0, "cards dealt to each player at setup"),
-    "population_start": (2, 0, "Population before the first Population phase"),
-    "population_growth": (1, 0, "added to Population in each Population phase"),
-    "draw": (2, 0, "cards each player draws in the Draw phase"),
-    "hand_limit": (5, 0, "cards kept after the Cycle phase"),
-    "god_value": (7, 0, "a God card's value when bidding or farming"),
-    "max_bid_cards": (2, 0, "Bid cards in one bid"),
-    "max_farm_cards": (2, 1, "Bid cards discarded to farm"),
-    "max_build_cards": (2, 0, "cards placed in one Build"),
-    "famine_penalty": (13, 0, "points the Priest King loses in a famine"),
-    "no_build_penalty": (7, 0, "points the Priest King loses when he places nothing"),
-    "stone_draw": (3, 0, "Stone: cards drawn"),
-    "salt_draw": (1, 0, "Salt: cards drawn"),
-    "cocoa_steal": (1, 0, "Cocoa: cards taken from the opponent"),
-    "ceramics_look": (5, 1, "Ceramics: cards looked at (one is taken)"),
-    "honey_discard": (2, 0, "Honey: cards the opponent discards at random"),
-    "feathers_points": (5, 0, "Feathers: points the opponent loses"),
-    "textiles_points": (1, 0, "Textiles: points each opponent loses"),
-    "pyrite_points": (3, 0, "Pyrite: points taken from the opponent"),
-    "obsidian_points": (5, 0, "Obsidian: points gained"),
-    "codex_look": (10, 0, "Codex: cards looked at"),
-    "round_limit": (40, 1, "simulation: a game still running after this many rounds is a timeout"),
-    "stall_limit": (8, 1, "simulation: this many rounds in a row without a Priest King stop a game as stalled"),
-}
-SWITCHES: dict[str, tuple[bool, str]] = {
-    "chain": (True, "a second Build card may go on a temple started or raised in the same Build"),
-    "calendar_clockwise": (False, "the Calendar token passes clockwise (the seed: to the right, counter-clockwise)"),
-    "tie_drop": (True, "tied bids drop out and the highest bid made by one player wins"),
-    "special_is_trade": (False, "revealing Jade or farming with Maize uses up the player's one Trade card"),
-    "stalemate_stop": (True, "simulation: stop a game once Population exceeds the largest Farm "
-                              "the deck allows without Maize (only a chosen famine could end it)"),
-    "empty_deck_ends": (False, "the game ends (without famine) when a draw finds deck and discard empty"),
-}
-COUNT_PREFIX = "count."
-_TRUE = {"true", "on", "yes", "1"}
-_FALSE = {"false", "off", "no", "0"}
+COUNT_PREFIX, AMOUNT_PREFIX = "count.", "amount."
+ROUND_CAP = "round_cap"
+MAX_CAP = 10_000
+MAX_COUNT = 1000
 
 
 @dataclass(frozen=True)
-class Rules:
-    """Every number and switch the engine reads, plus the deck: (name, type, count, value) rows."""
+class Setup:
+    """Everything a simulated game follows: rules, deck (with counts and effect amounts), round cap."""
 
-    values: tuple[tuple[str, Any], ...]
-    deck: tuple[tuple[str, str, int, int], ...]
-    changed: tuple[str, ...] = field(default=())  # keys overridden by --set or a variant
-
-    def __getattr__(self, key: str) -> Any:
-        for k, v in object.__getattribute__(self, "values"):
-            if k == key:
-                return v
-        raise AttributeError(key)
+    rules: Rules
+    deck: Deck
+    round_cap: int
+    changed: tuple[str, ...] = ()   # keys changed by --set or a variant
 
     def as_dict(self) -> dict[str, Any]:
-        out = dict(self.values)
-        out.update({COUNT_PREFIX + name: count for name, _, count, _ in self.deck})
+        out = self.rules.as_dict()
+        out[ROUND_CAP] = self.round_cap
+        out.update({COUNT_PREFIX + c.name: c.count for c in self.deck.cards})
+        out.update({AMOUNT_PREFIX + c.name: c.amount for c in self.deck.cards if c.has_amount})
         return out
 
-    def count(self, name: str) -> int:
-        return next(c for n, _, c, _ in self.deck if n == name)
+    @cached_property
+    def sources(self) -> tuple[str, ...]:
+        """Where points come from: building, not building, famine, and each card that moves points."""
+        from solver.altunha.cards import POINT_EFFECTS
+
+        return ("build", "no_build", "famine",
+                *(fold(c.name) for c in self.deck.trade_cards if c.effect in POINT_EFFECTS))
+
+    @cached_property
+    def max_players(self) -> int:
+        """The most players the deck can deal a starting hand to."""
+        return self.deck.size // max(1, self.rules.hand_size)
 
 
-def accepted_keys(rules: Rules | None = None) -> list[str]:
-    keys = list(NUMBERS) + list(SWITCHES)
-    if rules is not None:
-        keys += [COUNT_PREFIX + name for name, *_ in rules.deck]
-    else:
-        keys.append(COUNT_PREFIX + "<card>")
-    return keys
+def accepted_keys(deck: Deck | None = None) -> list[str]:
+    keys = [*SETTINGS, ROUND_CAP]
+    if deck is None:
+        return keys + [COUNT_PREFIX + "<card>", AMOUNT_PREFIX + "<card>"]
+    return (keys + [COUNT_PREFIX + c.name for c in deck.cards]
+            + [AMOUNT_PREFIX + c.name for c in deck.cards if c.has_amount])
 
 
-def _accepted_line(rules: Rules | None) -> str:
-    return "accepted keys: " + ", ".join(accepted_keys(rules))
+def setup_from_game(game) -> Setup:
+    """The Setup of a loaded kitgen Game: its rules, rulings, cards and [simulation] table."""
+    where = f"{game.slug}/game.toml" if game.builtin else str(game.root / "game.toml")
+    rules = Rules.from_game(game.slug if game.builtin else str(game.root))
+    table = game.raw.get("simulation", {})
+    unknown = sorted(set(table) - {ROUND_CAP})
+    if unknown:
+        raise GameDataError(f"[simulation]: unknown key {unknown[0]!r} (accepted: {ROUND_CAP})", file=where)
+    cap = table.get(ROUND_CAP)
+    if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= MAX_CAP:
+        raise GameDataError(f"[simulation] {ROUND_CAP} must be a whole number from 1 to {MAX_CAP}, "
+                            f"not {cap!r}", file=where)
+    return Setup(rules=rules, deck=deck_from_game(game), round_cap=cap)
 
 
-def parse_value(key: str, raw: Any, where: str, rules: Rules | None = None) -> Any:
-    """One value for ``key`` checked and converted, or an OptionError naming ``where``."""
-    if key in SWITCHES:
-        if isinstance(raw, bool):
-            return raw
-        text = str(raw).strip().lower()
-        if text in _TRUE:
-            return True
-        if text in _FALSE:
-            return False
-        raise OptionError(where, f"{key}={raw!r}: expected true or false (on/off, yes/no, 1/0)")
-    if key in NUMBERS or key.startswith(COUNT_PREFIX):
-        lowest = NUMBERS[key][1] if key in NUMBERS else 0
-        if isinstance(raw, bool):
-            raise OptionError(where, f"{key}={raw!r}: expected a whole number")
-        try:
-            value = int(str(raw).strip())
-        except ValueError:
-            raise OptionError(where, f"{key}={raw!r}: expected a whole number") from None
-        if value < lowest:
-            raise OptionError(where, f"{key}={value}: must be at least {lowest}")
-        if value > 10_000:
-            raise OptionError(where, f"{key}={value}: must be at most 10000")
-        return value
-    raise OptionError(where, f"unknown key {key!r}; {_accepted_line(rules)}")
+def load_setup(game: str = "altun-ha") -> Setup:
+    from solver.altunha.cards import game_data
+
+    return setup_from_game(game_data(game))
 
 
-def rules_from_game(game) -> Rules:
-    """The rules of a loaded kitgen Game: defaults, then its [rules] table, then cards.csv."""
-    where = f"{game.slug}/game.toml [rules]"
-    values = {k: v[0] for k, v in NUMBERS.items()}
-    values.update({k: v[0] for k, v in SWITCHES.items()})
-    for key, raw in game.rules.items():
-        if key not in values:
-            raise GameDataError(f"unknown rules key {key!r}; {_accepted_line(None)}", file=where)
-        try:
-            values[key] = parse_value(key, raw, where)
-        except OptionError as exc:
-            raise GameDataError(str(exc).split(": ", 1)[1], file=where) from None
-    deck = []
-    for card in game.cards:
-        value = card.numeric_value or 0
-        deck.append((card.name, card.type, card.count, value))
-    return Rules(values=tuple(values.items()), deck=tuple(deck))
+def _card(deck: Deck, key: str, prefix: str, where: str) -> str:
+    name = key[len(prefix):]
+    for card in deck.cards:
+        if fold(card.name) == fold(name):
+            if prefix == AMOUNT_PREFIX and not card.has_amount:
+                raise OptionError(where, f"{key}: {card.name} has no effect amount to change")
+            return card.name
+    raise OptionError(where, f"no card named {name!r} for {prefix}<card> (cards: {', '.join(deck.names)})")
 
 
-def load_rules(game: str = "altun-ha") -> Rules:
-    from kitgen.data.game import load_game
-
-    return rules_from_game(load_game(game))
-
-
-def _card_name(rules: Rules, name: str, where: str) -> str:
-    from solver.altunha.cards import fold
-
-    for card, *_ in rules.deck:
-        if fold(card) == fold(name):
-            return card
-    names = ", ".join(n for n, *_ in rules.deck)
-    raise OptionError(where, f"no card named {name!r} for count.<card> (cards: {names})")
+def _whole(key: str, raw: Any, low: int, high: int, where: str) -> int:
+    text = str(raw).strip()
+    if isinstance(raw, bool) or not text.isascii() or not text.isdigit() or len(text.lstrip("0")) > 6 \
+            or not low <= int(text) <= high:
+        raise OptionError(where, f"{key} takes a whole number from {low} to {high}, not {raw!r}")
+    return int(text)
 
 
-def with_settings(rules: Rules, settings: dict[str, Any], where: str = "--set") -> Rules:
-    """``rules`` with ``settings`` applied (keys as for --set), each checked."""
-    values = dict(rules.values)
-    counts = {name: count for name, _, count, _ in rules.deck}
-    changed = list(rules.changed)
+def with_settings_of(setup: Setup, settings: dict[str, Any], where: str = "--set") -> Setup:
+    """``setup`` with ``settings`` applied (keys as for --set), each checked."""
+    rule_settings, counts, amounts, cap = {}, {}, {}, setup.round_cap
+    changed = list(setup.changed)
     for key, raw in settings.items():
         key = key.strip()
         if key.startswith(COUNT_PREFIX):
-            name = _card_name(rules, key[len(COUNT_PREFIX):], where)
-            counts[name] = parse_value(key, raw, where, rules)
+            name = _card(setup.deck, key, COUNT_PREFIX, where)
+            counts[name] = _whole(COUNT_PREFIX + name, raw, 0, MAX_COUNT, where)
             changed.append(COUNT_PREFIX + name)
-        else:
-            values[key] = parse_value(key, raw, where, rules)
+        elif key.startswith(AMOUNT_PREFIX):
+            name = _card(setup.deck, key, AMOUNT_PREFIX, where)
+            amounts[name] = _whole(AMOUNT_PREFIX + name, raw, 0, MAX_COUNT, where)
+            changed.append(AMOUNT_PREFIX + name)
+        elif key == ROUND_CAP:
+            cap = _whole(ROUND_CAP, raw, 1, MAX_CAP, where)
             changed.append(key)
-    deck = tuple((n, t, counts[n], v) for n, t, _, v in rules.deck)
-    new = replace(rules, values=tuple(values.items()), deck=deck, changed=tuple(dict.fromkeys(changed)))
-    if sum(c for *_, c, _ in [(n, t, c, v) for n, t, c, v in deck]) == 0:
+        elif key.replace("-", "_") in SETTINGS:
+            rule_settings[key.replace("-", "_")] = raw
+            changed.append(key.replace("-", "_"))
+        else:
+            raise OptionError(where, f"unknown key {key!r}; accepted keys: {', '.join(accepted_keys(setup.deck))}")
+    rules = with_settings(setup.rules, rule_settings, where)
+    deck = setup.deck.changed(counts, amounts)
+    if deck.size == 0:
         raise OptionError(where, "the deck would hold no cards")
-    return new
+    return replace(setup, rules=rules, deck=deck, round_cap=cap, changed=tuple(dict.fromkeys(changed)))
 
 
 def parse_set_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
     """``["population_start=3", ...]`` -> dict, refusing items without ``=``."""
-    out = {}
-    for item in items:
-        if "=" not in item:
-            raise OptionError("--set", f"{item!r} is not KEY=VALUE; {_accepted_line(None)}")
-        key, value = item.split("=", 1)
-        out[key.strip()] = value.strip()
-    return out
+    return split_settings(items, "--set", accepted_keys())
 
 
 def read_variant(path: Path) -> tuple[str, dict[str, Any]]:
@@ -201,7 +153,7 @@ def read_variant(path: Path) -> tuple[str, dict[str, Any]]:
     for key, value in data.items():
         if isinstance(value, dict):
             for sub, v in value.items():
-                settings[sub if key == "rules" else f"{key}.{sub}"] = v
+                settings[sub if key in ("rules", "rulings", "simulation") else f"{key}.{sub}"] = v
         else:
             settings[key] = value
     if not settings:
