@@ -37,11 +37,15 @@ def test_writes_balance_json_and_a_readable_report(tmp_path):
         for page in pdf.pages:
             for ch in page.chars:  # nothing drawn off the page
                 assert 0 <= ch["x0"] and ch["x1"] <= page.width and 0 <= ch["top"] <= page.height
-    for heading in ("Altun Ha balance report", "Findings", "Game length", "Round of the famine",
-                    "Win rate by seat", "Win rate by policy", "Points by source", "Trade cards played per game",
-                    "Priest King rounds", "Final scores"):
-        assert heading in text
+    for heading in ("Altun Ha balance report", "How the games ended", "Findings", "Key figures", "Game length",
+                    "Round of the famine", "Win rate by seat", "Win rate by policy", "Points by source",
+                    "Trade cards played per game", "How the Priest King was decided",
+                    "Win rate of a Trade card's players", "Priest King rounds", "Final scores"):
+        assert heading in text, heading
     assert "greedy" in text and "random" in text
+    flat = " ".join(text.split())
+    for line in data["findings"]:   # every finding of balance.json is printed in the report
+        assert " ".join(line.split()) in flat, line
 
 
 def test_same_command_same_files(tmp_path):
@@ -71,13 +75,18 @@ def test_set_and_compare_side_by_side(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--set", "populaton_start=3"], "--set: unknown key 'populaton_start'; accepted keys: hand_size,"),
-    (["--set", "hand_size=many"], "--set: hand_size='many': expected a whole number"),
-    (["--set", "chain=maybe"], "--set: chain='maybe': expected true or false"),
-    (["--set", "hand_limit"], "--set: 'hand_limit' is not KEY=VALUE"),
+    (["--set", "hand_size=many"], "--set: hand_size takes a whole number from 0 to 1000, not 'many'"),
+    (["--set", "chain=maybe"], "--set: chain takes on or off, not 'maybe'"),
+    (["--set", "points_decide=middle"], "--set: points_decide takes one of lowest_tie, highest_tie, not 'middle'"),
+    (["--set", "hand_limit"], "--set: 'hand_limit' is not NAME=VALUE"),
     (["--set", "count.Dragon=2"], "no card named 'Dragon'"),
-    (["--set", "famine_penalty=-1"], "famine_penalty=-1: must be at least 0"),
+    (["--set", "amount.Plaza=2"], "amount.Plaza: Plaza has no effect amount to change"),
+    (["--set", "famine_penalty=-1"], "famine_penalty takes a whole number from 0 to 1000, not '-1'"),
+    (["--set", "round_cap=0"], "round_cap takes a whole number from 1 to 10000, not '0'"),
     (["--policy", "clever"], "--policy: unknown policy 'clever'; accepted: random, greedy, cautious, closer"),
-    (["--players", "1"], "--players: must be from 2 to 8"),
+    (["--players", "1"], "--players: must be from 2 to 16 (the deck of 80 cards deals 5 to each player), not 1"),
+    (["--players", "17"], "--players: must be from 2 to 16"),
+    (["--players", "9", "--set", "hand_size=10"], "--players: must be from 2 to 8"),
     (["--games", "0"], "--games: must be at least 1"),
 ])
 def test_bad_options_give_one_clear_line(tmp_path, args, message):
@@ -90,7 +99,8 @@ def test_bad_options_give_one_clear_line(tmp_path, args, message):
 
 def test_unknown_key_lists_every_accepted_key():
     result = CliRunner().invoke(cli, ["simulate", "--set", "x=1"])
-    for key in ("population_start", "famine_penalty", "obsidian_points", "chain", "count.Jade", "count.Sun God"):
+    for key in ("population_start", "famine_penalty", "amount.Obsidian", "chain", "empty_bid_never_wins",
+                "round_cap", "count.Jade", "count.Sun God"):
         assert key in result.output
 
 
@@ -98,9 +108,9 @@ def test_bad_variant_files(tmp_path):
     missing = CliRunner().invoke(cli, ["simulate", "--games", "5", "--compare", str(tmp_path / "none.toml")])
     assert missing.exit_code == 2 and "--compare: file not found" in missing.output
     bad = tmp_path / "bad.toml"
-    bad.write_text("pyrite_points = 'lots'\n", encoding="utf-8")
+    bad.write_text("[amount]\nPyrite = 'lots'\n", encoding="utf-8")
     result = CliRunner().invoke(cli, ["simulate", "--games", "5", "--compare", str(bad), "--out", str(tmp_path)])
-    assert result.exit_code == 2 and "pyrite_points='lots': expected a whole number" in result.output
+    assert result.exit_code == 2 and "amount.Pyrite takes a whole number from 0 to 1000, not 'lots'" in result.output
 
 
 def test_progress_bar_on_request_and_quiet_by_default(tmp_path):
@@ -111,18 +121,34 @@ def test_progress_bar_on_request_and_quiet_by_default(tmp_path):
     assert quiet.exit_code == 0 and "Playing" not in quiet.output
 
 
-def test_games_cut_off_by_the_simulator_are_flagged_first(tmp_path):
-    # four greedy players never take a famine: every game stops at the stalemate cut-off
-    result = invoke("--games", "12", "--policy", "greedy", "--workers", "1", "--out", str(tmp_path / "cut"))
+def test_games_stopped_at_the_round_cap_are_flagged_first(tmp_path):
+    # with "a bid of no cards never wins" nobody who cannot feed wins a bid: greedy games run on
+    result = invoke("--games", "12", "--policy", "greedy", "--workers", "1", "--set", "empty_bid_never_wins=on",
+                    "--set", "round_cap=40", "--out", str(tmp_path / "cut"))
     assert result.exit_code == 0, result.output
     first = result.output.splitlines()[0]
-    assert first.startswith("WARNING: 12 of 12 games (100.0%) did not end by the rules") and "stalemate 12" in first
+    assert first.startswith("WARNING: 12 of 12 games (100.0%) were stopped at the round cap of 40 rounds")
     with pdfplumber.open(tmp_path / "cut" / "altun-ha" / "balance.pdf") as pdf:
         text = " ".join(pdf.pages[0].extract_text().split())
-    findings = text.index("Findings")
-    assert text.index("WARNING: 12 of 12 games (100.0%) did not end by the rules") == findings + len("Findings ")
-    assert text.index("WARNING") < text.index("never ended in a famine") < text.index("Key figures")
-    famines = invoke("--games", "12", "--policy", "random", "--workers", "1", "--out", str(tmp_path / "fed"))
+    assert text.index("WARNING: 12 of 12 games (100.0%) were stopped") < text.index("Findings")
+    assert "empty_bid_never_wins=true, round_cap=40" in text
+    # under the rulebook's rulings the same players end every game in a famine
+    famines = invoke("--games", "12", "--policy", "greedy", "--workers", "1", "--out", str(tmp_path / "fed"))
     assert famines.output.startswith("Played 12 games") and "WARNING" not in famines.output
+    assert "12 of 12 games (100.0%) ended in a famine" in famines.output
     with pdfplumber.open(tmp_path / "fed" / "altun-ha" / "balance.pdf") as pdf:
         assert "WARNING" not in pdf.pages[0].extract_text()
+
+
+def test_an_illegal_move_of_a_built_in_player_is_a_bug_not_an_error(tmp_path, monkeypatch):
+    from kitgen.errors import KitgenError
+    from solver.altunha.sim import policies
+    from solver.altunha.sim.engine import Bid, IllegalMove
+
+    assert not issubclass(IllegalMove, KitgenError)
+    monkeypatch.setattr(policies.GreedyPolicy, "bid", lambda self, game, p: Bid((10_000,)))
+    result = CliRunner().invoke(cli, ["simulate", "--games", "3", "--policy", "greedy", "--workers", "1",
+                                      "--out", str(tmp_path)])
+    assert result.exit_code == 1 and isinstance(result.exception, IllegalMove)
+    assert "is not in the hand" in str(result.exception) and "Error:" not in result.output
+    assert not (tmp_path / "altun-ha").exists()

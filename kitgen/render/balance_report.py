@@ -1,337 +1,91 @@
-"""balance.pdf: the balance report with charts, drawn with reportlab.graphics.
+"""balance.pdf: a simulator's balance figures laid out with platypus and reportlab.graphics charts.
 
-Geometry comes from :mod:`chart_layout`; this module only draws.  The PDF is
-made with kitgen.output.new_canvas, so the same figures give the same bytes.
+The figures arrive as plain data (the summary dicts the simulator writes to
+balance.json); nothing here computes a figure or imports the simulator.  Text
+flows with platypus (paragraphs, tables, page breaks); charts are
+reportlab's own bar charts, with their 95 % intervals and reference lines
+added as chart annotations.  The canvas comes from
+:func:`kitgen.render.canvas.new_canvas`, so the same figures give the same bytes.
 """
 
 from __future__ import annotations
 
-from reportlab.graphics import renderPDF
+import math
+from xml.sax.saxutils import escape
+
+from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import HexColor, white
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Paragraph
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Frame,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
-from kitgen.layout.chart_axes import axis_for, label_every, nice_ticks, slots
 from kitgen.render import fonts
 from kitgen.render.canvas import canvas_bytes, new_canvas
 from kitgen.units import mm
-from solver.altunha.sim.engine import SOURCES
-from solver.altunha.sim.stats import ENDS, TRADE_CARDS
 
 INK = HexColor("#222222")
-GRID = HexColor("#d8d8d8")
+MUTED = HexColor("#666666")
+GRID = HexColor("#dddddd")
 BAR = HexColor("#2a7f62")
 BAR2 = HexColor("#a0522d")
 NEG = HexColor("#b03a2e")
 REF = HexColor("#d9822b")
-MARGIN = mm(16)
-PAGE_W, PAGE_H = letter
-SOURCE_LABELS = {"build": "Building", "no_build": "Could not build", "famine": "Famine",
-                 "obsidian": "Obsidian", "pyrite": "Pyrite (net)", "feathers": "Feathers",
-                 "textiles": "Textiles"}
-END_LABELS = {"famine": "Famine", "stalemate": "Stalemate", "stall": "Stalled (no king)",
-              "timeout": "Round limit", "empty_deck": "Deck empty"}
+STRIPE = HexColor("#f3f1ea")
+HEAD = HexColor("#2d3a2e")
+MARGIN = mm(18)
+PAGE = letter
+WIDTH = PAGE[0] - 2 * MARGIN
+CHART_W, CHART_H = WIDTH / 2 - 6, mm(66)
+END_LABELS = {"famine": "Famine", "empty_deck": "Deck and discard empty", "cap": "Stopped at the round cap"}
+SOURCE_LABELS = {"build": "Building", "no_build": "Not building", "famine": "Famine"}
 
 
-def _pct(x, digits=1):
+# --- text ---------------------------------------------------------------------------------
+
+def _styles() -> dict[str, ParagraphStyle]:
+    base = ParagraphStyle("body", fontName=fonts.REGULAR, fontSize=9, leading=12.5, textColor=INK)
+    return {
+        "title": ParagraphStyle("title", base, fontName=fonts.BOLD, fontSize=20, leading=24, spaceAfter=4,
+                                textColor=HEAD),
+        "h1": ParagraphStyle("h1", base, fontName=fonts.BOLD, fontSize=13, leading=16, spaceBefore=10,
+                             spaceAfter=5, textColor=HEAD),
+        "body": base,
+        "meta": ParagraphStyle("meta", base, fontSize=8.5, leading=11.5, textColor=MUTED, spaceAfter=6),
+        "bullet": ParagraphStyle("bullet", base, leftIndent=11, bulletIndent=0, spaceAfter=3),
+        "warning": ParagraphStyle("warning", base, fontName=fonts.BOLD, fontSize=9.5, leading=13, textColor=NEG,
+                                  backColor=HexColor("#fbeceb"), borderColor=NEG, borderWidth=0.8,
+                                  borderPadding=6, spaceBefore=4, spaceAfter=10),
+        "cell": ParagraphStyle("cell", base, fontSize=8, leading=10),
+        "cell_bold": ParagraphStyle("cell_bold", base, fontName=fonts.BOLD, fontSize=8, leading=10, textColor=white),
+    }
+
+
+def _pct(x, digits: int = 1) -> str:
     return "n/a" if x is None else f"{100 * x:.{digits}f}%"
 
 
-def _pct_tick(t):
-    return f"{100 * t:.4g}%"
+def _ci(w: dict) -> str:
+    return "n/a" if w.get("rate") is None else f"{_pct(w['rate'])} [{_pct(w['low'])}, {_pct(w['high'])}]"
 
 
-def _num(x, digits=2):
-    return "n/a" if x is None else f"{x:.{digits}f}"
+def _mean(m: dict, digits: int = 1) -> str:
+    if m.get("mean") is None:
+        return "n/a"
+    return f"{m['mean']:.{digits}f} [{m['low']:.{digits}f}, {m['high']:.{digits}f}]"
 
 
-def _text(d, x, y, text, size=7, anchor="start", font=None, color=INK):
-    d.add(String(x, y, text, fontName=font or fonts.REGULAR, fontSize=size, fillColor=color,
-                 textAnchor=anchor))
-
-
-def vbar(title, labels, values, width, height, lows=None, highs=None, ref=None, ref_label="",
-         fmt=str, ylabel="", xlabel="", color=BAR):
-    """Vertical bars (histograms, rates) with optional interval whiskers and a reference line."""
-    d = Drawing(width, height)
-    _text(d, 0, height - 10, title, 9, font=fonts.BOLD)
-    left, bottom, top = 34, 30 if xlabel else 22, height - 18
-    plot_w, plot_h = width - left - 6, top - bottom
-    hi_vals = list(values) + [h for h in (highs or []) if h is not None] + ([ref] if ref is not None else [])
-    lo_vals = list(values) + [v for v in (lows or []) if v is not None]
-    ticks = nice_ticks(min(lo_vals + [0]), max(hi_vals + [0]) or 1, 5)
-    ax = axis_for(ticks, bottom, plot_h)
-    for t in ticks:
-        y = ax.at(t)
-        d.add(Line(left, y, left + plot_w, y, strokeColor=GRID, strokeWidth=0.4))
-        _text(d, left - 3, y - 2.5, fmt(t), 6.5, "end")
-    zero = ax.at(0)
-    bars = slots(len(values), left, plot_w, 0.2 if len(values) > 12 else 0.3)
-    widest = max((stringWidth(str(l), fonts.REGULAR, 6.5) for l in labels), default=0)
-    every = label_every(len(labels), plot_w, widest)
-    for i, (slot, v) in enumerate(zip(bars, values)):
-        y = ax.at(v)
-        d.add(Rect(slot.start, min(y, zero), slot.size, abs(y - zero), fillColor=NEG if v < 0 else color,
-                   strokeColor=None))
-        if lows and highs and lows[i] is not None:
-            x, y0, y1 = slot.centre, ax.at(lows[i]), ax.at(highs[i])
-            d.add(Line(x, y0, x, y1, strokeColor=INK, strokeWidth=0.7))
-            for yy in (y0, y1):
-                d.add(Line(x - 2, yy, x + 2, yy, strokeColor=INK, strokeWidth=0.7))
-        if i % every == 0:
-            _text(d, slot.centre, bottom - 9, str(labels[i]), 6.5, "middle")
-    d.add(Line(left, zero, left + plot_w, zero, strokeColor=INK, strokeWidth=0.6))
-    if ref is not None:
-        y = ax.at(ref)
-        d.add(Line(left, y, left + plot_w, y, strokeColor=REF, strokeWidth=1, strokeDashArray=[3, 2]))
-        if ref_label:
-            d.add(Line(width - 60, 5, width - 48, 5, strokeColor=REF, strokeWidth=1, strokeDashArray=[3, 2]))
-            _text(d, width - 45, 2.5, ref_label, 6.5, color=REF)
-    if xlabel:
-        _text(d, left + plot_w / 2, 2, xlabel, 7, "middle")
-    if ylabel:
-        _text(d, width - 4, height - 10, ylabel, 6.5, "end", color=HexColor("#555555"))
-    return d
-
-
-def hbar(title, labels, series, width, height, ref=None, ref_label="", fmt=str, note=""):
-    """Horizontal bars by named row; ``series`` is [(name, values, lows, highs, colour)]."""
-    d = Drawing(width, height)
-    _text(d, 0, height - 10, title, 9, font=fonts.BOLD)
-    label_w = max((stringWidth(l, fonts.REGULAR, 7) for l in labels), default=0) + 6
-    left, right, bottom, top = label_w, width - 8, 22 if len(series) > 1 or note else 14, height - 16
-    values = [v for _, vals, *_ in series for v in vals if v is not None]
-    highs = [h for _, _, _, hs, _ in series if hs for h in hs if h is not None]
-    lows = [lo for _, _, ls, _, _ in series if ls for lo in ls if lo is not None]
-    ticks = nice_ticks(min(values + lows + [0]), max(values + highs + ([ref] if ref else []) + [0]) or 1, 5)
-    ax = axis_for(ticks, left, right - left)
-    rows = slots(len(labels), bottom, top - bottom, 0.25)[::-1]
-    for t in ticks:
-        x = ax.at(t)
-        d.add(Line(x, bottom, x, top, strokeColor=GRID, strokeWidth=0.4))
-        _text(d, x, bottom - 8, fmt(t), 6.5, "middle")
-    zero = ax.at(0)
-    k = len(series)
-    for r, (row, label) in enumerate(zip(rows, labels)):
-        _text(d, left - 4, row.centre - 2.5, label, 7, "end")
-        sub = slots(k, row.start, row.size, 0.1)[::-1]
-        for (name, vals, ls, hs, color), s in zip(series, sub):
-            v = vals[r]
-            if v is None:
-                continue
-            x = ax.at(v)
-            d.add(Rect(min(x, zero), s.start, abs(x - zero), s.size, fillColor=NEG if v < 0 and k == 1 else color,
-                       strokeColor=None))
-            if ls and hs and ls[r] is not None:
-                x0, x1, yc = ax.at(ls[r]), ax.at(hs[r]), s.centre
-                d.add(Line(x0, yc, x1, yc, strokeColor=INK, strokeWidth=0.7))
-                for xx in (x0, x1):
-                    d.add(Line(xx, yc - 1.8, xx, yc + 1.8, strokeColor=INK, strokeWidth=0.7))
-    d.add(Line(zero, bottom, zero, top, strokeColor=INK, strokeWidth=0.6))
-    if ref is not None:
-        x = ax.at(ref)
-        d.add(Line(x, bottom, x, top, strokeColor=REF, strokeWidth=1, strokeDashArray=[3, 2]))
-        if ref_label:
-            d.add(Line(width - 60, 5, width - 48, 5, strokeColor=REF, strokeWidth=1, strokeDashArray=[3, 2]))
-            _text(d, width - 45, 2.5, ref_label, 6.5, color=REF)
-    if k > 1:
-        x = left
-        for name, _, _, _, color in series:
-            d.add(Rect(x, 2, 7, 7, fillColor=color, strokeColor=None))
-            _text(d, x + 10, 3, name, 7)
-            x += 20 + stringWidth(name, fonts.REGULAR, 7)
-    elif note:
-        _text(d, left, 2, note, 6.5, color=HexColor("#555555"))
-    return d
-
-
-class Pages:
-    """A portrait Letter report: a heading per page and a cursor moving down."""
-
-    def __init__(self, title):
-        fonts.register()
-        self.c = new_canvas(letter, title, "Altun Ha balance report")
-        self.title = title
-        self.page = 0
-        self.y = 0.0
-        self.new_page()
-
-    def new_page(self):
-        if self.page:
-            self.c.showPage()
-        self.page += 1
-        self.c.setFont(fonts.BOLD, 8)
-        self.c.setFillColor(HexColor("#777777"))
-        self.c.drawString(MARGIN, PAGE_H - mm(10), self.title)
-        self.c.drawRightString(PAGE_W - MARGIN, mm(9), f"page {self.page}")
-        self.c.setFillColor(INK)
-        self.y = PAGE_H - mm(16)
-
-    @property
-    def width(self):
-        return PAGE_W - 2 * MARGIN
-
-    def heading(self, text, size=13):
-        self.c.setFont(fonts.BOLD, size)
-        self.c.drawString(MARGIN, self.y - size, text)
-        self.y -= size + 8
-
-    def para(self, text, size=9, space=4):
-        style = ParagraphStyle("p", fontName=fonts.REGULAR, fontSize=size, leading=size * 1.3)
-        p = Paragraph(text, style)
-        _, h = p.wrap(self.width, self.y)
-        if self.y - h < MARGIN:
-            self.new_page()
-            _, h = p.wrap(self.width, self.y)
-        p.drawOn(self.c, MARGIN, self.y - h)
-        self.y -= h + space
-
-    def warning(self, text, size=9.5):
-        """A boxed bold paragraph in red, for what must not be missed."""
-        pad = 5
-        style = ParagraphStyle("w", fontName=fonts.BOLD, fontSize=size, leading=size * 1.3, textColor=NEG,
-                               backColor=HexColor("#fbeceb"), borderColor=NEG, borderWidth=0.8,
-                               borderPadding=pad)
-        p = Paragraph(_escape(text), style)
-        _, h = p.wrap(self.width - 2 * pad, self.y)
-        p.drawOn(self.c, MARGIN + pad, self.y - h - pad)
-        self.y -= h + 2 * pad + 8
-
-    def table(self, rows, widths, size=8, header=True):
-        line = size + 4.5
-        for i, row in enumerate(rows):
-            if self.y - line < MARGIN:
-                self.new_page()
-            x = MARGIN
-            font = fonts.BOLD if header and i == 0 else fonts.REGULAR
-            if i % 2 == 1:
-                self.c.setFillColor(HexColor("#f1efe8"))
-                self.c.rect(MARGIN, self.y - line + 1, sum(widths), line, stroke=0, fill=1)
-                self.c.setFillColor(INK)
-            for j, (cell, w) in enumerate(zip(row, widths)):
-                self.c.setFont(font, size)
-                if j == 0:
-                    self.c.drawString(x + 2, self.y - size - 1, str(cell))
-                else:
-                    self.c.drawRightString(x + w - 2, self.y - size - 1, str(cell))
-                x += w
-            self.y -= line
-        self.y -= 6
-
-    def charts(self, drawings, height, columns=2):
-        w = self.width / columns
-        for i in range(0, len(drawings), columns):
-            if self.y - height < MARGIN:
-                self.new_page()
-            for j, d in enumerate(drawings[i:i + columns]):
-                renderPDF.draw(d, self.c, MARGIN + j * w, self.y - height)
-            self.y -= height + 10
-
-    def bytes(self):
-        return canvas_bytes(self.c)
-
-
-def _escape(text):
-    return text.replace("&", "&amp;").replace("<", "&lt;")
-
-
-def _ci(w):
-    return f"{_pct(w['rate'])} [{_pct(w['low'])}, {_pct(w['high'])}]"
-
-
-def _mean(m, digits=1):
-    return "n/a" if m["mean"] is None else f"{m['mean']:.{digits}f} [{m['low']:.{digits}f}, {m['high']:.{digits}f}]"
-
-
-def key_rows(s):
-    b, h = s["balance"], s["rule_holes"]
-    return [
-        ("Figure", "Value [95% interval]"),
-        ("Games played", f"{s['games']}"),
-        ("Game length, rounds (sd)", f"{_mean(s['length'])} (sd {s['length']['sd']:.1f})"),
-        ("Length median / 10th / 90th percentile", f"{s['length']['median']} / {s['length']['p10']} / {s['length']['p90']}"),
-        ("Games ended by famine", _ci(s["ends"]["famine"])),
-        ("Famine round (famine games)", _mean(s["famine_round"])),
-        ("Seat win-rate gap (balance)", f"{_pct(b['seat_gap'])}"),
-        ("Seat 1 win rate (fair share " + _pct(b["fair_share"]) + ")", _ci(b["first_seat"])),
-        (f"Seat dealt the Calendar (seat {b['dealt_calendar_seat']}) win rate", _ci(b["dealt_calendar_seat_win"])),
-        ("Lead changes per game", _mean(b["lead_changes"], 2)),
-        ("Winner clear from (share of the game)", _mean(b["decisiveness"], 2)),
-        ("Winning score / margin", f"{_mean(s['scores']['winner'])} / {_mean(s['scores']['margin'])}"),
-        ("Priest King could not build", _ci(s["priest_king"]["could_not_build"])),
-        ("Rounds with a Priest King", _ci(s["priest_king"]["rounds_with_king"])),
-        ("Never ended in famine (rule hole)", _ci(h["timeouts"])),
-        ("Games with 3+ kingless rounds in a row", _ci(h["kingless_runs"])),
-        ("Famine by the eventual winner (exploit)", _ci(h["famine_by_eventual_winner"])),
-        ("Famine penalty changed the winner", _ci(h["famine_penalty_decisive"])),
-    ]
-
-
-def _hist_chart(title, hist, width, height, xlabel):
-    labels = list(hist)
-    if labels and all(l.lstrip("-").isdigit() for l in labels):
-        lo, hi = int(labels[0]), int(labels[-1])
-        labels = [str(v) for v in range(lo, hi + 1)]
-    values = [hist.get(l, 0) for l in labels]
-    return vbar(title, labels, values, width, height, fmt=lambda t: f"{t:g}", ylabel="games",
-                xlabel=xlabel)
-
-
-def summary_pages(pages: Pages, s: dict, label: str = ""):
-    w, h = pages.width / 2 - 6, mm(62)
-    players = s["players"]
-    pages.heading(f"Charts{(' - ' + label) if label else ''}", 12)
-    ends = [e for e in ENDS if s["ends"][e]["count"]]
-    pages.charts([
-        _hist_chart("Game length", s["length"]["histogram"], w, h, "rounds played"),
-        _hist_chart("Round of the famine", s["famine_round"]["histogram"] or {"0": 0}, w, h, "round"),
-        vbar("How games ended", [END_LABELS[e] for e in ends], [s["ends"][e]["rate"] for e in ends], w, h,
-             [s["ends"][e]["low"] for e in ends], [s["ends"][e]["high"] for e in ends],
-             fmt=_pct_tick, ylabel="share of games"),
-        vbar("Final scores (all players)", [k.split("..")[0] for k in s["scores"]["histogram"]],
-             list(s["scores"]["histogram"].values()), w, h, fmt=lambda t: f"{t:g}", ylabel="players",
-             xlabel="points (bins of 5, labelled by their lowest score)"),
-    ], h)
-    seats = s["win_rate_by_seat"]
-    pol = s["win_rate_by_policy"]
-    pages.charts([
-        vbar("Win rate by seat", [f"seat {i + 1}" for i in range(players)], [x["rate"] for x in seats], w, h,
-             [x["low"] for x in seats], [x["high"] for x in seats], ref=s["balance"]["fair_share"],
-             ref_label="fair share", fmt=_pct_tick, ylabel="wins (shared wins split)"),
-        vbar("Win rate by policy", list(pol), [x["rate"] for x in pol.values()], w, h,
-             [x["low"] for x in pol.values()], [x["high"] for x in pol.values()],
-             ref=s["balance"]["fair_share"], ref_label="fair share", fmt=_pct_tick,
-             ylabel="wins per seat played"),
-    ], h)
-    pts = s["points_by_source"]
-    trades = s["trade_cards"]
-    cards = [c for c in TRADE_CARDS]
-    pages.charts([
-        hbar("Points by source (mean per player per game)", [SOURCE_LABELS[x] for x in SOURCES],
-             [("points", [pts[x]["mean"] for x in SOURCES], [pts[x]["low"] for x in SOURCES],
-               [pts[x]["high"] for x in SOURCES], BAR)], w, h, fmt=lambda t: f"{t:g}"),
-        hbar("Trade cards played per game", cards, [("plays", [trades[c]["per_game"] for c in cards], None, None,
-                                                     BAR2)], w, h, fmt=lambda t: f"{t:g}"),
-    ], h)
-    pk = s["priest_king"]["could_not_build"]
-    won = [trades[c]["player_won"] for c in cards]
-    pages.charts([
-        hbar("Win rate of a Trade card's player", cards,
-             [("won", [x["rate"] for x in won], [x["low"] for x in won], [x["high"] for x in won], BAR)],
-             w, h, ref=s["balance"]["fair_share"], ref_label="fair share", fmt=_pct_tick,
-             note="once per game and player; shared wins split"),
-        vbar("Priest King rounds", ["could not build", "no king (no bid won)"],
-             [pk["rate"] or 0, 1 - (s["priest_king"]["rounds_with_king"]["rate"] or 0)], w, h,
-             [pk["low"], 1 - (s["priest_king"]["rounds_with_king"]["high"] or 0)],
-             [pk["high"], 1 - (s["priest_king"]["rounds_with_king"]["low"] or 0)],
-             fmt=_pct_tick, ylabel="of king rounds / of all rounds"),
-    ], h)
-
-
-def _fmt_cell(v):
+def _cell(v) -> str:
     if v is None:
         return "n/a"
     if isinstance(v, float):
@@ -339,56 +93,373 @@ def _fmt_cell(v):
     return str(v)
 
 
-def render_report(summary: dict, variant: dict | None = None, variant_name: str = "",
-                  rows: list[dict] | None = None) -> bytes:
-    s = summary
-    pages = Pages("Altun Ha - balance report")
-    pages.heading("Altun Ha balance report", 18)
-    changed = ", ".join(f"{k}={s['rules'][k]}" for k in s["changed_rules"]) or "none (the seed's rules)"
-    pages.para(f"<b>{s['games']}</b> games of <b>{s['players']}</b> players; policies by seat in play order "
-               f"cycling <b>{', '.join(s['policies'])}</b>; seed <b>{s['seed']}</b>. Rules changed: {changed}. "
-               "Seat 1 holds the Calendar in round 1 and plays first; rates carry 95% Wilson intervals, "
-               "means 95% normal intervals.")
-    pages.heading("Findings", 12)
+def _table(rows: list[tuple], widths: list[float], st: dict, align_right_from: int = 1) -> Table:
+    """A striped table; the first row is the header."""
+    data = [[Paragraph(escape(str(c)), st["cell_bold"] if i == 0 else st["cell"]) for c in row]
+            for i, row in enumerate(rows)]
+    table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    style = [("BACKGROUND", (0, 0), (-1, 0), HEAD),
+             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+             ("TOPPADDING", (0, 0), (-1, -1), 2.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+             ("LINEBELOW", (0, -1), (-1, -1), 0.5, GRID)]
+    style += [("BACKGROUND", (0, r), (-1, r), STRIPE) for r in range(2, len(rows), 2)]
+    table.setStyle(TableStyle(style))
+    for row in data:
+        for cell in row[align_right_from:]:
+            cell.style = ParagraphStyle("right", cell.style, alignment=2)
+    return table
+
+
+# --- charts --------------------------------------------------------------------------------
+
+def _axis_range(lo: float, hi: float, most: int = 5) -> tuple[float, float, float]:
+    """A round (min, max, step) covering [lo, hi], zero included."""
+    lo, hi = min(lo, 0.0), max(hi, 0.0)
+    if hi - lo <= 0:
+        hi = lo + 1.0
+    raw = (hi - lo) / most
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    return math.floor(lo / step + 1e-9) * step, math.ceil(hi / step - 1e-9) * step, step
+
+
+def _titled(title: str, note: str = "") -> Drawing:
+    d = Drawing(CHART_W, CHART_H)
+    d.add(String(0, CHART_H - 11, title, fontName=fonts.BOLD, fontSize=9.5, fillColor=HEAD))
+    if note:
+        d.add(String(0, 2, note, fontName=fonts.REGULAR, fontSize=6.5, fillColor=MUTED))
+    return d
+
+
+def _style_axes(chart, value_format, lo: float, hi: float) -> None:
+    vmin, vmax, step = _axis_range(lo, hi)
+    va, ca = chart.valueAxis, chart.categoryAxis
+    va.valueMin, va.valueMax, va.valueStep = vmin, vmax, step
+    va.labelTextFormat = value_format
+    va.visibleGrid, va.gridStrokeColor, va.gridStrokeWidth = True, GRID, 0.4
+    va.strokeColor = ca.strokeColor = MUTED
+    for axis in (va, ca):
+        axis.labels.fontName, axis.labels.fontSize, axis.labels.fillColor = fonts.REGULAR, 6.5, INK
+
+
+def _whiskers(lows, highs, flip: bool):
+    """A chart annotation: 95 % intervals over the bars of a single series."""
+    def draw(chart, cat_scale, val_scale):
+        from reportlab.graphics.shapes import Group
+
+        g = Group()
+        for i, (lo, hi) in enumerate(zip(lows, highs)):
+            if lo is None or hi is None:
+                continue
+            start, size = cat_scale(i)
+            c = start + size / 2
+            a, b = val_scale(lo), val_scale(hi)
+            if flip:
+                g.add(Line(a, c, b, c, strokeColor=INK, strokeWidth=0.7))
+                g.add(Line(a, c - 2, a, c + 2, strokeColor=INK, strokeWidth=0.7))
+                g.add(Line(b, c - 2, b, c + 2, strokeColor=INK, strokeWidth=0.7))
+            else:
+                g.add(Line(c, a, c, b, strokeColor=INK, strokeWidth=0.7))
+                g.add(Line(c - 2, a, c + 2, a, strokeColor=INK, strokeWidth=0.7))
+                g.add(Line(c - 2, b, c + 2, b, strokeColor=INK, strokeWidth=0.7))
+        return g
+    return draw
+
+
+def _reference(value: float, flip: bool):
+    """A chart annotation: a dashed line at ``value`` across the plot (the fair share)."""
+    def draw(chart, cat_scale, val_scale):
+        p = val_scale(value)
+        if flip:
+            return Line(p, chart.y, p, chart.y + chart.height, strokeColor=REF, strokeWidth=1,
+                        strokeDashArray=[3, 2])
+        return Line(chart.x, p, chart.x + chart.width, p, strokeColor=REF, strokeWidth=1, strokeDashArray=[3, 2])
+    return draw
+
+
+def _legend(d: Drawing, items: list[tuple[str, object, str]]) -> None:
+    """Colour keys at the bottom right: (label, colour, 'bar' | 'line')."""
+    x = CHART_W
+    for label, color, shape in reversed(items):
+        width = fonts_width(label, 6.5)
+        x -= width
+        d.add(String(x, 2, label, fontName=fonts.REGULAR, fontSize=6.5, fillColor=INK))
+        x -= 11
+        if shape == "line":
+            d.add(Line(x, 4.5, x + 9, 4.5, strokeColor=color, strokeWidth=1, strokeDashArray=[3, 2]))
+        else:
+            d.add(Rect(x + 1, 1.5, 7, 6, fillColor=color, strokeColor=None))
+        x -= 8
+
+
+def fonts_width(text: str, size: float) -> float:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return stringWidth(text, fonts.REGULAR, size)
+
+
+def bar_chart(title: str, labels: list[str], series: list[tuple[str, list]], *, horizontal: bool = False,
+              percent: bool = False, intervals: tuple[list, list] | None = None, ref: float | None = None,
+              ref_label: str = "", note: str = "", xlabel: str = "") -> Drawing:
+    """A titled bar chart of one or more named series over ``labels``."""
+    d = _titled(title, "" if len(series) > 1 or ref_label else note)
+    chart = HorizontalBarChart() if horizontal else VerticalBarChart()
+    values = [[0 if v is None else v for v in vals] for _, vals in series]
+    chart.data = values
+    label_w = max((fonts_width(str(l), 6.5) for l in labels), default=0) + 6 if horizontal else 0
+    bottom = 26 if (len(series) > 1 or ref_label or note or xlabel) else 16
+    chart.x = (label_w if horizontal else 30) + 2
+    chart.y = bottom + (8 if horizontal else 6)
+    chart.width = CHART_W - chart.x - 8
+    chart.height = CHART_H - chart.y - 18
+    flat = [v for vals in values for v in vals]
+    extra = [v for v in (intervals[0] + intervals[1] if intervals else []) if v is not None]
+    fmt = (lambda v: f"{100 * v:.4g}%") if percent else (lambda v: f"{v:.4g}")
+    _style_axes(chart, fmt, min(flat + extra + [0]), max(flat + extra + ([ref] if ref is not None else []) + [0]))
+    chart.categoryAxis.categoryNames = [str(l) for l in labels]
+    chart.barSpacing, chart.groupSpacing = 1, 6 if len(labels) < 12 else 2
+    if not horizontal and len(labels) > 12:   # long histograms: label every k-th bar
+        every = math.ceil(len(labels) / 12)
+        chart.categoryAxis.categoryNames = [str(l) if i % every == 0 else "" for i, l in enumerate(labels)]
+    colors = [BAR, BAR2]
+    for i in range(len(series)):
+        chart.bars[i].fillColor = colors[i % 2]
+        chart.bars[i].strokeColor = None
+    if len(series) == 1:   # losses in red
+        for j, v in enumerate(values[0]):
+            if v < 0:
+                chart.bars[(0, j)].fillColor = NEG
+    notes = []
+    if intervals and len(series) == 1:
+        notes.append(_whiskers(*intervals, horizontal))
+    if ref is not None:
+        notes.append(_reference(ref, horizontal))
+    chart.annotations = notes
+    if horizontal:
+        chart.categoryAxis.reverseDirection = 1
+    chart.categoryAxis.joinAxisMode = "left" if horizontal else "bottom"   # labels clear of negative bars
+    d.add(chart)
+    keys = [(name, colors[i % 2], "bar") for i, (name, _) in enumerate(series)] if len(series) > 1 else []
+    if ref_label:
+        keys.append((ref_label, REF, "line"))
+    if keys:
+        _legend(d, keys)
+    if xlabel:
+        d.add(String(chart.x + chart.width / 2, 12, xlabel, fontName=fonts.REGULAR, fontSize=6.5,
+                     fillColor=MUTED, textAnchor="middle"))
+    return d
+
+
+def histogram_chart(title: str, hist: dict[str, int], xlabel: str, ylabel_units: str = "games",
+                    step: int = 1) -> Drawing:
+    """Counts by whole-number value (or bins of ``step`` labelled by their lowest value), gaps shown empty."""
+    labels = list(hist)
+    if labels and all(l.lstrip("-").isdigit() for l in labels):
+        lo, hi = int(labels[0]), int(labels[-1])
+        labels = [str(v) for v in range(lo, hi + 1, step)]
+    values = [hist.get(l, 0) for l in labels] or [0]
+    return bar_chart(title, labels or [""], [(ylabel_units, values)], xlabel=xlabel)
+
+
+def _grid(drawings: list[Drawing]) -> list:
+    """Charts two to a row."""
+    rows = [drawings[i:i + 2] + [""] * (2 - len(drawings[i:i + 2])) for i in range(0, len(drawings), 2)]
+    out = []
+    for row in rows:
+        t = Table([row], colWidths=[WIDTH / 2] * 2, rowHeights=[CHART_H + 8], hAlign="LEFT")
+        t.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                               ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+        out.append(t)
+    return out
+
+
+# --- the report ------------------------------------------------------------------------------
+
+def _source_label(source: str, s: dict) -> str:
+    names = {name.casefold(): name for name in s.get("trade_cards", {})}
+    return SOURCE_LABELS.get(source) or names.get(source, source.replace("_", " ").capitalize())
+
+
+def key_rows(s: dict) -> list[tuple[str, str]]:
+    b, fam, pk = s["balance"], s["famines"], s["priest_king"]
+    return [
+        ("Figure", "Value [95% interval]"),
+        ("Games played", f"{s['games']:,}"),
+        ("Game length, rounds (sd)", f"{_mean(s['length'])} (sd {s['length']['sd']:.1f})"),
+        ("Length median / 10th / 90th percentile / range",
+         f"{s['length']['median']:g} / {s['length']['p10']:g} / {s['length']['p90']:g} / "
+         f"{s['length']['min']}-{s['length']['max']}"),
+        ("Famine round (famine games)", _mean(s["famine_round"])),
+        ("Seat win-rate gap", _pct(b["seat_gap"])),
+        (f"Seat 1 win rate (fair share {_pct(b['fair_share'])})", _ci(b["first_seat"])),
+        (f"Seat dealt the Calendar (seat {b['dealt_calendar_seat']}) win rate", _ci(b["dealt_calendar_seat_win"])),
+        ("Lead changes per game", _mean(b["lead_changes"], 2)),
+        ("Winner clear from (share of the game)", _mean(b["decisiveness"], 2)),
+        ("Winning score / margin", f"{_mean(s['scores']['winner'])} / {_mean(s['scores']['margin'])}"),
+        ("Rounds with a Priest King", _ci(pk["rounds_with_king"])),
+        ("Rounds where every player bid no cards", _ci(s["bids"]["every_bid_empty"])),
+        ("Priest King had no card to lay / laid none by choice",
+         f"{_ci(pk['could_not_build'])} / {_ci(pk['declined_to_build'])}"),
+        ("Famines won with a bid of no cards", _ci(fam["won_with_no_cards"])),
+        ("Famine by the eventual winner", _ci(fam["by_eventual_winner"])),
+        ("Famine penalty changed the winner", _ci(fam["penalty_decisive"])),
+        ("Games with 3+ rounds in a row without a Priest King", _ci(s["kingless_runs"])),
+    ]
+
+
+def _ends_rows(s: dict) -> list[tuple]:
+    rows = [("How the games ended", "Games", "Share [95% interval]")]
+    for how, e in s["ends"].items():
+        label = END_LABELS.get(how, how)
+        if how == "cap":
+            label += f" ({s['round_cap']} rounds; a safeguard, not a rule)"
+        rows.append((label, f"{e['count']:,}", _ci(e)))
+    return rows
+
+
+def chart_pages(s: dict, label: str = "") -> list:
+    """The charts of one run."""
+    players, fair = s["players"], s["balance"]["fair_share"]
+    seats, pol, ends = s["win_rate_by_seat"], s["win_rate_by_policy"], s["ends"]
+    shown = [e for e in ends if ends[e]["count"]] or list(ends)
+    sources = s["sources"]
+    pts = s["points_by_source"]
+    trades = s["trade_cards"]
+    cards = list(trades)
+    won = [trades[c]["player_won"] for c in cards]
+    without = [trades[c].get("player_won_without_its_points", trades[c]["player_won"]) for c in cards]
+    bids = s["bid_results"]
+    reasons = list(bids)
+    drawings = [
+        histogram_chart("Game length", s["length"]["histogram"], "rounds played"),
+        histogram_chart("Round of the famine", s["famine_round"]["histogram"] or {"0": 0}, "round"),
+        bar_chart("How games ended", [END_LABELS.get(e, e) for e in shown], [("games", [ends[e]["rate"] for e in shown])],
+                  percent=True, intervals=([ends[e]["low"] for e in shown], [ends[e]["high"] for e in shown]),
+                  note="share of games, 95% intervals"),
+        histogram_chart("Final scores (all players)",
+                        {k.split("..")[0]: v for k, v in s["scores"]["histogram"].items()},
+                        "points, in bins of 5 labelled by their lowest score", "players", step=5),
+        bar_chart("Win rate by seat", [f"seat {i + 1}" for i in range(players)], [("wins", [w["rate"] for w in seats])],
+                  percent=True, intervals=([w["low"] for w in seats], [w["high"] for w in seats]), ref=fair,
+                  ref_label="fair share"),
+        bar_chart("Win rate by policy", list(pol), [("wins", [w["rate"] for w in pol.values()])], percent=True,
+                  intervals=([w["low"] for w in pol.values()], [w["high"] for w in pol.values()]), ref=fair,
+                  ref_label="fair share"),
+        bar_chart("Points by source (mean per player per game)", [_source_label(x, s) for x in sources],
+                  [("points", [pts[x]["mean"] for x in sources])], horizontal=True,
+                  intervals=([pts[x]["low"] for x in sources], [pts[x]["high"] for x in sources])),
+        bar_chart("How the Priest King was decided", [bids[r].get("label", r) for r in reasons],
+                  [("rounds", [bids[r]["rate"] for r in reasons])], horizontal=True, percent=True,
+                  note="share of all rounds"),
+        bar_chart("Trade cards played per game", cards, [("plays", [trades[c]["per_game"] for c in cards])],
+                  horizontal=True),
+        bar_chart("Win rate of a Trade card's players", cards,
+                  [("as played", [w["rate"] for w in won]),
+                   ("card's own points undone", [w["rate"] for w in without])],
+                  horizontal=True, percent=True, ref=fair, ref_label="fair share"),
+    ]
+    pk = s["priest_king"]
+    drawings.append(bar_chart(
+        "Priest King rounds", ["no card to lay", "laid none by choice", "no Priest King"],
+        [("share", [pk["could_not_build"]["rate"] or 0, pk["declined_to_build"]["rate"] or 0,
+                    1 - (pk["rounds_with_king"]["rate"] or 0)])], percent=True,
+        intervals=([pk["could_not_build"]["low"], pk["declined_to_build"]["low"],
+                    None if pk["rounds_with_king"]["high"] is None else 1 - pk["rounds_with_king"]["high"]],
+                   [pk["could_not_build"]["high"], pk["declined_to_build"]["high"],
+                    None if pk["rounds_with_king"]["low"] is None else 1 - pk["rounds_with_king"]["low"]]),
+        note="first two: of his Builds; last: of all rounds"))
+    st = _styles()
+    return [Paragraph(escape(f"Charts{(' - ' + label) if label else ''}"), st["h1"]), *_grid(drawings)]
+
+
+def _changed(s: dict) -> str:
+    return ", ".join(f"{k}={_setting(s['rules'][k])}" for k in s["changed_rules"]) or "none (the rulebook's rulings)"
+
+
+def _setting(v) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def summary_flow(s: dict, st: dict, name: str = "") -> list:
+    """Findings, how games ended and the key figures of one run."""
+    out = []
     if s["warning"]:
-        pages.warning(s["warning"])
-    for line in s["findings"]:
-        pages.para("&bull; " + _escape(line), 9, 3)
-    pages.y -= 4
-    pages.heading("Key figures", 12)
-    pages.table(key_rows(s), [pages.width * 0.55, pages.width * 0.45])
-    pages.new_page()
-    summary_pages(pages, s)
+        out.append(Paragraph(escape(f"{name + ': ' if name else ''}{s['warning']}"), st["warning"]))
+    out.append(_table(_ends_rows(s), [WIDTH * 0.58, WIDTH * 0.12, WIDTH * 0.30], st))
+    out.append(Paragraph("Findings", st["h1"]))
+    out += [Paragraph(escape(line), st["bullet"], bulletText="\u2022") for line in s["findings"]]
+    out.append(CondPageBreak(mm(60)))
+    out.append(Paragraph("Key figures", st["h1"]))
+    out.append(_table(key_rows(s), [WIDTH * 0.58, WIDTH * 0.42], st))
+    return out
+
+
+class _Report(BaseDocTemplate):
+    def __init__(self, title: str):
+        super().__init__(None, pagesize=PAGE, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=mm(20),
+                         bottomMargin=mm(18), title=title, author="kitgen", creator="kitgen", producer="kitgen",
+                         subject="balance report", invariant=1)
+        self._doSave = 0
+        self.report_title = title
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        self.addPageTemplates([PageTemplate("page", [frame], onPageEnd=self._decorate)])
+
+    def _decorate(self, canvas, doc):
+        w, h = PAGE
+        canvas.saveState()
+        canvas.setFillColor(MUTED)
+        canvas.setStrokeColor(GRID)
+        canvas.setFont(fonts.REGULAR, 8)
+        canvas.line(MARGIN, mm(12) + 10, w - MARGIN, mm(12) + 10)
+        canvas.drawString(MARGIN, mm(12), self.report_title)
+        canvas.drawRightString(w - MARGIN, mm(12), f"Page {doc.page}")
+        canvas.restoreState()
+
+
+def render_report(summary: dict, variant: dict | None = None, variant_name: str = "",
+                  rows: list[dict] | None = None, title: str = "Altun Ha") -> bytes:
+    """balance.pdf from the simulator's summary (and a variant's, with the comparison rows)."""
+    fonts.register()
+    st = _styles()
+    s = summary
+    story = [
+        Paragraph(escape(f"{title} balance report"), st["title"]),
+        Paragraph(escape(f"{s['games']:,} games of {s['players']} players; policies by seat in play order, cycling "
+                         f"{', '.join(s['policies'])}; seed {s['seed']}. Rules changed: {_changed(s)}. Seat 1 holds "
+                         "the Calendar in round 1 and plays first. Rates carry 95% Wilson intervals, means 95% "
+                         f"normal intervals. The only safeguard is a round cap of {s['round_cap']} rounds."),
+                  st["meta"]),
+        *summary_flow(s, st),
+        PageBreak(),
+        *chart_pages(s),
+    ]
     if variant is not None and rows is not None:
-        pages.new_page()
-        pages.heading(f"Variant '{variant_name}' against the baseline (same seeds)", 13)
-        changed_v = ", ".join(f"{k}={variant['rules'][k]}" for k in variant["changed_rules"]) or "none"
-        pages.para(f"Variant rules changed: {changed_v}.")
-        if variant["warning"]:
-            pages.warning(f"Variant '{variant_name}': {variant['warning']}")
+        story += [PageBreak(), Paragraph(escape(f"Variant '{variant_name}' against the baseline (same seeds)"),
+                                         st["title"]),
+                  Paragraph(escape(f"Variant rules changed: {_changed(variant)}."), st["meta"])]
         table = [("Figure", "Baseline", "Variant", "Difference")]
-        table += [(r["figure"], _fmt_cell(r["baseline"]), _fmt_cell(r["variant"]), _fmt_cell(r["difference"]))
-                  for r in rows]
-        pages.table(table, [pages.width * 0.46, pages.width * 0.18, pages.width * 0.18, pages.width * 0.18])
-        w, h = pages.width / 2 - 6, mm(62)
+        table += [(r["figure"], _cell(r["baseline"]), _cell(r["variant"]), _cell(r["difference"])) for r in rows]
+        story.append(_table(table, [WIDTH * 0.46, WIDTH * 0.18, WIDTH * 0.18, WIDTH * 0.18], st))
         seats = [f"seat {i + 1}" for i in range(s["players"])]
+        ends = list(s["ends"])
         lengths = sorted(set(s["length"]["histogram"]) | set(variant["length"]["histogram"]), key=int)
-        pages.charts([
-            hbar("Win rate by seat", seats,
-                 [("baseline", [x["rate"] for x in s["win_rate_by_seat"]], None, None, BAR),
-                  (variant_name, [x["rate"] for x in variant["win_rate_by_seat"]], None, None, BAR2)],
-                 w, h, ref=s["balance"]["fair_share"], fmt=_pct_tick),
-            hbar("How games ended", [END_LABELS[e] for e in ENDS],
-                 [("baseline", [s["ends"][e]["rate"] for e in ENDS], None, None, BAR),
-                  (variant_name, [variant["ends"][e]["rate"] for e in ENDS], None, None, BAR2)],
-                 w, h, fmt=_pct_tick),
-        ], h)
-        pages.charts([
-            _hist_chart("Game length - baseline", {k: s["length"]["histogram"].get(k, 0) for k in lengths},
-                        w, h, "rounds played"),
-            _hist_chart(f"Game length - {variant_name}",
-                        {k: variant["length"]["histogram"].get(k, 0) for k in lengths}, w, h, "rounds played"),
-        ], h)
-        pages.new_page()
-        summary_pages(pages, variant, f"variant '{variant_name}'")
-    return pages.bytes()
+        story.append(Spacer(0, 8))
+        story += _grid([
+            bar_chart("Win rate by seat", seats, [("baseline", [x["rate"] for x in s["win_rate_by_seat"]]),
+                                                  (variant_name, [x["rate"] for x in variant["win_rate_by_seat"]])],
+                      percent=True, ref=s["balance"]["fair_share"]),
+            bar_chart("How games ended", [END_LABELS.get(e, e) for e in ends],
+                      [("baseline", [s["ends"][e]["rate"] for e in ends]),
+                       (variant_name, [variant["ends"][e]["rate"] for e in ends])], horizontal=True, percent=True),
+            histogram_chart("Game length - baseline", {k: s["length"]["histogram"].get(k, 0) for k in lengths},
+                            "rounds played"),
+            histogram_chart(f"Game length - {variant_name}",
+                            {k: variant["length"]["histogram"].get(k, 0) for k in lengths}, "rounds played"),
+        ])
+        story += [PageBreak(), Paragraph(escape(f"Variant '{variant_name}'"), st["title"]),
+                  *summary_flow(variant, st, f"Variant '{variant_name}'"), PageBreak(),
+                  *chart_pages(variant, f"variant '{variant_name}'")]
+    doc = _Report(f"{title} - balance report")
+    doc.build(story, canvasmaker=lambda *a, **k: new_canvas(PAGE, f"{title} - balance report", "balance report"))
+    return canvas_bytes(doc.canv)
