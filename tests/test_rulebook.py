@@ -25,12 +25,6 @@ GAME_DATA = REPO / "kitgen" / "games" / "altun-ha"
 TEMPLATE = REPO / "templates" / "altun-ha" / "rules.md.j2"
 A4, LETTER = paper_size("a4"), paper_size("letter")
 
-RULING_TITLES = [
-    "Which way the Calendar goes", "An empty deck", "One Trade card per round", "Choosing an opponent",
-    "Ceramics and Codex", "Honey and Cocoa against a small hand", "Scores below zero", "Ties in the bid",
-    "Jade", "Paying for food", "Building one card after another", "God cards on the temples",
-    "Building nothing", "The hand limit", "The end and ties",
-]
 
 
 def make_game(tmp_path: Path, template: str | None = None, csv=None, toml=None, name="rules.md.j2"):
@@ -144,17 +138,74 @@ def test_rule_numbers_follow_game_toml(edited):
     assert "more than 6 cards in hand" in text
 
 
+def ruling_line(name: str, key: str, value: str | None):
+    """A game.toml edit: the line ``key = ...`` of ruling ``name`` becomes ``key = value`` (None: goes)."""
+    def edit(text: str) -> str:
+        start = text.index(f"[rulings.{name}]")
+        end = text.index("[rulings.", start + 1)
+        line = "" if value is None else f"{key} = {value}\n"
+        block = re.sub(rf"^{key} = .*\n", line.replace("\\", "\\\\"), text[start:end], flags=re.M)
+        return text[:start] + block + text[end:]
+    return edit
+
+
+def ruling_default(name: str, value: str):
+    return ruling_line(name, "default", value)
+
+
 def test_chain_switch_changes_the_build_text(tmp_path):
-    game = make_game(tmp_path, toml=lambda t: t.replace("chain = true", "chain = false"))
+    game = make_game(tmp_path, toml=ruling_default("chain", "false"))
     text = " ".join(" ".join(pdf_pages(render_rulebook(game, A4))).split())
-    assert "as they stood when the Build began" in text
+    assert "Both cards are placed on the temples as they stood when the Build began" in text
+    assert "Ruling: Both cards go on the temples as they stood when the Build began." in text
+    assert "(switch chain=true)" in text and "(switch chain=false)" not in text
     assert "by chaining" not in text
 
 
-def test_every_playtest_ruling_is_present_and_marked(builtin_text):
+def test_the_bid_text_follows_the_zero_bid_ruling(builtin_text, tmp_path):
     flat = " ".join(builtin_text.split())
-    for number, title in enumerate(RULING_TITLES, start=1):
-        assert f"Playtest ruling {number}: {title}" in flat
+    assert "a player who bid no cards has a total of 0, which counts like any other total" in flat
+    assert "Example: Nobody bids a card" in flat
+    game = make_game(tmp_path, toml=ruling_default("empty_bid_never_wins", "true"))
+    text = " ".join(" ".join(pdf_pages(render_rulebook(game, A4))).split())
+    assert "a player who bid no cards never wins" in text and "Example: Nobody bids a card" not in text
+    assert "(switch empty_bid_never_wins=false)" in text
+
+
+def test_every_ruling_is_printed_once_with_its_switch(builtin_text):
+    """The rulings of game.toml, the rulebook and the switches the solver and simulator read agree."""
+    from solver.altunha.rules import RULINGS
+
+    game = load_game("altun-ha")
+    flat = " ".join(builtin_text.split())
+    assert list(game.rulings) == list(RULINGS)
+    for number, (name, ruling) in enumerate(game.rulings.items(), start=1):
+        assert flat.count(f"Playtest ruling {number}: {ruling['title']}") == 1
+        assert f'The original rules: "{" ".join(ruling["seed"].split())}"' in flat
+        others = [v for v in ruling["options"] if v != str(ruling["default"]).lower()]
+        for value in others:
+            assert flat.count(f"(switch {name}={value})") == 1, (name, value)
+    printed = set(re.findall(r"\(switch (\w+)=", flat))
+    assert printed == set(RULINGS)
+    numbers = [int(n) for n in re.findall(r"Playtest ruling (\d+): ", flat)]
+    assert numbers == list(range(1, len(RULINGS) + 1))
+    # the main text refers to rulings by their numbers
+    assert f"({_see('tie_drop')})" in flat and f"({_see('penalty_if_declined')})" in flat
+    assert "stopped at the round cap" in flat and "200 rounds" in flat
+
+
+def _see(name: str) -> str:
+    return f"Playtest ruling {list(load_game('altun-ha').rulings).index(name) + 1}"
+
+
+def test_a_ruling_table_must_be_complete(tmp_path):
+    with pytest.raises(GameDataError, match=r"'rulings.chain': missing key 'reason'"):
+        make_game(tmp_path, toml=ruling_line("chain", "reason", None))
+
+
+def test_a_ruling_default_must_be_one_of_its_options(tmp_path):
+    with pytest.raises(GameDataError, match=r"'rulings.points_decide.default' = 'middle' is none of its options"):
+        make_game(tmp_path, toml=ruling_default("points_decide", '"middle"'))
 
 
 def test_chapters_for_the_eight_phases(builtin_text):

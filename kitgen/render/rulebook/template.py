@@ -215,6 +215,7 @@ def build_context(game, inserts: list[markup.Insert]) -> dict[str, Any]:
                          else f"{game.players_min}-{game.players_max}"),
         "card_size": game.card_size, "types": types, "cards": cards, "components": components,
         "rules": _plain_data(game.rules), "rulings": _plain_data(game.rulings),
+        "simulation": _plain_data(game.raw.get("simulation", {})),
         "deck_size": game.deck_size,
         "designer": _plain_data(game.raw.get("designer", "")),
         "version": _plain_data(game.raw.get("version", "")),
