@@ -232,6 +232,18 @@ def _bid_options(counts, gods, r: Rules) -> tuple:
     return tuple(options)
 
 
+def _can_build(counts, gods, feed, population, tops, r: Rules) -> bool:
+    """Whether some Farm leaves a card that can be laid: then the optimal turn builds (any Build
+    scores at least 1, more than building nothing)."""
+    if r.max_build_cards < 1:
+        return False
+    top = r.max_stage + 1
+    for farm, left, g, rank in _farms(counts, gods, feed, population, r):
+        if g or left[1] or any(left[v] and tops[v - 1] for v in range(2, top)):
+            return True
+    return False
+
+
 def _works(left, g, feed, population, tops, r: Rules, min_points, keep_feed) -> Turn | None:
     """The turn after a bid, when it builds at least ``min_points`` (else None)."""
     turn = None
@@ -246,16 +258,14 @@ def _works(left, g, feed, population, tops, r: Rules, min_points, keep_feed) -> 
 
 @lru_cache(maxsize=200_000)
 def _best_bid(counts, gods, feed, population, tops, r: Rules, min_points, keep_feed):
-    # Whether a bid works only gets harder as it takes more cards: a bid that includes a card
-    # which fails on its own fails too, so single cards are tried first.
-    options = _bid_options(counts, gods, r)
-    failed = {combo[0] for total, size, combo, left, g in options
-              if size == 1 and _works(left, g, feed, population, tops, r, min_points, keep_feed) is None}
+    # For a bid worth at least 1 point, whether it works is whether some Farm leaves a card that
+    # can be laid: a cheap test, so the optimal turn is worked out only for the bids that pass it.
+    cheap = min_points <= 1 and not keep_feed
     best, best_key = (), None
-    for total, size, combo, left, g in options:
+    for total, size, combo, left, g in _bid_options(counts, gods, r):
         if best_key is not None and total < best_key[0]:
             break
-        if any(k in failed for k in combo):
+        if cheap and not _can_build(left, g, feed, population, tops, r):
             continue
         turn = _works(left, g, feed, population, tops, r, min_points, keep_feed)
         if turn is None:
