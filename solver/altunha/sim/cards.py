@@ -27,6 +27,7 @@ class Table:
     effect: tuple[str, ...]   # a Trade card's effect ("" for Bid and God cards)
     amount: tuple[int, ...]   # what the effect counts
     source: tuple[str, ...]   # the points source a Trade card's effect is counted under ("" for none)
+    rule_kind: tuple          # the kind the rules model knows the card by: a Bid value, GOD, FEED or TRADE
 
     @property
     def size(self) -> int:
@@ -37,7 +38,7 @@ class Table:
 def table_for(setup: Setup) -> Table:
     from solver.altunha.cards import POINT_EFFECTS, fold
 
-    kind, value, name, effect, amount, source = [], [], [], [], [], []
+    kind, value, name, effect, amount, source, rule_kind = [], [], [], [], [], [], []
     god_value = setup.rules.god_value
     for card in setup.deck.cards:
         k = _KINDS.get(card.type, TRADE)
@@ -48,5 +49,6 @@ def table_for(setup: Setup) -> Table:
             effect.append(card.effect)
             amount.append(card.amount)
             source.append(fold(card.name) if card.effect in POINT_EFFECTS else "")
+            rule_kind.append(card.kind)
     return Table(setup=setup, kind=tuple(kind), value=tuple(value), name=tuple(name), effect=tuple(effect),
-                 amount=tuple(amount), source=tuple(source))
+                 amount=tuple(amount), source=tuple(source), rule_kind=tuple(rule_kind))

@@ -25,8 +25,6 @@ import random
 from typing import NamedTuple
 
 from solver.altunha.cards import FEED, TARGETED
-from solver.altunha.cards import GOD as GOD_KIND
-from solver.altunha.cards import TRADE as TRADE_KIND
 from solver.altunha.rules import (
     bid_problem,
     build_points,
@@ -78,7 +76,7 @@ class Game:
         self.setup = setup
         self.R = setup.rules
         self.table = table_for(setup)
-        self.rule_kind = tuple(self._rule_kind(c) for c in range(self.table.size))
+        self.rule_kind = self.table.rule_kind
         self.rng = rng
         self.n = players
         self.deck = list(range(self.table.size))
@@ -118,15 +116,6 @@ class Game:
         self.leaders: list[tuple[int, ...]] = []
         for p in range(players):
             self.draw(p, self.R.hand_size)
-
-    def _rule_kind(self, card: int):
-        """The kind the rules model knows a card by: a Bid value, GOD, FEED or TRADE."""
-        k = self.table.kind[card]
-        if k == BID:
-            return self.table.value[card]
-        if k == GOD:
-            return GOD_KIND
-        return FEED if self.table.effect[card] == "feed" else TRADE_KIND
 
     # --- helpers ---------------------------------------------------------------
 

@@ -232,15 +232,15 @@ def _bid_options(counts, gods, r: Rules) -> tuple:
     return tuple(options)
 
 
-def _can_build(counts, gods, feed, population, tops, r: Rules) -> bool:
-    """Whether some Farm leaves a card that can be laid: then the optimal turn builds (any Build
-    scores at least 1, more than building nothing)."""
-    if r.max_build_cards < 1:
-        return False
-    top = r.max_stage + 1
+def _can_build(counts, gods, feed, population, placeable, r: Rules) -> bool:
+    """Whether some Farm leaves a card that can be laid (a God, or a Bid value in ``placeable``):
+    then the optimal turn builds, as any Build scores at least 1, more than building nothing."""
     for farm, left, g, rank in _farms(counts, gods, feed, population, r):
-        if g or left[1] or any(left[v] and tops[v - 1] for v in range(2, top)):
+        if g:
             return True
+        for v in placeable:
+            if left[v]:
+                return True
     return False
 
 
@@ -261,11 +261,24 @@ def _best_bid(counts, gods, feed, population, tops, r: Rules, min_points, keep_f
     # For a bid worth at least 1 point, whether it works is whether some Farm leaves a card that
     # can be laid: a cheap test, so the optimal turn is worked out only for the bids that pass it.
     cheap = min_points <= 1 and not keep_feed
+    if cheap and r.max_build_cards < 1:
+        return ()
+    placeable = [1] + [v for v in range(2, r.max_stage + 1) if tops[v - 1]]   # Bid values that can be laid
+    options = _bid_options(counts, gods, r)
+    failed: set = set()
+    if cheap:
+        # the test only gets harder as a bid takes more cards: a bid holding a card that fails on
+        # its own fails too, and when every single card fails, so does every bid
+        failed = {combo[0] for total, size, combo, left, g in options
+                  if size == 1 and not _can_build(left, g, feed, population, placeable, r)}
+        if len(failed) == (sum(1 for v in counts[1:] if v) + (gods > 0)):
+            return ()
     best, best_key = (), None
-    for total, size, combo, left, g in _bid_options(counts, gods, r):
+    for total, size, combo, left, g in options:
         if best_key is not None and total < best_key[0]:
             break
-        if cheap and not _can_build(left, g, feed, population, tops, r):
+        if cheap and (any(k in failed for k in combo)
+                      or size > 1 and not _can_build(left, g, feed, population, placeable, r)):
             continue
         turn = _works(left, g, feed, population, tops, r, min_points, keep_feed)
         if turn is None:

@@ -80,10 +80,13 @@ def realize(game, p, turn):
 
 def cards_for_tokens(game, p, tokens):
     """Card ids of the hand for value tokens (the lowest ids first)."""
+    if not tokens:
+        return ()
     kind, value = game.table.kind, game.table.value
+    hand = sorted(game.hands[p])
     used = []
     for token in tokens:
-        used.append(next(c for c in sorted(game.hands[p]) if c not in used and (
+        used.append(next(c for c in hand if c not in used and (
             (token == GOD_TOKEN and kind[c] == GOD) or (token > 0 and kind[c] == BID and value[c] == token))))
     return tuple(used)
 
@@ -105,7 +108,7 @@ def bid_options(game, p):
 def held(game, p, effect):
     """The player's card with this effect (the lowest id), or None."""
     effects = game.table.effect
-    return next((c for c in sorted(game.hands[p]) if effects[c] == effect), None)
+    return min((c for c in game.hands[p] if effects[c] == effect), default=None)
 
 
 def opponents(game, p):
