@@ -142,3 +142,22 @@ def test_one_worker_keeps_finished_games_out_of_the_collectors_scans():
     assert gc.get_freeze_count() == 0  # thawed again once the run is over
     assert records == run_games(Spec(RULES, 4, ("greedy",), 8), 60, workers=2)
 
+
+
+def test_one_variant_file_per_ruling_switches_it_to_its_other_option():
+    """docs/variants/NAME.toml (used by the README's study) picks the other option of ruling NAME."""
+    from pathlib import Path
+
+    from kitgen.data.game import load_game
+    from solver.altunha.sim.variants import read_variant
+
+    folder = Path(__file__).resolve().parent.parent / "docs" / "variants"
+    rulings = load_game("altun-ha").rulings
+    files = sorted(folder.glob("*.toml"))
+    assert sorted(f.stem for f in files) == sorted(rulings)
+    for path in files:
+        name, settings = read_variant(path)
+        assert list(settings) == [path.stem], path
+        changed = with_settings_of(RULES, settings)
+        assert getattr(changed.rules, path.stem) != getattr(RULES.rules, path.stem)
+        assert changed.changed == (path.stem,)

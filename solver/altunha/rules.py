@@ -156,7 +156,7 @@ def _shared_rules(values: tuple, rulings: tuple) -> Rules:
 
 @lru_cache(maxsize=None)
 def _rules_of_game(game: str) -> Rules:
-    from kitgen.data.rulings import parse_rulings, value_text
+    from kitgen.data.rulings import parse_rulings
 
     data = game_data(game)
     where = f"{game}/game.toml" if data.builtin else str(data.root / "game.toml")
@@ -186,7 +186,6 @@ def _rules_of_game(game: str) -> Rules:
     if extra:
         raise GameDataError(f"[rulings.{extra[0]}]: no such switch in the solver and simulator "
                             f"(they read {', '.join(RULINGS)})", file=where)
-    assert all(value_text(values[n]) in named[n].values for n in RULINGS)
     deck = load_deck(game)
     return Rules(**values, max_stage=deck.max_value, rulings=rulings)
 

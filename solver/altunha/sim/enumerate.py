@@ -52,6 +52,17 @@ def _value_counts(values, tops, cap: int, r: Rules):
     return tuple(counts), tuple(top_counts)
 
 
+def _without(counts, gods: int, tokens) -> tuple[tuple[int, ...], int]:
+    """The Bid counts and God count left once the cards of ``tokens`` are spent (the feed card apart)."""
+    left = list(counts)
+    for k in tokens:
+        if k == GOD:
+            gods -= 1
+        elif k != FEED:
+            left[k] -= 1
+    return tuple(left), gods
+
+
 def summarise(values, gods: int, feed: bool, tops, r: Rules):
     """The memo key of a position; ``values`` are the Bid values in hand, ``tops`` the temple tops."""
     cap = r.max_farm_cards + r.max_build_cards
@@ -122,14 +133,7 @@ def _farms(counts, gods, feed, population, r: Rules) -> tuple:
     for farm in farm_options(counts, gods, feed, population, r):
         if len(farm) > 1 and any((gv if k == GOD else k) >= population for k in farm):
             continue
-        left = list(counts)
-        g = gods
-        for k in farm:
-            if k == GOD:
-                g -= 1
-            elif k != FEED:
-                left[k] -= 1
-        out.append((farm, tuple(left), g, _farm_rank(farm, r)))
+        out.append((farm, *_without(counts, gods, farm), _farm_rank(farm, r)))
     return tuple(out)
 
 
@@ -176,18 +180,13 @@ def _best_build(counts, gods, tops, slots, r: Rules):
     if slots <= 0:
         return best_points, best_build, best_gods
     for token, w in placements(counts, gods, tops, r):
-        left = list(counts)
-        g = gods
-        if token == GOD:
-            g -= 1
-        else:
-            left[token] -= 1
+        left, g = _without(counts, gods, (token,))
         new_tops = list(tops)
         if w > 1:
             new_tops[w - 1] -= 1
         if r.chain and w < r.max_stage:
             new_tops[w] = min(new_tops[w] + 1, r.max_build_cards)
-        rest_points, rest, rest_gods = _best_build(tuple(left), g, tuple(new_tops), slots - 1, r)
+        rest_points, rest, rest_gods = _best_build(left, g, tuple(new_tops), slots - 1, r)
         points = w + rest_points
         used_gods = rest_gods + (token == GOD)
         key = (points, -1 - len(rest), -used_gods)
@@ -219,13 +218,7 @@ def _bid_options(counts, gods, r: Rules) -> tuple:
         for combo in combinations_with_replacement(kinds, size):
             if any(combo.count(k) > (gods if k == GOD else counts[k]) for k in set(combo)):
                 continue
-            left = list(counts)
-            g = gods
-            for k in combo:
-                if k == GOD:
-                    g -= 1
-                else:
-                    left[k] -= 1
+            left, g = _without(counts, gods, combo)
             options.append((sum(gv if k == GOD else k for k in combo), size, combo,
                             tuple(min(c, cap) for c in left), min(g, cap)))
     options.sort(key=lambda o: -o[0])
