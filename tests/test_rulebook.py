@@ -153,21 +153,17 @@ def ruling_default(name: str, value: str):
     return ruling_line(name, "default", value)
 
 
-def test_chain_switch_changes_the_build_text(tmp_path):
-    game = make_game(tmp_path, toml=ruling_default("chain", "false"))
+def test_the_text_follows_the_rulings_defaults(builtin_text, tmp_path):
+    flat = " ".join(builtin_text.split())
+    assert "a player who bid no cards has a total of 0, which counts like any other total" in flat
+    assert "Example: Nobody bids a card" in flat and "by chaining" in flat
+    edit = ruling_default("chain", "false")
+    game = make_game(tmp_path, toml=lambda t: ruling_default("empty_bid_never_wins", "true")(edit(t)))
     text = " ".join(" ".join(pdf_pages(render_rulebook(game, A4))).split())
     assert "Both cards are placed on the temples as they stood when the Build began" in text
     assert "Ruling: Both cards go on the temples as they stood when the Build began." in text
     assert "(switch chain=true)" in text and "(switch chain=false)" not in text
     assert "by chaining" not in text
-
-
-def test_the_bid_text_follows_the_zero_bid_ruling(builtin_text, tmp_path):
-    flat = " ".join(builtin_text.split())
-    assert "a player who bid no cards has a total of 0, which counts like any other total" in flat
-    assert "Example: Nobody bids a card" in flat
-    game = make_game(tmp_path, toml=ruling_default("empty_bid_never_wins", "true"))
-    text = " ".join(" ".join(pdf_pages(render_rulebook(game, A4))).split())
     assert "a player who bid no cards never wins" in text and "Example: Nobody bids a card" not in text
     assert "(switch empty_bid_never_wins=false)" in text
 

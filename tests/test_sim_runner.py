@@ -85,13 +85,13 @@ def test_the_seeds_rules_end_greedy_games_in_famine():
 def test_findings_follow_how_the_games_stopped():
     # the same seeds under two rule sets: the rulebook's, where every total counts and greedy games
     # end in famines, and "a bid of no cards never wins", where nobody who cannot feed wins a bid
-    famine = run({"round_cap": 60}, games=60, policies=("greedy",))
-    stalled = run({"round_cap": 60, "empty_bid_never_wins": "on"}, games=60, policies=("greedy",))
-    assert famine["ends"]["famine"]["count"] == 60 and stalled["ends"]["cap"]["count"] > 40
+    famine = run({"round_cap": 40}, games=40, policies=("greedy",))
+    stalled = run({"round_cap": 40, "empty_bid_never_wins": "on"}, games=40, policies=("greedy",))
+    assert famine["ends"]["famine"]["count"] == 40 and stalled["ends"]["cap"]["count"] > 30
     assert not any("round cap" in line for line in famine["findings"]) and famine["warning"] is None
     cap_line = next(line for line in stalled["findings"] if "round cap" in line)
     capped = stalled["at_cap"]
-    assert cap_line.startswith(f"{stalled['ends']['cap']['count']} of 60 games")
+    assert cap_line.startswith(f"{stalled['ends']['cap']['count']} of 40 games")
     assert f"every player bid no cards in {100 * capped['every_bid_empty']['rate']:.1f}% of rounds" in cap_line
     assert capped["every_bid_empty"]["rate"] > 0.3 and stalled["warning"] is not None
     assert famine["bids"]["every_bid_empty"]["rate"] < capped["every_bid_empty"]["rate"]
