@@ -202,14 +202,33 @@ def best_bid(values, gods, feed, population, tops, r: Rules, min_points: int,
     to the better turn, then to fewer cards."""
     cap = r.max_farm_cards + r.max_build_cards + r.max_bid_cards
     counts, top_counts = _value_counts(values, tops, cap, r)
-    return _best_bid(counts, min(gods, cap), bool(feed), _ceiling(population, r), top_counts, r,
-                     min_points, keep_feed)
+    gods, feed, population = min(gods, cap), bool(feed), _ceiling(population, r)
+    if min_points > 1 or keep_feed:
+        return _best_bid(counts, gods, feed, population, top_counts, r, min_points, keep_feed)
+    # For a bid worth at least 1 point, whether it works is whether some Farm leaves a card that
+    # can be laid (see _can_build), which depends on the temples only through the values of the
+    # hand that can be laid: the bids passing that test are found on that smaller key, and the
+    # optimal turn is worked out only to choose between several of them.
+    if r.max_build_cards < 1:
+        return ()
+    placeable = tuple(v for v in range(1, r.max_stage + 1) if counts[v] and (v == 1 or top_counts[v - 1]))
+    candidates = _bid_candidates(counts, gods, feed, population, placeable, r)
+    if len(candidates) < 2:
+        return candidates[0][2] if candidates else ()
+    best, best_key = (), None
+    for total, size, combo, left, g, _ in candidates:
+        turn = _best_turn(left, g, feed, population, top_counts, r)
+        key = (total, turn.points, -size)
+        if best_key is None or key > best_key:
+            best, best_key = combo, key
+    return best
 
 
 @lru_cache(maxsize=100_000)
 def _bid_options(counts, gods, r: Rules) -> tuple:
     """Every distinct bid of 1..max_bid_cards Bid/God cards, highest total first (in enumeration order
-    within a total): (total, cards, tokens, counts left, Gods left), what is left capped as in a turn."""
+    within a total): (total, cards, tokens, counts left, Gods left, the highest worths left), what is
+    left capped as in a turn."""
     kinds = [v for v in range(1, r.max_stage + 1) if counts[v]] + ([GOD] if gods else [])
     options = []
     gv = r.god_value
@@ -219,21 +238,49 @@ def _bid_options(counts, gods, r: Rules) -> tuple:
             if any(combo.count(k) > (gods if k == GOD else counts[k]) for k in set(combo)):
                 continue
             left, g = _without(counts, gods, combo)
-            options.append((sum(gv if k == GOD else k for k in combo), size, combo,
-                            tuple(min(c, cap) for c in left), min(g, cap)))
+            left, g = tuple(min(c, cap) for c in left), min(g, cap)
+            options.append((sum(gv if k == GOD else k for k in combo), size, combo, left, g,
+                            _top_worths(left, g, r.max_farm_cards + 1, r)))
     options.sort(key=lambda o: -o[0])
     return tuple(options)
 
 
-def _can_build(counts, gods, feed, population, placeable, r: Rules) -> bool:
-    """Whether some Farm leaves a card that can be laid (a God, or a Bid value in ``placeable``):
-    then the optimal turn builds, as any Build scores at least 1, more than building nothing."""
-    for farm, left, g, rank in _farms(counts, gods, feed, population, r):
-        if g:
+def _top_worths(counts, gods: int, n: int, r: Rules) -> list[int]:
+    """The ``n`` highest worths of a hand (a God card counts god_value), highest first."""
+    out, gv = [], r.god_value
+    for v in range(r.max_stage, 0, -1):
+        while gods and gv >= v and len(out) < n:
+            out.append(gv)
+            gods -= 1
+        c = counts[v]
+        while c and len(out) < n:
+            out.append(v)
+            c -= 1
+        if len(out) >= n:
+            return out
+    return out + [gv] * min(gods, n - len(out))
+
+
+def _can_build(counts, gods, feed, population, placeable, top, r: Rules) -> bool:
+    """Whether some Farm leaves a card that can be laid: then the optimal turn builds, as any Build
+    scores at least 1, more than building nothing.
+
+    That is: some card that can be laid (a God, or a Bid value in ``placeable``) can be kept
+    back while the rest still feeds, i.e. its best max_farm_cards cards are worth the Population.
+    ``top`` holds the max_farm_cards + 1 highest worths of the hand."""
+    keep = ([r.god_value] if gods else []) + [v for v in placeable if counts[v]]
+    if not keep:
+        return False
+    if feed:
+        return True
+    k = r.max_farm_cards
+    best = sum(top[:k])
+    kth = top[k - 1] if len(top) >= k else 0      # keeping back a card this high costs the Farm...
+    after = top[k] if len(top) > k else 0         # ...which then takes the next card instead
+    cards = sum(counts) + gods
+    for v in keep:
+        if (best - v + after if v >= kth else best) >= population and (population > 0 or cards > 1):
             return True
-        for v in placeable:
-            if left[v]:
-                return True
     return False
 
 
@@ -250,29 +297,33 @@ def _works(left, g, feed, population, tops, r: Rules, min_points, keep_feed) -> 
 
 
 @lru_cache(maxsize=200_000)
-def _best_bid(counts, gods, feed, population, tops, r: Rules, min_points, keep_feed):
-    # For a bid worth at least 1 point, whether it works is whether some Farm leaves a card that
-    # can be laid: a cheap test, so the optimal turn is worked out only for the bids that pass it.
-    cheap = min_points <= 1 and not keep_feed
-    if cheap and r.max_build_cards < 1:
-        return ()
-    placeable = [1] + [v for v in range(2, r.max_stage + 1) if tops[v - 1]]   # Bid values that can be laid
+def _bid_candidates(counts, gods, feed, population, placeable, r: Rules) -> tuple:
+    """The bid options of the highest total after which some Farm leaves a card to lay."""
     options = _bid_options(counts, gods, r)
-    failed: set = set()
-    if cheap:
-        # the test only gets harder as a bid takes more cards: a bid holding a card that fails on
-        # its own fails too, and when every single card fails, so does every bid
-        failed = {combo[0] for total, size, combo, left, g in options
-                  if size == 1 and not _can_build(left, g, feed, population, placeable, r)}
-        if len(failed) == (sum(1 for v in counts[1:] if v) + (gods > 0)):
-            return ()
+    # the test only gets harder as a bid takes more cards: a bid holding a card that fails on its
+    # own fails too, and when every single card fails, so does every bid
+    failed = {combo[0] for total, size, combo, left, g, top in options
+              if size == 1 and not _can_build(left, g, feed, population, placeable, top, r)}
+    if len(failed) == (sum(1 for v in counts[1:] if v) + (gods > 0)):
+        return ()
+    found = []
+    for option in options:
+        total, size, combo, left, g, top = option
+        if found and total < found[0][0]:
+            break
+        if any(k in failed for k in combo) or \
+                size > 1 and not _can_build(left, g, feed, population, placeable, top, r):
+            continue
+        found.append(option)
+    return tuple(found)
+
+
+@lru_cache(maxsize=200_000)
+def _best_bid(counts, gods, feed, population, tops, r: Rules, min_points, keep_feed):
     best, best_key = (), None
-    for total, size, combo, left, g in options:
+    for total, size, combo, left, g, _ in _bid_options(counts, gods, r):
         if best_key is not None and total < best_key[0]:
             break
-        if cheap and (any(k in failed for k in combo)
-                      or size > 1 and not _can_build(left, g, feed, population, placeable, r)):
-            continue
         turn = _works(left, g, feed, population, tops, r, min_points, keep_feed)
         if turn is None:
             continue
@@ -284,5 +335,5 @@ def _best_bid(counts, gods, feed, population, tops, r: Rules, min_points, keep_f
 
 def clear_caches():
     """Forget every memoised turn, build and bid (for timings that start cold)."""
-    for cached in (_farms, _best_turn, _best_build, _bid_options, _best_bid):
+    for cached in (_farms, _best_turn, _best_build, _bid_options, _bid_candidates, _best_bid):
         cached.cache_clear()
