@@ -164,10 +164,11 @@ class Game:
     def turn_order(self) -> list[int]:
         return [(self.calendar + k) % self.n for k in range(self.n)]
 
-    def hand_summary(self, player: int, without=()):
-        """(Bid values, God count, feed card held) of a hand, leaving out the cards ``without``."""
+    def hand_summary(self, player: int, without=(), with_jade: bool = False):
+        """(Bid values, God count, feed card held) of a hand, leaving out the cards ``without``;
+        ``with_jade`` adds the card that wins the bid (the lowest id), or None."""
         kind, value, effect = self.table.kind, self.table.value, self.table.effect
-        values, gods, feed = [], 0, False
+        values, gods, feed, jade = [], 0, False, None
         for c in self.hands[player]:
             if c in without:
                 continue
@@ -178,7 +179,9 @@ class Game:
                 gods += 1
             elif effect[c] == "feed":
                 feed = True
-        return values, gods, feed
+            elif effect[c] == "win_bid" and (jade is None or c < jade):
+                jade = c
+        return (values, gods, feed, jade) if with_jade else (values, gods, feed)
 
     def feed_allowed(self, player: int) -> bool:
         """Whether the player may still use the feed card (Maize) this round."""

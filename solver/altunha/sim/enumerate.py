@@ -211,7 +211,7 @@ def best_bid(values, gods, feed, population, tops, r: Rules, min_points: int,
     # optimal turn is worked out only to choose between several of them.
     if r.max_build_cards < 1:
         return ()
-    placeable = tuple(v for v in range(1, r.max_stage + 1) if counts[v] and (v == 1 or top_counts[v - 1]))
+    placeable = tuple([v for v in range(1, r.max_stage + 1) if counts[v] and (v == 1 or top_counts[v - 1])])
     candidates = _bid_candidates(counts, gods, feed, population, placeable, r)
     if len(candidates) < 2:
         return candidates[0][2] if candidates else ()

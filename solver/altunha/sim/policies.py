@@ -255,12 +255,11 @@ class GreedyPolicy(Policy):
         return plan(game, p, without)
 
     def bid(self, game, p):
-        jade = held(game, p, "win_bid")
+        values, gods, feed, jade = game.hand_summary(p, with_jade=True)
         if jade is not None and game.R.special_is_trade and p in game.traded:
             jade = None
         if jade is not None and self.use_jade(game, p):
             return Bid((), jade)
-        values, gods, feed = game.hand_summary(p)
         tokens = best_bid(values, gods, feed and game.feed_allowed(p), game.population, game.tops(),
                           game.R, self.min_points, self.keep_feed)
         return Bid(cards_for_tokens(game, p, tokens))
