@@ -76,6 +76,17 @@ def test_play_optimal_and_illegal():
     assert not new["legal"] and "only a value-1 card" in new["reason"]
 
 
+def test_rule_switches_a_ruling_and_the_answer_says_so():
+    args = ["solve", "-p", "7", "--hand", "Maize,Plaza"]
+    seed = invoke(args).output
+    assert "Next best: +0 points: farm Maize; build none" in seed
+    strict = invoke(args + ["--rule", "penalty_if_declined=on"]).output
+    assert "Next best: -7 points: farm Maize; build none" in strict
+    assert "(rules changed: penalty_if_declined=true)" in strict
+    declined = json.loads(invoke(args + ["--play", "farm Maize", "--json"]).output)
+    assert declined["play"]["outcome"] == "declined_to_build" and declined["points"] == 0
+
+
 def test_rule_chain_off():
     on = json.loads(invoke(["solve", "-p", "8", "--hand", "Plaza,Base,Altar", "--json"]).output)
     off = json.loads(invoke(["solve", "-p", "8", "--hand", "Plaza,Base,Altar", "--json",

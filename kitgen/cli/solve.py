@@ -31,9 +31,11 @@ from solver.altunha.parse import PLAY_HELP
                    "(- for stdin, UTF-8), one --json answer per line: output line N answers "
                    'input line N, with {"error": "line N: ..."} for a line that is not a question.')
 @click.option("--rule", "rule_options", multiple=True, metavar="NAME=VALUE",
-              help="Switch a rule, e.g. chain=off (no stacking two Build cards in one Build). "
-                   "Also: god_value, famine_penalty, no_build_penalty, max_farm_cards, "
-                   "max_build_cards. Repeatable.")
+              help="Play another option of a playtest ruling or another rule number, e.g. chain=off "
+                   "(no stacking two Build cards in one Build) or penalty_if_declined=on (building "
+                   "nothing costs the penalty even when a card could be laid). The names are the "
+                   "rulebook's rulings and game.toml's [rules], as for kitgen simulate --set. "
+                   "Repeatable.")
 def solve(population, hand, temples, as_json, all_plans, play, batch, rule_options):
     """Find the best Farm and Build play of an Altun Ha turn.
 
