@@ -46,7 +46,7 @@ HEAD = HexColor("#2d3a2e")
 MARGIN = mm(18)
 PAGE = letter
 WIDTH = PAGE[0] - 2 * MARGIN
-CHART_W, CHART_H = WIDTH / 2 - 6, mm(66)
+CHART_W, CHART_H = WIDTH / 2 - 6, mm(62)
 END_LABELS = {"famine": "Famine", "empty_deck": "Deck and discard empty", "cap": "Stopped at the round cap"}
 SOURCE_LABELS = {"build": "Building", "no_build": "Not building", "famine": "Famine"}
 
@@ -442,20 +442,16 @@ def render_report(summary: dict, variant: dict | None = None, variant_name: str 
         table += [(r["figure"], _cell(r["baseline"]), _cell(r["variant"]), _cell(r["difference"])) for r in rows]
         story.append(_table(table, [WIDTH * 0.46, WIDTH * 0.18, WIDTH * 0.18, WIDTH * 0.18], st))
         seats = [f"seat {i + 1}" for i in range(s["players"])]
-        ends = list(s["ends"])
         lengths = sorted(set(s["length"]["histogram"]) | set(variant["length"]["histogram"]), key=int)
         story.append(Spacer(0, 8))
         story += _grid([
             bar_chart("Win rate by seat", seats, [("baseline", [x["rate"] for x in s["win_rate_by_seat"]]),
                                                   (variant_name, [x["rate"] for x in variant["win_rate_by_seat"]])],
                       percent=True, ref=s["balance"]["fair_share"]),
-            bar_chart("How games ended", [END_LABELS.get(e, e) for e in ends],
-                      [("baseline", [s["ends"][e]["rate"] for e in ends]),
-                       (variant_name, [variant["ends"][e]["rate"] for e in ends])], horizontal=True, percent=True),
-            histogram_chart("Game length - baseline", {k: s["length"]["histogram"].get(k, 0) for k in lengths},
-                            "rounds played"),
-            histogram_chart(f"Game length - {variant_name}",
-                            {k: variant["length"]["histogram"].get(k, 0) for k in lengths}, "rounds played"),
+            bar_chart("Game length", [str(v) for v in range(int(lengths[0]), int(lengths[-1]) + 1)],
+                      [(label, [run["length"]["histogram"].get(str(v), 0)
+                                for v in range(int(lengths[0]), int(lengths[-1]) + 1)])
+                       for label, run in (("baseline", s), (variant_name, variant))], xlabel="rounds played"),
         ])
         story += [PageBreak(), Paragraph(escape(f"Variant '{variant_name}'"), st["title"]),
                   *summary_flow(variant, st, f"Variant '{variant_name}'"), PageBreak(),
