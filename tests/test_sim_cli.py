@@ -152,3 +152,13 @@ def test_an_illegal_move_of_a_built_in_player_is_a_bug_not_an_error(tmp_path, mo
     assert result.exit_code == 1 and isinstance(result.exception, IllegalMove)
     assert "is not in the hand" in str(result.exception) and "Error:" not in result.output
     assert not (tmp_path / "altun-ha").exists()
+
+
+def test_a_trade_card_without_a_known_effect_is_one_clear_error(altun_copy, tmp_path):
+    csv = altun_copy / "cards.csv"
+    csv.write_text(csv.read_text(encoding="utf-8").replace(",draw,3", ",fly,3"), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["simulate", str(altun_copy), "--games", "5", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith("Error: ") and "cards.csv, row 10, column 'effect'" in line
+    assert "Trade card 'Stone' needs an effect, one of draw, " in line and "(not 'fly')" in line

@@ -5,7 +5,8 @@ import sys
 
 import pytest
 
-from solver.altunha.cards import FEED, GOD, TRADE, load_deck
+from kitgen.data.game import load_game
+from solver.altunha.cards import FEED, GOD, TRADE, deck_from_game, load_deck
 from solver.altunha.rules import (
     CardPlacement,
     Rules,
@@ -16,6 +17,7 @@ from solver.altunha.rules import (
     possible_farm,
     resolve_bids,
 )
+from tests.conftest import copy_builtin
 
 Placement = CardPlacement
 
@@ -38,14 +40,9 @@ def test_deck_kinds_come_from_the_card_data():
 
 def test_a_renamed_card_keeps_its_role(tmp_path):
     # roles come from cards.csv's effect column, not from names written in the code
-    from tests.conftest import copy_builtin
-
     folder = copy_builtin("altun-ha", tmp_path / "game")
     csv = folder / "cards.csv"
     csv.write_text(csv.read_text(encoding="utf-8").replace("Maize,trade", "Corn,trade"), encoding="utf-8")
-    from solver.altunha.cards import deck_from_game
-    from kitgen.data.game import load_game
-
     deck = deck_from_game(load_game(folder))
     assert deck["Corn"].kind == FEED and deck.lookup("Maize") is None
 
