@@ -162,10 +162,10 @@ def test_the_text_follows_the_rulings_defaults(builtin_text, tmp_path):
     text = " ".join(" ".join(pdf_pages(render_rulebook(game, A4))).split())
     assert "Both cards are placed on the temples as they stood when the Build began" in text
     assert "Ruling: Both cards go on the temples as they stood when the Build began." in text
-    assert "(switch chain=true)" in text and "(switch chain=false)" not in text
+    assert "(--set chain=true)" in text and "(--set chain=false)" not in text
     assert "by chaining" not in text
     assert "a player who bid no cards never wins" in text and "Example: Nobody bids a card" not in text
-    assert "(switch empty_bid_never_wins=false)" in text
+    assert "(--set empty_bid_never_wins=false)" in text
 
 
 def test_every_ruling_is_printed_once_with_its_switch(builtin_text):
@@ -180,8 +180,8 @@ def test_every_ruling_is_printed_once_with_its_switch(builtin_text):
         assert f'The original rules: "{" ".join(ruling["seed"].split())}"' in flat
         others = [v for v in ruling["options"] if v != str(ruling["default"]).lower()]
         for value in others:
-            assert flat.count(f"(switch {name}={value})") == 1, (name, value)
-    printed = set(re.findall(r"\(switch (\w+)=", flat))
+            assert flat.count(f"(--set {name}={value})") == 1, (name, value)
+    printed = set(re.findall(r"\(--set (\w+)=", flat))
     assert printed == set(RULINGS)
     numbers = [int(n) for n in re.findall(r"Playtest ruling (\d+): ", flat)]
     assert numbers == list(range(1, len(RULINGS) + 1))
