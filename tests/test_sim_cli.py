@@ -162,3 +162,13 @@ def test_a_trade_card_without_a_known_effect_is_one_clear_error(altun_copy, tmp_
     (line,) = result.output.strip().splitlines()
     assert line.startswith("Error: ") and "cards.csv, row 10, column 'effect'" in line
     assert "Trade card 'Stone' needs an effect, one of draw, " in line and "(not 'fly')" in line
+
+
+def test_the_report_is_drawn_from_plain_data_without_the_simulator():
+    import subprocess
+    import sys
+
+    code = ("import sys, kitgen.render.balance_report; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'solver'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
