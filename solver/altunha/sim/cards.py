@@ -33,6 +33,15 @@ class Table:
     def size(self) -> int:
         return len(self.kind)
 
+    @property
+    def trade_ids(self) -> frozenset[int]:
+        """The ids of the Trade cards (a hand without any skips the Trade phase's question)."""
+        found = self.__dict__.get("_trade_ids")
+        if found is None:
+            found = frozenset(c for c, k in enumerate(self.kind) if k == TRADE)
+            object.__setattr__(self, "_trade_ids", found)
+        return found
+
 
 @lru_cache(maxsize=32)
 def table_for(setup: Setup) -> Table:

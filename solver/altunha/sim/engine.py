@@ -479,9 +479,9 @@ class Game:
         if self.over:
             self.end_round()
             return
-        kind = self.table.kind
+        trade_ids = self.table.trade_ids
         for p in self.turn_order():
-            if any(kind[c] == TRADE for c in self.hands[p]):
+            if not trade_ids.isdisjoint(self.hands[p]):
                 play = policies[p].trade(self, p)
                 self.play_trade(p, play, lambda looked, p=p: policies[p].choose(self, p, looked))
         self.phase = "Trade"
