@@ -235,10 +235,12 @@ def _bid_options(counts, gods, r: Rules) -> tuple:
     cap = r.max_farm_cards + r.max_build_cards
     for size in range(1, r.max_bid_cards + 1):
         for combo in combinations_with_replacement(kinds, size):
-            if any(combo.count(k) > (gods if k == GOD else counts[k]) for k in set(combo)):
+            if len(set(combo)) < size and \
+                    any(combo.count(k) > (gods if k == GOD else counts[k]) for k in set(combo)):
                 continue
             left, g = _without(counts, gods, combo)
-            left, g = tuple(min(c, cap) for c in left), min(g, cap)
+            if max(left) > cap or g > cap:
+                left, g = tuple(min(c, cap) for c in left), min(g, cap)
             options.append((sum(gv if k == GOD else k for k in combo), size, combo, left, g,
                             _top_worths(left, g, r.max_farm_cards + 1, r)))
     options.sort(key=lambda o: -o[0])
