@@ -283,7 +283,7 @@ def test_include_outside_the_template_folder_is_refused(tmp_path):
     with pytest.raises(GameDataError) as info:
         render_rulebook(game, A4)
     message = str(info.value)
-    assert "rules.md.j2, line 2" in message and "outside the template folder" in message
+    assert "rules.md.j2, line 2" in message and "outside the game folder" in message
     assert "secret" not in message
 
 
@@ -297,7 +297,7 @@ def test_symlink_out_of_the_folder_is_refused(tmp_path):
     (tmp_path / "outside.txt").write_text("secret", encoding="utf-8")
     game = make_game(tmp_path, template="# Rules\n\n{% include \"link.md\" %}\n")
     (game.template_dir / "link.md").symlink_to(tmp_path / "outside.txt")
-    with pytest.raises(GameDataError, match="outside the template folder"):
+    with pytest.raises(GameDataError, match="leads outside the game folder"):
         render_rulebook(game, A4)
 
 

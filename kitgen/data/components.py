@@ -45,6 +45,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from kitgen.data.paths import relative
 from kitgen.data.values import hex_color
 from kitgen.errors import GameDataError, OptionError
 from kitgen.layout.areas import AREA_SHAPES, LABEL_PLACES, ORDERS, AreaSpec, outside, place_areas
@@ -177,7 +178,7 @@ class _Entry:
     def art(self, key: str, default: str, data: dict | None = None) -> str:
         name = self.text(key, default, data)
         if name:
-            self.game.art_path(name, self.where)  # refuses names reaching outside the art folder
+            relative(name, f"{self.where}, '{key}'")  # as written; the file itself is checked as the game loads
         return name
 
 

@@ -1,34 +1,81 @@
-"""Reading a user's files: bytes with a clear error when they cannot be read, and text as UTF-8.
+"""Reading a user's files: only regular files inside the game folder, never more than a cap, and text as UTF-8.
 
-A game folder may come from someone else, so no file is read past
-:data:`MAX_FILE_BYTES`.
+:func:`open_inside` is how every file a game names is read (game.toml, the
+card sheet, templates and what they include, art, icons, fonts): the path is
+checked by :func:`kitgen.data.paths.inside`, then read by :func:`read_regular`,
+which opens it without following a symlink and without waiting (a FIFO would
+block a plain open), and refuses anything but a regular file: a FIFO, a
+device, a socket or a folder is named as such.  A game folder may come from
+someone else, so no file is read past :data:`MAX_FILE_BYTES`.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
+from kitgen.data.paths import inside
 from kitgen.errors import GameDataError
 
 MAX_FILE_BYTES = 64 * 1024 * 1024     # a card sheet of 100,000 rows is a few megabytes
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+_KINDS = ((stat.S_ISDIR, "is a folder, expected a file"), (stat.S_ISFIFO, "is a named pipe (FIFO), not a file"),
+          (stat.S_ISCHR, "is a device, not a file"), (stat.S_ISBLK, "is a device, not a file"),
+          (stat.S_ISSOCK, "is a socket, not a file"))
 
 
-def read_bytes(path: Path, where: str) -> bytes:
-    """The file's bytes, or a :class:`GameDataError` naming ``where`` (missing, a folder, too large...)."""
+def open_inside(root: Path, name: str | Path, where: str, base: Path | None = None,
+                limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of ``base/name`` (``base`` defaults to ``root``), a regular file inside the real path
+    of ``root``; anything else is a :class:`GameDataError` naming ``where`` (the key or row)."""
+    return read_regular(inside(root, name, where, base), where, limit)
+
+
+def read_bytes(path: Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file at ``path`` (symlinks followed), for files the user names directly."""
+    return read_regular(Path(os.path.realpath(path)), where, limit)
+
+
+def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file at ``path`` (already resolved: a symlink there is refused),
+    or a :class:`GameDataError` naming ``where`` (missing, a folder, a FIFO, a device, too large...)."""
     try:
-        size = path.stat().st_size
-        if path.is_dir():
-            raise IsADirectoryError
-        if size > MAX_FILE_BYTES:
-            raise GameDataError(f"the file is {size / 2**20:.0f} MB; kitgen reads files of at most "
-                                f"{MAX_FILE_BYTES // 2**20} MB", file=where)
-        return path.read_bytes()
+        fd = os.open(path, _OPEN_FLAGS)
     except FileNotFoundError:
         raise GameDataError("file not found", file=where) from None
     except IsADirectoryError:
         raise GameDataError("is a folder, expected a file", file=where) from None
     except OSError as exc:
         raise GameDataError(f"cannot read file ({exc.strerror})", file=where) from None
+    try:
+        info = os.fstat(fd)
+        for test, message in _KINDS:
+            if test(info.st_mode):
+                raise GameDataError(message, file=where)
+        if not stat.S_ISREG(info.st_mode):
+            raise GameDataError("is not a regular file", file=where)
+        if info.st_size > limit:
+            raise GameDataError(f"the file is {_size(info.st_size)}; kitgen reads files of at most {_size(limit)}",
+                                file=where)
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise GameDataError(f"the file grew past {_size(limit)} while being read", file=where)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise GameDataError(f"cannot read file ({exc.strerror})", file=where) from None
+    finally:
+        os.close(fd)
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:.0f} MB" if n >= 2**20 else f"{n / 1024:.0f} kB" if n >= 1024 else f"{n} bytes"
 
 
 def decode_text(raw: bytes, where: str) -> str:

@@ -21,11 +21,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from kitgen.data.art_files import art_name
+from kitgen.data.art_files import ArtLibrary, art_name
 from kitgen.data.columns import Fields, map_columns
-from kitgen.data.files import decode_text, read_bytes
+from kitgen.data.files import decode_text, open_inside
+from kitgen.data.limits import check_toml_depth, deep_toml_place
 from kitgen.data.model import Back, Card, CardType, Game
-from kitgen.data.paths import contained, relative, resolve_game_dirs
+from kitgen.data.paths import check_folder, inside, relative, resolve_game_dirs
 from kitgen.data.problems import Problems
 from kitgen.data.rulings import parse_rulings
 from kitgen.data.sheet import Sheet, read_sheet, split_sheet_name
@@ -77,20 +78,33 @@ def load_game(game_or_path: str | Path, problems: Problems | None = None) -> Gam
     root, template_dir, art_dir, builtin = resolve_game_dirs(game_or_path)
     label = (lambda name: f"{game_or_path}/{name}") if builtin else (lambda name: str(root / name))
     toml_file = label("game.toml")
-    data = _read_toml(root / "game.toml", toml_file)
+    if not builtin:
+        for folder in (template_dir, art_dir):
+            check_folder(root, folder, label(folder.name))
+    data = _read_toml(root, toml_file)
     name, sheet_name = _data_file(data, root, toml_file)
-    sheet = read_sheet(contained(root, name, toml_file), label(name), sheet_name, problems)
-    return _build_game(data, sheet, root, template_dir, art_dir, builtin, toml_file, problems)
+    raw = open_inside(root, name, label(name))
+    sheet = read_sheet(inside(root, name, label(name)), label(name), sheet_name, problems, raw=raw)
+    game = _build_game(data, sheet, root, template_dir, art_dir, builtin, toml_file, problems)
+    _check_art(game, toml_file, problems)
+    return game
 
 
 # --- reading files ---------------------------------------------------------
 
-def _read_toml(path: Path, where: str) -> dict[str, Any]:
-    text = decode_text(read_bytes(path, where), where)
+MAX_TOML_BYTES = 4 * 1024 * 1024      # game.toml describes a game; its cards live in the sheet
+
+
+def _read_toml(root: Path, where: str) -> dict[str, Any]:
+    text = decode_text(open_inside(root, "game.toml", where, limit=MAX_TOML_BYTES), where)
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise GameDataError(f"bad TOML: {exc}", file=where) from None
+    except RecursionError:          # the parser recurses once per level of arrays and inline tables
+        raise GameDataError(deep_toml_place(text), file=where) from None
+    check_toml_depth(data, where)
+    return data
 
 
 def _data_file(data: dict, root: Path, where: str) -> tuple[str, str | None]:
@@ -152,15 +166,28 @@ def _types(data: dict, where: str) -> dict[str, CardType]:
         if not isinstance(spec, dict):
             raise GameDataError(f"'types.{key}' must be a table with label and color", file=where)
         section = f"types.{key}"
+        _known_keys(spec, TYPE_KEYS, section, where)
         types[key] = CardType(key=key, label=_str(spec, "label", where, key.title(), section),
                               color=_color(spec, "color", where, "#555555", section))
     return types
+
+
+TYPE_KEYS = {"label", "color"}
+BACK_KEYS = {"title", "subtitle", "color", "accent", "text_color", "art"}
+
+
+def _known_keys(table: dict, allowed: set[str], section: str, where: str) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise GameDataError(f"unknown key '{section}.{unknown[0]}' (accepted in [{section}]: "
+                            f"{', '.join(sorted(allowed))})", file=where)
 
 
 def _back(data: dict, title: str, where: str) -> Back:
     spec = data.get("back", {})
     if not isinstance(spec, dict):
         raise GameDataError("'back' must be a table", file=where)
+    _known_keys(spec, BACK_KEYS, "back", where)
     return Back(title=_str(spec, "title", where, title, "back"),
                 subtitle=_str(spec, "subtitle", where, "", "back"),
                 color=_color(spec, "color", where, "#2f3e46", "back"),
@@ -277,7 +304,7 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
     declared = _types(data, toml_file)
     rulebook = _str(data, "rulebook", toml_file, "")
     if rulebook:
-        contained(template_dir, rulebook, toml_file)
+        inside(root if not builtin else template_dir, rulebook, f"{toml_file}, key 'rulebook'", base=template_dir)
     for key in ("rules", "rulings", "simulation"):
         if not isinstance(data.get(key, {}), dict):
             raise GameDataError(f"'{key}' must be a table", file=toml_file)
@@ -297,5 +324,24 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
                 sheet=sheet, mapping=mapping, warnings=tuple(warnings))
     components = parse_components(data.get("components", []), game, toml_file)
     if game.back.art:
-        game.art_path(game.back.art, toml_file)
-    return replace(game, components=tuple(components))
+        relative(game.back.art, f"{toml_file}, key 'back.art'")
+    return replace(game, components=tuple(components), art=ArtLibrary(art_dir, art_dir if builtin else root))
+
+
+def _check_art(game: Game, toml_file: str, problems: Problems) -> None:
+    """Find and decode every art file the game uses, once, as it loads (validate does this too)."""
+    art = game.art
+    uses = [(card.art, f"{game.sheet.file}, row {card.row}, column '{game.column('art')}'")
+            for card in game.cards if card.art]
+    if game.back.art:
+        uses.append((game.back.art, f"{toml_file}, key 'back.art'"))
+    for component in game.components:
+        for face in getattr(component, "faces", ()):
+            if face.art:
+                uses.append((face.art, f"{component.where}, 'art'"))
+        for i, area in enumerate(getattr(component, "areas", ()), start=1):
+            if area.art:
+                uses.append((area.art, f"{component.where}, area {i}, 'art'"))
+    for name, where in uses:
+        with problems.check():
+            art.find(name, where)

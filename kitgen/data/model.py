@@ -6,8 +6,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from kitgen.data.paths import contained
-
 
 @dataclass(frozen=True)
 class CardType:
@@ -72,6 +70,17 @@ class Game:
     sheet: Any = field(compare=False, repr=False, default=None)   # the card sheet read (kitgen.data.sheet.Sheet)
     mapping: dict[str, int] = field(compare=False, repr=False, default_factory=dict)  # field -> sheet column
     warnings: tuple[str, ...] = field(compare=False, default=())  # found while reading, not mistakes
+    art: Any = field(compare=False, repr=False, default=None)     # the ArtLibrary that checked the art as it loaded
+
+    @property
+    def template_root(self) -> Path:
+        """The folder no template may lead out of: the game folder (a built-in game's template folder)."""
+        return self.template_dir if self.builtin else self.root
+
+    @property
+    def art_root(self) -> Path:
+        """The folder no art file may lead out of: the game folder (a built-in game's art folder)."""
+        return self.art_dir if self.builtin else self.root
 
     @property
     def deck_size(self) -> int:
@@ -97,7 +106,3 @@ class Game:
                 has_values = any(i < len(cells) and cells[i].strip() for _, cells in self.sheet.rows)
                 (full if has_values else empty).append(columns.names[i])
         return full, empty
-
-    def art_path(self, name: str, where: str) -> Path:
-        """Path of an art file, refusing names that escape the art folder."""
-        return contained(self.art_dir, name, where)

@@ -1,41 +1,94 @@
-"""Where a game's files are: a built-in slug or a folder, and paths that must stay inside it."""
+"""Where a game's files are, and the one check every path a game names goes through.
+
+A game folder may come from a stranger, so nothing it names may lead out of
+it.  :func:`inside` is that check: the name is refused as written when it is
+absolute, climbs with ``..`` or holds a control character, and then the path
+is resolved with every symlink followed, at every level, and must land inside
+the real path of the folder it is allowed to read (the game folder; for a
+built-in game, the package folder holding that kind of file).  A folder that
+is itself a symlink to ``/`` therefore does not become a new root, and
+``/proc/self/...`` or a chain of symlinks leads nowhere the check does not
+see.  :func:`kitgen.data.files.open_inside` reads through it.
+
+What the check cannot stop: someone who can change the game folder *while*
+kitgen reads it could swap a checked path for a symlink between the check and
+the read; the read then opens the resolved path with ``O_NOFOLLOW``, so only
+the last component is protected.  Sharing a folder is the threat here, not a
+second user racing on the same disk.
+"""
 
 from __future__ import annotations
 
+import os
 import re
+import unicodedata
 from pathlib import Path
 
 from kitgen.data import builtin
 from kitgen.errors import GameDataError
 
+_DRIVE = re.compile(r"^[A-Za-z]:")
 
-def _refuse_absolute(name: str, where: str) -> Path:
-    rel = Path(name)
-    if rel.is_absolute() or name.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", name):
-        raise GameDataError(f"path {name!r} must be relative to the game folder", file=where)
-    return rel
+
+def control_character(text: str) -> str | None:
+    """The first control or invisible formatting character of ``text`` as 'U+XXXX', or None."""
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+            return f"U+{ord(ch):04X}"
+    return None
 
 
 def relative(name: str, where: str) -> Path:
-    """``name`` as a relative path, refusing absolute ones and any ``..`` (checked as written,
-    without looking at the disk; :func:`contained` also follows symlinks)."""
-    rel = _refuse_absolute(name, where)
-    if ".." in rel.parts:
+    """``name`` as a relative path, refusing what no game may name (checked as written, without the disk):
+    absolute paths, ``..``, control characters (a NUL, a newline, a right-to-left mark...)."""
+    if not isinstance(name, str) or not name:
+        raise GameDataError(f"path {name!r} is empty", file=where)
+    bad = control_character(name)
+    if bad:
+        raise GameDataError(f"path {name!r} holds the control character {bad}; rename the file", file=where)
+    text = name.replace("\\", "/")
+    if text.startswith("/") or _DRIVE.match(text):
+        raise GameDataError(f"path {name!r} must be relative to the game folder", file=where)
+    if ".." in text.split("/"):
         raise GameDataError(f"path {name!r} reaches outside the game folder", file=where)
-    return rel
+    return Path(text)
 
 
-def contained(base: Path, name: str, where: str) -> Path:
-    """``base/name``, refusing absolute paths and ``..`` or symlinks that reach outside ``base``."""
-    target = (base / _refuse_absolute(name, where)).resolve()
-    if not target.is_relative_to(base.resolve()):
-        raise GameDataError(f"path {name!r} reaches outside the game folder", file=where)
+def real(folder: Path) -> Path:
+    """The folder's real path, every symlink followed."""
+    return Path(os.path.realpath(folder))
+
+
+def inside(root: Path, name: str | Path, where: str, base: Path | None = None) -> Path:
+    """The real path of ``base/name`` (``base`` defaults to ``root``), refused unless it lies inside
+    the real path of ``root`` once every symlink on the way is followed.
+
+    The path need not exist: a missing file keeps its place inside ``root`` and the
+    reader says it is missing.
+    """
+    rel = relative(str(name), where)
+    boundary = real(root)
+    start = real(base) if base is not None else boundary
+    target = Path(os.path.realpath(start / rel))
+    if target != boundary and not target.is_relative_to(boundary):
+        shown = str(name) if base is None or base == root else f"{Path(base).name}/{name}"
+        raise GameDataError(f"path {shown!r} leads outside the game folder (to {target}); "
+                            "a game reads only files inside its own folder", file=where)
     return target
+
+
+def check_folder(root: Path, folder: Path, where: str) -> None:
+    """Refuse a sub-folder of the game (templates/, art/, icons/...) that is a symlink leading out of it."""
+    if os.path.lexists(folder):
+        inside(root, folder.name, where)
 
 
 def resolve_game_dirs(game_or_path: str | Path) -> tuple[Path, Path, Path, bool]:
     """(data folder, template folder, art folder, built-in?) for a slug or a folder."""
     text = str(game_or_path)
+    bad = control_character(text)
+    if bad:
+        raise GameDataError(f"the game {text!r} holds the control character {bad}; give a folder or a game name")
     path = Path(text)
     if path.is_dir():
         return path, path / "templates", path / "art", False

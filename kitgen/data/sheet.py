@@ -44,8 +44,13 @@ def split_sheet_name(data: str) -> tuple[str, str | None]:
     return file, (sheet if sep else None)
 
 
-def read_sheet(path: Path, where: str, sheet: str | None = None, problems: Problems | None = None) -> Sheet:
-    """The sheet at ``path`` (``where`` names it in messages; ``sheet``: a workbook's sheet)."""
+def read_sheet(path: Path, where: str, sheet: str | None = None, problems: Problems | None = None,
+               raw: bytes | None = None) -> Sheet:
+    """The sheet at ``path`` (``where`` names it in messages; ``sheet``: a workbook's sheet).
+
+    ``raw``: the file's bytes, already read (a game's sheet is read by
+    :func:`~kitgen.data.files.open_inside`); without them the file is read here.
+    """
     problems = problems if problems is not None else Problems()
     suffix = path.suffix.lower()
     if suffix in OTHER_SPREADSHEETS:
@@ -54,7 +59,7 @@ def read_sheet(path: Path, where: str, sheet: str | None = None, problems: Probl
     if suffix in XLSX_SUFFIXES:
         from kitgen.data.xlsx import read_xlsx  # loads python-calamine only for workbooks
 
-        name, rows, formulas = read_xlsx(path, where, sheet)
+        name, rows, formulas = read_xlsx(read_bytes(path, where) if raw is None else raw, where, sheet)
         file = f"{where}, sheet {name!r}"
         result = _sheet(file, "XLSX workbook", rows, problems, fields_may_spill=False,
                         bad_rows={row for row, _, _ in formulas})
@@ -65,7 +70,8 @@ def read_sheet(path: Path, where: str, sheet: str | None = None, problems: Probl
         return result
     if sheet is not None:
         raise GameDataError(f"'#{sheet}' names a sheet, but only an .xlsx workbook has sheets", file=where)
-    raw = read_bytes(path, where)
+    if raw is None:
+        raw = read_bytes(path, where)
     if raw.startswith(b"PK\x03\x04"):
         raise GameDataError("this is a zip archive (an XLSX workbook?), not a text file; give it the "
                             "ending .xlsx", file=where)

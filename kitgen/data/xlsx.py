@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import io
 import posixpath
 import re
 import zipfile
-from pathlib import Path
 from xml.etree import ElementTree
 
 from kitgen.errors import GameDataError
@@ -30,13 +30,11 @@ _REF = re.compile(rb'\br="([A-Z]{1,3})([0-9]+)"')
 _TYPE = re.compile(rb'\bt="([a-zA-Z]+)"')
 
 
-def read_xlsx(path: Path, where: str, sheet: str | None) -> tuple[str, list[tuple[int, list[str]]],
+def read_xlsx(data: bytes, where: str, sheet: str | None) -> tuple[str, list[tuple[int, list[str]]],
                                                                   list[tuple[int, int, str]]]:
     """(sheet name, rows as (row number, cells from column A), formula problems as (row, column, message))."""
     try:
-        archive = zipfile.ZipFile(path)
-    except FileNotFoundError:
-        raise GameDataError("file not found", file=where) from None
+        archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, OSError):
         raise GameDataError("not an XLSX workbook (it is not a zip archive); save the sheet from the "
                             "spreadsheet program as .xlsx, or as CSV", file=where) from None
@@ -45,7 +43,7 @@ def read_xlsx(path: Path, where: str, sheet: str | None) -> tuple[str, list[tupl
         xml = archive.read(part)
     check_extent(xml, where, name)
     formulas = formula_problems(xml)
-    rows = _read_values(path, where, name)
+    rows = _read_values(data, where, name)
     return name, rows, formulas
 
 
@@ -157,11 +155,11 @@ def _column_index(letters: bytes) -> int:
     return index - 1
 
 
-def _read_values(path: Path, where: str, name: str) -> list[tuple[int, list[str]]]:
+def _read_values(data: bytes, where: str, name: str) -> list[tuple[int, list[str]]]:
     import python_calamine
 
     try:
-        workbook = python_calamine.CalamineWorkbook.from_path(str(path))
+        workbook = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(data))
         values = workbook.get_sheet_by_name(name).to_python(skip_empty_area=False)
     except python_calamine.CalamineError as exc:
         raise GameDataError(f"cannot read sheet {name!r} of the workbook ({exc}); open it in a spreadsheet "

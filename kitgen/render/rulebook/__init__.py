@@ -34,9 +34,14 @@ def render_rulebook(game, paper: Size, art=None) -> bytes:
     return flow.build_pdf(blocks, game, paper, where, art)
 
 
-def check_rulebook(game) -> None:
-    """Render the template to text and parse it, without drawing: template mistakes raise here."""
-    _blocks(game)
+def check_rulebook(game, paper: Size | None = None) -> None:
+    """Render the template to text, parse it and lay out its blocks, without drawing: template
+    mistakes and blocks too large for a page raise here."""
+    from kitgen.data.art_files import ArtLibrary
+    from kitgen.units import paper_size
+
+    blocks, where = _blocks(game)
+    flow.check_blocks(blocks, game, paper or paper_size("letter"), where, ArtLibrary.for_game(game))
 
 
 __all__ = ["render_rulebook", "check_rulebook"]

@@ -8,6 +8,7 @@ number and the count when it is saved (reportlab's numbered-canvas pattern).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from reportlab.lib import colors
@@ -39,7 +40,7 @@ from kitgen.render.colors import HEADER_FILL, RULE, ZEBRA
 from kitgen.render.colors import RULEBOOK_INK as INK
 from kitgen.render.colors import RULEBOOK_MUTED as MUTED
 from kitgen.render.rulebook import diagrams, markup, tables
-from kitgen.units import mm
+from kitgen.units import mm, to_mm
 
 BOX_FILLS = {"ruling": "#fbf0d9", "note": "#eef3f6", "example": "#eef5ee"}
 BOX_EDGES = {"ruling": "#c9962e", "note": "#5d7f95", "example": "#4f8a5b"}
@@ -428,19 +429,62 @@ class _Doc(BaseDocTemplate):
         return canvas
 
 
-def build_pdf(blocks, game, paper, where: str, art=None) -> bytes:
+def _story(blocks, game, paper, where: str, art=None):
     fonts.register()
     theme = Theme.for_game(game)
     doc = _Doc(paper, game, theme)
     story = Builder(game, theme, where, doc.width, art).flowables(blocks)
     if not story:
         raise GameDataError("the rulebook template produced no text", file=where)
+    return doc, story
+
+
+BLOCK_NAMES = {"PhaseDiagram": "a phase diagram (phase_diagram())", "TempleDiagram":
+               "a temple diagram (temple_diagram())", "Table": "a table", "Paragraph": "a paragraph"}
+
+
+def _block_name(flowable) -> str:
+    name = type(flowable).__name__
+    return BLOCK_NAMES.get(name, f"a {name.lower()} block")
+
+
+def _too_tall(flowable, doc) -> RenderError | None:
+    """The error for a block that cannot be split and is taller than a page, else None."""
+    if isinstance(flowable, KeepTogether):
+        return next((e for e in (_too_tall(f, doc) for f in flowable._content) if e), None)
+    if not type(flowable).__module__.startswith("kitgen."):
+        return None                       # reportlab's own flowables split over pages
+    _, height = flowable.wrap(doc.width, doc.height)
+    if height <= doc.height:
+        return None
+    return RenderError(f"{_block_name(flowable)} is {to_mm(height):.0f} mm tall, more than a page holds "
+                       f"({to_mm(doc.height):.0f} mm); make it smaller")
+
+
+def check_blocks(blocks, game, paper, where: str, art=None) -> None:
+    """Refuse blocks that cannot be laid out on a page, without drawing (``kitgen validate``)."""
+    doc, story = _story(blocks, game, paper, where, art)
+    for flowable in story:
+        error = _too_tall(flowable, doc)
+        if error:
+            raise RenderError(f"{where}: {error}")
+
+
+def build_pdf(blocks, game, paper, where: str, art=None) -> bytes:
+    doc, story = _story(blocks, game, paper, where, art)
+    for flowable in story:
+        error = _too_tall(flowable, doc)
+        if error:
+            raise RenderError(f"{where}: {error}")
     try:
         doc.build(story, canvasmaker=doc.make_canvas)
     except RenderError:
         raise
     except Exception as exc:  # reportlab's LayoutError and friends: too big to place
         if type(exc).__name__ == "LayoutError":
-            raise RenderError(f"{where}: a block of the rulebook does not fit on one page ({exc})") from None
+            found = re.search(r"<(\w+) at 0x", str(exc))
+            what = BLOCK_NAMES.get(found.group(1), "a block") if found else "a block"
+            raise RenderError(f"{where}: {what} of the rulebook does not fit on one page; "
+                              "make it smaller") from None
         raise
     return canvas_bytes(doc.canv)

@@ -104,9 +104,11 @@ def _parse_lines(lines, i, inserts, where, inside):
     def flush():
         nonlocal para, items
         if para:
-            blocks.append(Paragraph(" ".join(s.strip() for s in para)))
+            blocks.append(Paragraph(_bounded(" ".join(s.strip() for s in para), "a paragraph", where)))
             para = []
         if items:
+            for item in items:
+                _bounded(item, "a list item", where)
             blocks.append(ListBlock(tuple(items), ordered, start))
             items = []
 
@@ -171,6 +173,18 @@ def _parse_lines(lines, i, inserts, where, inside):
     if inside is not None:
         raise GameDataError(f"box '::: {inside}' is never closed; end it with a line ':::'", file=where)
     return blocks, i
+
+
+MAX_BLOCK_CHARS = 20_000     # characters of one paragraph or list item: some five pages of text
+
+
+def _bounded(text: str, what: str, where: str) -> str:
+    """``text``, refused when it is longer than one block of a rulebook may be (the layout of one
+    block takes time that grows faster than its length)."""
+    if len(text) > MAX_BLOCK_CHARS:
+        raise GameDataError(f"{what} of {len(text):,} characters (starting {text[:30]!r}) is longer than "
+                            f"the {MAX_BLOCK_CHARS:,} one may be; split it with blank lines", file=where)
+    return text
 
 
 def _continues_list(lines, i, ordered: bool) -> bool:

@@ -10,16 +10,20 @@ file and line.
 
 from __future__ import annotations
 
+import os
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
-from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+from jinja2.sandbox import SecurityError
 
+from kitgen.data.files import read_regular
+from kitgen.data.paths import inside
 from kitgen.errors import GameDataError, KitgenError
 from kitgen.render.rulebook import markup, tables
+from kitgen.render.rulebook.sandbox import MAX_SECONDS, LimitedSandbox, TemplateLimit, TemplateTimeout
 from kitgen.render.rulebook.diagrams import parse_temples
 from kitgen.units import to_mm
 
@@ -28,7 +32,11 @@ DEFAULT_LABEL = "default rulebook template (kitgen/render/rulebook/default_rules
 
 
 class OutsideTemplateFolder(jinja2.TemplateNotFound):
-    """A template name that would reach outside the template folder."""
+    """A template name that would reach outside the game folder (as written, or once symlinks are followed)."""
+
+    def __init__(self, name: str, reason: str):
+        super().__init__(name)
+        self.reason = reason
 
 
 @dataclass
@@ -38,10 +46,14 @@ class _Source:
 
 
 class FolderLoader(jinja2.BaseLoader):
-    """Loads templates from one folder only; ``..``, absolute paths and escaping symlinks are refused."""
+    """Loads templates from one folder, through :func:`kitgen.data.files.open_inside`: ``..``, absolute
+    paths, control characters and symlinks leading out of ``root`` (the game folder) are refused, and
+    only regular files are read."""
 
-    def __init__(self, folder: Path, folder_label: str, extra: dict[str, _Source] | None = None):
+    def __init__(self, folder: Path, folder_label: str, extra: dict[str, _Source] | None = None,
+                 root: Path | None = None):
         self.folder = folder
+        self.root = root if root is not None else folder
         self.folder_label = folder_label
         self.extra = extra or {}
         self.labels: dict[str, str] = {s.label: s.label for s in self.extra.values()}
@@ -50,27 +62,23 @@ class FolderLoader(jinja2.BaseLoader):
     def get_source(self, environment, template):
         if template in self.extra:
             source = self.extra[template]
-            return self._read(source.path, source.label, template)
+            return self._read(source.path, source.label)
         name = template.replace("\\", "/")
-        parts = name.split("/")
-        if name.startswith("/") or ".." in parts or (len(name) > 1 and name[1] == ":"):
-            raise OutsideTemplateFolder(template)
-        base = self.folder.resolve()
-        path = (base / name).resolve()
-        if not path.is_relative_to(base):
-            raise OutsideTemplateFolder(template)
         label = f"{self.folder_label}/{name}"
-        if not path.is_file():
-            raise jinja2.TemplateNotFound(template)
-        return self._read(path, label, template)
-
-    def _read(self, path: Path, label: str, template: str):
         try:
-            text = path.read_bytes().decode("utf-8-sig")
+            path = inside(self.root, name, label, base=self.folder)
+        except GameDataError as exc:
+            raise OutsideTemplateFolder(template, exc.message) from None
+        if not os.path.lexists(path):
+            raise jinja2.TemplateNotFound(template)
+        return self._read(path, label)
+
+    def _read(self, path: Path, label: str):
+        raw = read_regular(path, label)
+        try:
+            text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise GameDataError("not UTF-8 text; save the template as UTF-8", file=label) from None
-        except OSError as exc:
-            raise GameDataError(f"cannot read template ({exc.strerror})", file=label) from None
         self.by_path[str(path)] = label
         mtime = path.stat().st_mtime
         return text, str(path), lambda: path.exists() and path.stat().st_mtime == mtime
@@ -116,22 +124,33 @@ def render_text(game, context: dict[str, Any], inserts: list[markup.Insert]) -> 
     else:
         name = "<default>"
         extra[name] = _Source(DEFAULT_TEMPLATE, DEFAULT_LABEL)
-    loader = FolderLoader(game.template_dir, folder_label, extra)
+    loader = FolderLoader(game.template_dir, folder_label, extra, game.template_root)
     main_label = extra[name].label if name in extra else f"{folder_label}/{name}"
-    env = ImmutableSandboxedEnvironment(loader=loader, undefined=jinja2.StrictUndefined,
-                                        autoescape=False, finalize=_finalize,
-                                        keep_trailing_newline=True, trim_blocks=False,
-                                        lstrip_blocks=True)
+    env = LimitedSandbox(loader=loader, undefined=jinja2.StrictUndefined,
+                         autoescape=False, finalize=_finalize, keep_trailing_newline=True,
+                         trim_blocks=False, lstrip_blocks=True)
     try:
         template = env.get_template(name)
-        text = template.render(context)
+        text = env.render_bounded(template, context)
+    except TemplateLimit as exc:
+        where = _where(exc, loader, main_label)
+        raise GameDataError(f"template too costly: {exc}", file=where) from None
+    except TemplateTimeout as exc:
+        where = _where(exc, loader, main_label)
+        raise GameDataError(f"template still rendering after {MAX_SECONDS:g} s (a loop too long?); "
+                            "kitgen stops a template there", file=where) from None
+    except RecursionError as exc:
+        where = _where(exc, loader, main_label)
+        raise GameDataError("template nested too deeply (a macro or include calling itself?)", file=where) from None
+    except MemoryError as exc:
+        where = _where(exc, loader, main_label)
+        raise GameDataError("template needs more memory than there is (a value too large?)", file=where) from None
     except jinja2.TemplateSyntaxError as exc:
         label = loader.by_path.get(str(exc.filename), main_label) if exc.filename else main_label
         raise GameDataError(f"template syntax error: {exc.message}", file=f"{label}, line {exc.lineno}") from None
     except OutsideTemplateFolder as exc:
         where = _where(exc, loader, main_label)
-        raise GameDataError(f"template {exc.name!r} is outside the template folder {folder_label}/; "
-                            "templates can only include files from that folder", file=where) from None
+        raise GameDataError(f"template {exc.name!r} refused: {exc.reason}", file=where) from None
     except jinja2.TemplateNotFound as exc:
         if exc.name == name:
             raise GameDataError(f"rulebook template {name!r} not found in {folder_label}/ "
@@ -197,6 +216,20 @@ def component_view(comp) -> dict[str, Any]:
     if hasattr(comp, "width") and hasattr(comp, "height"):
         view["width_mm"], view["height_mm"] = round(to_mm(comp.width), 1), round(to_mm(comp.height), 1)
     return view
+
+
+MAX_PHASES = 16              # four rows of four boxes: the diagram stays well within a page
+
+
+def _phases(phases: Any) -> list[str]:
+    """The phases given to ``phase_diagram()``: a list of 1 to MAX_PHASES names."""
+    if (not isinstance(phases, (list, tuple)) or not 1 <= len(phases) <= MAX_PHASES
+            or not all(isinstance(p, (str, int, float)) and not isinstance(p, bool) and str(p).strip()
+                       for p in phases)):
+        shown = type(phases).__name__ if not isinstance(phases, (list, tuple)) else f"a list of {len(phases)}"
+        raise GameDataError(f"phase_diagram(): give a list of 1 to {MAX_PHASES} phase names, e.g. "
+                            f"[\"Draw\", \"Play\", \"Score\"], not {shown}")
+    return [str(p).strip() for p in phases]
 
 
 def build_context(game, inserts: list[markup.Insert]) -> dict[str, Any]:
@@ -266,6 +299,6 @@ def build_context(game, inserts: list[markup.Insert]) -> dict[str, Any]:
         "show_cards": show_cards,
         "temple_diagram": temple_diagram,
         "phase_diagram": lambda phases, caption="": insert(
-            "phases", phases=_plain_data(phases), caption=str(caption)),
+            "phases", phases=_phases(phases), caption=str(caption)),
         "new_page": lambda: insert("page_break"),
     }

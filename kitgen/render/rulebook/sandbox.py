@@ -1,0 +1,369 @@
+"""jinja2's immutable sandbox with bounds on what one render may cost.
+
+A template from a game folder is untrusted code.  The sandbox already keeps
+it from reaching Python's internals; this class also keeps it from taking all
+the time or memory there is.  One render is bounded in:
+
+- time: :data:`MAX_SECONDS` (a watchdog thread interrupts the rendering thread);
+- output: :data:`MAX_OUTPUT` characters of text;
+- one value: :data:`MAX_STRING` characters or items, checked *before* the
+  operations that make large values from small ones (``*``, ``+``, ``~``,
+  ``%`` and ``format`` with large widths, ``center``, ``join``, ``replace``,
+  ``lipsum``...), so no step can allocate gigabytes before it is stopped;
+- nesting: :data:`MAX_DEPTH` calls (macros, ``caller()``, recursive loops)
+  and :data:`MAX_INCLUDES` includes or imports inside one another;
+- loops: :data:`MAX_ITERATIONS` iterations of ``{% for %}`` in all.
+
+Crossing a bound raises :class:`TemplateLimit` (the watchdog:
+:class:`TemplateTimeout`) inside the template's own code, so the caller can
+name the template file and line from the traceback.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import string
+import sys
+import threading
+import types
+from functools import update_wrapper
+from typing import Any
+
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+MAX_SECONDS = 5.0
+MAX_OUTPUT = 500_000         # characters of rendered text: a long rulebook is some 100,000
+MAX_STRING = 1_000_000       # characters (or items of a list) in one value
+MAX_DEPTH = 50               # calls inside one another
+MAX_INCLUDES = 20            # includes, imports and extends inside one another
+MAX_ITERATIONS = 1_000_000   # {% for %} iterations in one render
+MAX_INT_BITS = 100_000       # a number of some 30,000 digits
+
+
+class TemplateLimit(Exception):
+    """A template crossed one of the bounds; the message says which."""
+
+
+class TemplateTimeout(BaseException):
+    """Raised in the rendering thread by the watchdog (a BaseException: nothing on the way swallows it)."""
+
+
+def _too_long(size: int, what: str = "a value") -> TemplateLimit:
+    return TemplateLimit(f"{what} of {size:,} characters or items is more than the {MAX_STRING:,} "
+                         "a template may make")
+
+
+def _check_size(size: int, what: str = "a value") -> None:
+    if size > MAX_STRING:
+        raise _too_long(size, what)
+
+
+def _check_result(value: Any) -> Any:
+    if isinstance(value, (str, bytes, list, tuple, dict)) and len(value) > MAX_STRING:
+        raise _too_long(len(value))
+    return value
+
+
+def _check_width(value: Any, what: str) -> None:
+    if isinstance(value, int) and not isinstance(value, bool) and value > MAX_STRING:
+        raise TemplateLimit(f"{what} of {value:,} is more than the {MAX_STRING:,} characters a template may make")
+
+
+_PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
+
+
+def _check_percent(fmt: str, args: Any) -> None:
+    """Refuse '%'-formatting whose widths or precisions would make a huge string."""
+    starred = False
+    for match in _PERCENT.finditer(fmt):
+        for group in match.groups():
+            if group == "*":
+                starred = True
+            elif group:
+                _check_width(int(group), "a width in '%' formatting")
+    if starred:
+        for value in (args if isinstance(args, tuple) else (args,)):
+            _check_width(value, "a width in '%' formatting")
+
+
+def _check_format(fmt: str, args: tuple, kwargs: dict) -> None:
+    """Refuse ``str.format`` specs whose widths or precisions would make a huge string."""
+    try:
+        fields = list(string.Formatter().parse(fmt))
+    except ValueError:
+        return                          # format() itself says what is wrong
+    for _, _, spec, _ in fields:
+        if not spec:
+            continue
+        if "{" in spec:                 # a width taken from the arguments
+            for value in (*args, *kwargs.values()):
+                _check_width(value, "a width in format()")
+        for digits in re.findall(r"\d+", spec):
+            _check_width(int(digits), "a width in format()")
+
+
+def _check_repeat(seq: Any, times: Any) -> None:
+    if isinstance(times, int) and hasattr(seq, "__len__") and not isinstance(seq, (int, float)):
+        _check_size(len(seq) * max(times, 0))
+
+
+def _text_len(value: Any) -> int:
+    return len(value) if isinstance(value, str) else len(str(value))
+
+
+def _check_join(items: Any, sep: str = "") -> None:
+    if isinstance(items, (list, tuple)):
+        total = len(sep) * max(len(items) - 1, 0)
+        for item in items:
+            total += _text_len(item)
+            _check_size(total)
+
+
+def _check_replace(text: Any, old: Any, new: Any, count: Any = -1) -> None:
+    if isinstance(text, str) and isinstance(old, str) and isinstance(new, str):
+        hits = text.count(old) if old else len(text) + 1
+        if isinstance(count, int) and count >= 0:
+            hits = min(hits, count)
+        _check_size(len(text) + hits * max(len(new) - len(old), 0))
+
+
+# str methods that make long strings from short ones, checked before they run
+def _str_method_check(name: str, text: str, args: tuple, kwargs: dict) -> None:
+    if name in ("center", "ljust", "rjust", "zfill"):
+        _check_width(args[0] if args else kwargs.get("width"), f"a width in {name}()")
+    elif name == "expandtabs":
+        size = args[0] if args else kwargs.get("tabsize", 8)
+        if isinstance(size, int):
+            _check_size(len(text) + text.count("\t") * max(size, 0))
+    elif name == "join":
+        _check_join(args[0] if args else None, text)
+    elif name == "replace":
+        _check_replace(text, *args[:3], **kwargs)
+
+
+def _guard_filter(name: str, func):
+    """The filter ``func`` with its arguments checked before and its result after."""
+    def checked(*args, **kwargs):
+        values = [a for a in args if not _is_jinja_object(a)]
+        if name in ("center", "indent", "truncate", "wordwrap", "batch", "slice", "tojson"):
+            for value in (*values[1:], *kwargs.values()):
+                _check_width(value, f"an argument of the '{name}' filter")
+        if name == "indent" and values and isinstance(values[0], str):
+            width = values[1] if len(values) > 1 else kwargs.get("width", 4)
+            if isinstance(width, str):
+                _check_size(len(width) * (values[0].count("\n") + 1) + len(values[0]))
+        elif name == "format" and values and isinstance(values[0], str):
+            _check_percent(values[0], tuple(values[1:]) or kwargs)
+        elif name == "join" and values:
+            items = values[0]
+            _check_join(list(items) if isinstance(items, (list, tuple)) else items,
+                        values[1] if len(values) > 1 and isinstance(values[1], str) else "")
+        elif name == "replace" and len(values) >= 3:
+            _check_replace(str(values[0]), *values[1:4])
+        return _check_result(func(*args, **kwargs))
+
+    return update_wrapper(checked, func)
+
+
+def _is_jinja_object(value: Any) -> bool:
+    """The environment, context or eval context that jinja passes to some filters first."""
+    module = type(value).__module__ or ""
+    return module.startswith("jinja2.") and not isinstance(value, str)
+
+
+def _lipsum(func):
+    def checked(n=5, html=True, min=20, max=100):
+        _check_width(n * max if isinstance(n, int) and isinstance(max, int) else 0, "lipsum()'s words")
+        if isinstance(n, int) and n > 1000:
+            raise TemplateLimit(f"lipsum({n:,}) asks for more than 1,000 paragraphs")
+        return func(n, html, min, max)
+
+    return update_wrapper(checked, func)
+
+
+class _Counted:
+    """A loop's iterable that counts the iterations of one render (its length stays known)."""
+
+    def __init__(self, env: "LimitedSandbox", iterable: Any):
+        self.env, self.iterable = env, iterable
+
+    def __len__(self) -> int:
+        return len(self.iterable)
+
+    def __iter__(self):
+        env = self.env
+        for item in self.iterable:
+            env.iterations += 1
+            if env.iterations > MAX_ITERATIONS:
+                raise TemplateLimit(f"loops ran more than {MAX_ITERATIONS:,} times")
+            yield item
+
+
+class _Generator(CodeGenerator):
+    """Compiles ``a ~ b`` into a call that checks the joined length first."""
+
+    def visit_Concat(self, node: nodes.Concat, frame) -> None:
+        self.write("environment.checked_concat((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("))")
+
+
+class LimitedSandbox(ImmutableSandboxedEnvironment):
+    """The immutable sandbox, with the bounds of this module on every render."""
+
+    intercepted_binops = frozenset({"*", "+", "%", "**"})
+    code_generator_class = _Generator
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.iterations = 0
+        self.depth = 0
+        self.root_files: set[str] = set()      # file names of the templates loaded, to count include frames
+        for name, func in list(self.filters.items()):
+            self.filters[name] = _guard_filter(name, func)
+        self.globals["lipsum"] = _lipsum(self.globals["lipsum"])
+
+    # --- building values -----------------------------------------------------
+
+    def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:
+        if operator == "*":
+            _check_repeat(left, right)
+            _check_repeat(right, left)
+            if isinstance(left, int) and isinstance(right, int):
+                self._check_bits(abs(left).bit_length() + abs(right).bit_length())
+        elif operator == "+":
+            if hasattr(left, "__len__") and hasattr(right, "__len__") and type(left) is type(right):
+                _check_size(len(left) + len(right))
+        elif operator == "%":
+            if isinstance(left, str):
+                _check_percent(left, right)
+        elif operator == "**":
+            if isinstance(left, int) and isinstance(right, int) and right > 0 and abs(left) > 1:
+                self._check_bits(abs(left).bit_length() * right)
+        return _check_result(self.binop_table[operator](left, right))
+
+    @staticmethod
+    def _check_bits(bits: int) -> None:
+        if bits > MAX_INT_BITS:
+            raise TemplateLimit(f"a number of about {bits * 0.30103:,.0f} digits is larger than a template may make")
+
+    def checked_concat(self, parts) -> str:
+        texts = [p if isinstance(p, str) else str(p) for p in parts]
+        _check_size(sum(len(t) for t in texts), "a joined text")
+        return "".join(texts)
+
+    def concat(self, chunks) -> str:
+        """Joins a block's output ({% set %} blocks, macros, caller()), counting as it goes."""
+        parts, total = [], 0
+        for chunk in chunks:
+            total += len(chunk)
+            if total > MAX_OUTPUT:
+                raise TemplateLimit(f"a block of more than {MAX_OUTPUT:,} characters")
+            parts.append(chunk)
+        return "".join(parts)
+
+    def wrap_str_format(self, value: Any):
+        wrapped = super().wrap_str_format(value)
+        if wrapped is None:
+            return None
+        fmt, is_map = value.__self__, value.__name__ == "format_map"
+
+        def checked(*args, **kwargs):
+            if is_map:
+                _check_format(fmt, (), dict(args[0]) if args and isinstance(args[0], dict) else {})
+            else:
+                _check_format(fmt, args, kwargs)
+            return _check_result(wrapped(*args, **kwargs))
+
+        return update_wrapper(checked, value)
+
+    # --- calls and nesting -----------------------------------------------------
+
+    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (jinja's own signature)
+        if isinstance(__obj, types.BuiltinMethodType) and isinstance(getattr(__obj, "__self__", None), str):
+            _str_method_check(__obj.__name__, __obj.__self__, args, kwargs)
+        __self.depth += 1
+        try:
+            if __self.depth > MAX_DEPTH:
+                raise TemplateLimit(f"calls nested more than {MAX_DEPTH} deep (a macro calling itself?)")
+            return _check_result(super().call(__context, __obj, *args, **kwargs))
+        finally:
+            __self.depth -= 1
+
+    def get_template(self, name, parent=None, globals=None):
+        if self.root_files:
+            depth, frame = 0, sys._getframe(1)
+            while frame is not None:
+                depth += frame.f_code.co_name == "root" and frame.f_code.co_filename in self.root_files
+                frame = frame.f_back
+            if depth >= MAX_INCLUDES:
+                raise TemplateLimit(f"includes nested more than {MAX_INCLUDES} deep (a template including itself?)")
+        template = super().get_template(name, parent, globals)
+        if template.filename:
+            self.root_files.add(template.filename)
+        return template
+
+    def _parse(self, source, name, filename):
+        tree = super()._parse(source, name, filename)
+        for loop in tree.find_all(nodes.For):
+            loop.iter = nodes.Call(nodes.EnvironmentAttribute("count_loop"), [loop.iter], [], None, None,
+                                   lineno=loop.iter.lineno)
+        return tree
+
+    def count_loop(self, iterable):
+        return _Counted(self, iterable)
+
+    # --- one render --------------------------------------------------------------
+
+    def render_bounded(self, template, context: dict) -> str:
+        """The template rendered with ``context``, within every bound of this module."""
+        self.iterations = self.depth = 0
+        if template.filename:
+            self.root_files.add(template.filename)
+        parts, total = [], 0
+        with Watchdog(MAX_SECONDS):
+            for chunk in template.generate(context):
+                total += len(chunk)
+                if total > MAX_OUTPUT:
+                    raise TemplateLimit(f"the template wrote more than {MAX_OUTPUT:,} characters")
+                parts.append(chunk)
+        return "".join(parts)
+
+
+class Watchdog:
+    """Raises :class:`TemplateTimeout` in the thread that entered it once ``seconds`` have passed.
+
+    The exception is set asynchronously (between two bytecodes of the
+    rendering thread), so a loop that calls nothing is stopped too; it is
+    never set once the block is left.
+    """
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.thread = threading.get_ident()
+        self.lock = threading.Lock()
+        self.active = False
+        self.timer: threading.Timer | None = None
+
+    def __enter__(self) -> "Watchdog":
+        self.active = True
+        self.timer = threading.Timer(self.seconds, self._fire)
+        self.timer.daemon = True
+        self.timer.start()
+        return self
+
+    def _fire(self) -> None:
+        with self.lock:
+            if self.active:
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread),
+                                                           ctypes.py_object(TemplateTimeout))
+
+    def __exit__(self, *exc) -> None:
+        with self.lock:
+            self.active = False
+        self.timer.cancel()
