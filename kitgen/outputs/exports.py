@@ -15,6 +15,7 @@ from pathlib import Path
 
 from kitgen.errors import OptionError
 from kitgen.outputs.export_job import ExportOptions, prepare
+from kitgen.outputs.files import kit_lock
 
 # format -> (module, output name under <out>/<slug>/)
 FORMATS: dict[str, tuple[str, str]] = {
@@ -47,7 +48,8 @@ def export_game(game_or_path: str | Path, fmt: str, out: str | Path = "output",
     job = prepare(game_or_path, options, module.DEFAULT_BLEED, module.DEFAULT_DPI,
                   full_size_images=getattr(module, "FULL_SIZE_IMAGES", False))
     target = Path(out) / job.game.slug / output_name
-    files = module.export(job, target)
+    with kit_lock(target.parent, f"kitgen export {game_or_path} --format {fmt}"):
+        files = module.export(job, target)
     return ExportResult(format=fmt, title=job.game.title, target=target, files=list(files),
                         cards=job.deck_size, faces=len(job.game.cards), warnings=list(job.art.warnings))
 

@@ -1,20 +1,66 @@
-"""Atomic writes: files into a folder, or a whole folder swapped in, all or nothing.
+"""Atomic writes: a whole folder swapped in at once, or files into a folder all or nothing; and the lock
+that keeps two kitgen runs from writing the same kit at once.
 
-Both ways stage the new content in a hidden folder beside the target, then
-move it in with ``os.replace``, setting aside what it replaces.  If any step
-fails, an error or Ctrl-C included, what was moved in is taken out and what
-was set aside is put back, so a build or export is never left half-written;
-once every new part is in place the write counts as done.
+**A folder swapped in** (:func:`replace_folder`: the kit of ``kitgen build``,
+the ``png/`` and ``tts/`` exports).  The new content is written into a fresh
+hidden sibling, ``.<name>.kitgen-<pid>-<random>.new``, every file flushed to
+disk, and then exchanged with the target folder in one step:
+``renameat2(RENAME_EXCHANGE)`` on Linux (``renamex_np(RENAME_SWAP)`` on
+macOS), or a plain rename when there is no target yet.  The invariant: *at
+every instant the target path is either the whole old folder or the whole
+new one*, because the only step that changes what it names is a single
+system call that the kernel performs entirely or not at all.  A kill -9 at
+any instant therefore leaves, at worst, a hidden sibling (the new folder not
+yet swapped in, or the old one not yet deleted), which the next write to the
+same target deletes.  Where the file system cannot exchange (some network
+file systems; other systems), the old folder is first renamed to a hidden
+``.old`` sibling and the new one renamed in: between those two renames the
+target is briefly absent, and the next write puts the ``.old`` folder back
+before anything else (so a kill leaves the old kit, once recovered).
+
+The kit folder also holds what other commands wrote there (exports, a
+balance report, a designer's own notes); ``keep_others`` carries those into
+the new folder as hard links (copies where the file system has none), so a
+rebuild keeps them.
+
+**Files into a folder** (:func:`write_files`: single files such as
+``print-shop.pdf``; folders of files written by scripts): each file is
+staged beside its target and moved in with ``os.replace``; if a step fails,
+Ctrl-C included, what was moved in is taken out and what was set aside is
+put back.
+
+**The lock** (:func:`kit_lock`): a build or export holds an exclusive
+``flock`` on ``.<name>.kitgen-lock`` beside the folder it writes, from the
+moment it knows the folder until it is done.  A second run waits up to
+:data:`LOCK_WAIT` seconds, then fails with one line naming the holder.  The
+kernel drops the lock when its process ends, kill -9 included.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import ctypes.util
+import errno
 import os
+import secrets
 import shutil
+import stat
+import sys
 import tempfile
+import time
 from pathlib import Path
+from typing import Iterator
 
 from kitgen.errors import KitgenError
+
+try:
+    import fcntl
+except ImportError:          # Windows: no flock; kitgen runs unlocked there
+    fcntl = None
+
+LOCK_WAIT = float(os.environ.get("KITGEN_LOCK_WAIT", "3"))   # seconds a second run waits for the lock
+MARK = ".kitgen-"            # in the names of staged and set-aside entries, and of the lock
 
 
 class OutputError(KitgenError):
@@ -31,10 +77,156 @@ def ensure_dir(folder: Path, option: str = "--out") -> Path:
     return folder
 
 
+# --- a folder swapped in --------------------------------------------------------
+
+def replace_folder(target: Path, files: dict[str, bytes | dict], option: str = "--out",
+                   keep_others: bool = False) -> list[Path]:
+    """Make ``target`` a folder holding ``files`` (a dict value is a folder of files), swapped in whole.
+
+    ``keep_others``: entries of the old folder that ``files`` does not name
+    are carried over (an export beside the kit); otherwise they go (a renamed
+    card's PNG does not linger).  Until the swap, ``target`` keeps its old
+    contents whatever happens; after it, the new.
+    """
+    target = Path(target)
+    parent = ensure_dir(target.parent, option)
+    if os.path.lexists(target) and not target.is_dir():
+        raise OutputError(f"{option}: {target} exists and is not a folder; move it away")
+    clean_leftovers(target)
+    staged = parent / _sibling(target.name, "new")
+    try:
+        try:
+            _stage(staged, files)
+            if keep_others and target.is_dir():
+                for entry in sorted(os.listdir(target)):
+                    if entry not in files and MARK not in entry:
+                        _link_tree(target / entry, staged / entry)
+            _fsync_dir(staged)
+            swap_in(staged, target)
+        except OSError as exc:
+            raise OutputError(f"{option}: cannot write to {parent} ({exc.strerror})") from None
+    finally:
+        _remove(staged)            # the new folder not swapped in, or the old one swapped out
+    return [target / name for name in files]
+
+
+def swap_in(staged: Path, target: Path) -> None:
+    """Put the complete folder ``staged`` at ``target`` in one step; the old folder is left at ``staged``."""
+    if not os.path.lexists(target):
+        os.rename(staged, target)
+    elif not _exchange(staged, target):
+        aside = target.parent / _sibling(target.name, "old")
+        os.rename(target, aside)   # from here until the next rename, `target` is absent:
+        try:                       # clean_leftovers() puts `aside` back if a kill lands here
+            os.rename(staged, target)
+        except BaseException:
+            os.rename(aside, target)
+            raise
+        os.rename(aside, staged)
+    _fsync_dir(target.parent)
+
+
+def clean_leftovers(target: Path) -> None:
+    """Delete what interrupted writes to ``target`` left beside and inside it; first, if ``target`` is
+    missing, put back an old folder set aside by the two-rename swap."""
+    parent = target.parent
+    if not parent.is_dir():
+        return
+    prefix = f".{target.name}{MARK}"
+    leftovers = sorted(p for p in parent.iterdir() if p.name.startswith(prefix) and not p.name.endswith("lock"))
+    if not os.path.lexists(target):
+        old = [p for p in leftovers if p.name.endswith(".old")]
+        if old:
+            os.rename(old[-1], target)
+            leftovers.remove(old[-1])
+    for path in leftovers:
+        _remove(path)
+    if target.is_dir() and not target.is_symlink():
+        for path in target.iterdir():      # files staged inside the folder by write_files
+            if MARK in path.name and path.name.startswith(".") and not path.name.endswith("lock"):
+                _remove(path)
+
+
+def _sibling(name: str, kind: str) -> str:
+    return f".{name}{MARK}{os.getpid()}-{secrets.token_hex(4)}.{kind}"
+
+
+def _libc():
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+    except OSError:
+        return None
+
+
+_LIBC = _libc()
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2       # Linux renameat2 flag
+_RENAME_SWAP = 2           # macOS renamex_np flag
+_NO_EXCHANGE = {errno.EINVAL, errno.ENOSYS, getattr(errno, "ENOTSUP", errno.EINVAL),
+                getattr(errno, "EOPNOTSUPP", errno.EINVAL)}
+exchange_available = True  # set False after the file system refused once (and by tests of the fallback)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap the names ``a`` and ``b`` atomically; False when this system or file system cannot."""
+    global exchange_available
+    if not exchange_available or _LIBC is None:
+        return False
+    if sys.platform.startswith("linux") and hasattr(_LIBC, "renameat2"):
+        result = _LIBC.renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    elif sys.platform == "darwin" and hasattr(_LIBC, "renamex_np"):
+        result = _LIBC.renamex_np(os.fsencode(a), os.fsencode(b), _RENAME_SWAP)
+    else:
+        return False
+    if result == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in _NO_EXCHANGE:
+        exchange_available = False
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+def _link_tree(source: Path, dest: Path) -> None:
+    """``source`` (a file, folder or symlink) at ``dest``: folders made anew, files hard-linked (copied
+    where the file system cannot link)."""
+    info = os.lstat(source)
+    if stat.S_ISLNK(info.st_mode):
+        os.symlink(os.readlink(source), dest)
+    elif stat.S_ISDIR(info.st_mode):
+        os.mkdir(dest)
+        for entry in sorted(os.listdir(source)):
+            _link_tree(source / entry, dest / entry)
+    elif stat.S_ISREG(info.st_mode):
+        try:
+            os.link(source, dest)
+        except OSError:
+            shutil.copy2(source, dest)
+
+
+def _remove(path: Path) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+# --- files into a folder -------------------------------------------------------------
+
 def write_files(folder: Path, files: dict[str, bytes], option: str = "--out") -> list[Path]:
     """Write every file into ``folder`` (other files there stay), all or nothing.
 
-    A failed build never leaves a half-written PDF or a kit whose parts disagree.
+    A failed write never leaves a half-written file or a set of files whose parts disagree.
     """
     ensure_dir(folder, option)
     for name in files:
@@ -42,20 +234,6 @@ def write_files(folder: Path, files: dict[str, bytes], option: str = "--out") ->
             raise OutputError(f"{option}: {folder / name} is a folder; remove it or choose another {option}")
     _publish(folder, files, option)
     return [folder / name for name in files]
-
-
-def replace_folder(target: Path, files: dict[str, bytes | dict], option: str = "--out") -> list[Path]:
-    """Make ``target`` a folder holding exactly ``files`` (a dict value is a folder of files),
-    swapped in whole for what was there.
-
-    If writing fails, ``target`` keeps its old contents.  Files from an earlier
-    export that the new one does not make (a renamed card) do not linger.
-    """
-    parent = ensure_dir(target.parent, option)
-    if target.exists() and not target.is_dir():
-        raise OutputError(f"{option}: {target} exists and is not a folder; move it away")
-    _publish(parent, {target.name: files}, option)
-    return [target / name for name in files]
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -79,7 +257,7 @@ def _stage(path: Path, content: bytes | dict) -> None:
 
 def _publish(parent: Path, entries: dict[str, bytes | dict], option: str) -> None:
     """Put each entry in ``parent`` under its name: bytes are a file, a dict a folder of files."""
-    staging = Path(tempfile.mkdtemp(prefix=".kitgen-", suffix=".tmp", dir=parent))
+    staging = Path(tempfile.mkdtemp(prefix=MARK, suffix=".tmp", dir=parent))
     aside = staging / ".replaced"
     moved: list[tuple[Path, Path | None]] = []      # (target, what it replaced, now set aside)
     keep_staging = False
@@ -117,3 +295,60 @@ def _put_back(staging: Path, moved: list[tuple[Path, Path | None]]) -> None:
                 target.unlink()
         if old is not None:
             os.replace(old, target)
+
+
+# --- the lock ------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def kit_lock(target: Path, what: str, option: str = "--out", wait: float | None = None) -> Iterator[None]:
+    """Hold the lock of the folder ``target`` while the block runs (``what``: the command, shown to a
+    second run that finds the lock taken).  Waits up to ``wait`` (default :data:`LOCK_WAIT`) seconds."""
+    if fcntl is None:
+        yield
+        return
+    target = Path(target)
+    ensure_dir(target.parent, option)
+    path = target.parent / f".{target.name}{MARK}lock"
+    fd = _acquire(path, target, option, LOCK_WAIT if wait is None else wait)
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"pid {os.getpid()}, {what}, since {time.strftime('%H:%M:%S')}".encode())
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)        # waiters holding the old file see it is gone and open the new one
+        os.close(fd)
+
+
+def _acquire(path: Path, target: Path, option: str, wait: float) -> int:
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise OutputError(f"{option}: cannot create the lock file {path} ({exc.strerror})") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(fd)
+            os.close(fd)
+            if time.monotonic() >= deadline:
+                raise OutputError(f"{option}: {target} is being written by another kitgen ({holder}); "
+                                  f"wait for it to finish, or choose another {option}") from None
+            time.sleep(0.05)
+            continue
+        try:
+            same = os.fstat(fd).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            return fd
+        os.close(fd)               # the holder removed this file as it let go: take the new one
+
+
+def _holder(fd: int) -> str:
+    try:
+        text = os.pread(fd, 300, 0).decode("utf-8", "replace").strip()
+    except OSError:
+        text = ""
+    return text or "a run that has just started"

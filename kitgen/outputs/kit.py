@@ -184,7 +184,7 @@ def build_kit(game_or_path: str | Path, out: str | Path = "output",
 
 
 def _build(game_or_path, out, options: BuildOptions) -> BuildResult:
-    from kitgen.outputs.files import write_files
+    from kitgen.outputs.files import kit_lock, replace_folder
     from kitgen.outputs.manifest import manifest_bytes, sheet_manifest
     from kitgen.render.aids import render_aids
     from kitgen.render.rulebook import render_rulebook
@@ -212,13 +212,14 @@ def _build(game_or_path, out, options: BuildOptions) -> BuildResult:
     size = card_size(options.card_size or game.card_size, size_option)
     art = ArtLibrary.for_game(game)
     layout = card_sheet_layout(options, paper, size, size_option)
-    sheets = render_card_sheets(game, layout, art, _csv_label(game_or_path, game))
-    rules = render_rulebook(game, paper, art)
-    aids = render_aids(game, paper, art)
-    manifest = manifest_bytes(sheet_manifest(game, layout, sheets.placements, sheets.pages, options.paper))
     folder = Path(out) / game.slug
-    files = {"cards.pdf": sheets.pdf, "rules.pdf": rules, "aids.pdf": aids, "manifest.json": manifest}
-    written = write_files(folder, files)
+    with kit_lock(folder, f"kitgen build {game_or_path}"):
+        sheets = render_card_sheets(game, layout, art, _csv_label(game_or_path, game))
+        rules = render_rulebook(game, paper, art)
+        aids = render_aids(game, paper, art)
+        manifest = manifest_bytes(sheet_manifest(game, layout, sheets.placements, sheets.pages, options.paper))
+        files = {"cards.pdf": sheets.pdf, "rules.pdf": rules, "aids.pdf": aids, "manifest.json": manifest}
+        written = replace_folder(folder, files, keep_others=True)
     return BuildResult(title=game.title, folder=folder, files=written,
                        pages={"cards.pdf": sheets.pages, "rules.pdf": _page_count(rules),
                               "aids.pdf": _page_count(aids)},
