@@ -202,30 +202,28 @@ def test_failed_build_keeps_the_previous_kit(altun_copy, altun_kit, tmp_path):
     assert {p.name: p.read_bytes() for p in kit.iterdir()} == before
 
 
-def test_failure_while_writing_puts_the_previous_kit_back(altun_copy, altun_kit, tmp_path, monkeypatch):
+def test_failure_while_writing_keeps_the_previous_kit(altun_copy, altun_kit, tmp_path, monkeypatch):
+    from kitgen.outputs import files
+
     out = tmp_path / "out"
     kit = previous_kit(altun_kit, out)
     before = {p.name: p.read_bytes() for p in kit.iterdir()}
-    real_replace, calls = os.replace, []
 
-    def failing_replace(src, dst):
-        calls.append(dst)
-        if len(calls) == 4:              # cards.pdf is in, rules.pdf has been moved aside
-            raise OSError(28, "No space left on device")
-        return real_replace(src, dst)
+    def full_disk(a, b):
+        raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(os, "replace", failing_replace)
+    monkeypatch.setattr(files, "_exchange", full_disk)
     assert_user_error(run("build", altun_copy, "--out", out, "--paper", "a4"), "--out", "No space left on device")
     monkeypatch.undo()
-    assert len(calls) > 4                # the roll-back moved files too
-    assert {p.name: p.read_bytes() for p in kit.iterdir()} == before   # no stray temporary files either
+    assert {p.name: p.read_bytes() for p in kit.iterdir()} == before
+    assert sorted(p.name for p in out.iterdir()) == ["altun-ha"]       # no stray staging folder either
 
 
-def test_a_folder_in_the_way_of_an_output_file_is_refused_before_writing(altun_kit, tmp_path):
+def test_a_folder_in_the_way_of_an_output_file_is_replaced_with_the_kit(altun_kit, tmp_path):
     out = tmp_path / "out"
     kit = previous_kit(altun_kit, out)
     (kit / "rules.pdf").unlink()
     (kit / "rules.pdf").mkdir()
-    before = {p.name: p.read_bytes() for p in kit.iterdir() if p.is_file()}
-    assert_user_error(run("build", "altun-ha", "--out", out, "--paper", "a4"), "rules.pdf", "is a folder")
-    assert {p.name: p.read_bytes() for p in kit.iterdir() if p.is_file()} == before
+    result = run("build", "altun-ha", "--out", out, "--paper", "a4")
+    assert result.exit_code == 0, result.output
+    assert (kit / "rules.pdf").is_file() and (kit / "rules.pdf").read_bytes().startswith(b"%PDF")

@@ -307,6 +307,7 @@ def kit_lock(target: Path, what: str, option: str = "--out", wait: float | None 
         yield
         return
     target = Path(target)
+    created = [p for p in (target.parent, *target.parent.parents) if not p.exists()]
     ensure_dir(target.parent, option)
     path = target.parent / f".{target.name}{MARK}lock"
     fd = _acquire(path, target, option, LOCK_WAIT if wait is None else wait)
@@ -318,6 +319,11 @@ def kit_lock(target: Path, what: str, option: str = "--out", wait: float | None 
         with contextlib.suppress(OSError):
             os.unlink(path)        # waiters holding the old file see it is gone and open the new one
         os.close(fd)
+        for folder in created:     # a run that wrote nothing leaves no empty --out behind
+            try:
+                os.rmdir(folder)
+            except OSError:
+                break
 
 
 def _acquire(path: Path, target: Path, option: str, wait: float) -> int:
