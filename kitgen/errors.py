@@ -76,3 +76,12 @@ class ProblemList(KitgenError):
             shown.append(f"... and {hidden} more {'problem' if hidden == 1 else 'problems'} "
                          f"({len(self.problems)} in all)")
         return shown
+
+
+class WorkerFailed(KitgenError):
+    """A worker process (rasterising pages, playing games) died or failed: one line, not a pool's traceback.
+
+    Not the user's mistake, so the exit status is 1.
+    """
+
+    exit_code = 1

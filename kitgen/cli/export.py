@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from kitgen.cli.params import CardSizeType
+from kitgen.cli.progress import DelayedBar
 
 FORMAT_HELP = ("png: one PNG per card face and the back (300 DPI, 1/8 in bleed); "
                "print-shop: one card per page PDF with TrimBox and BleedBox, front, back, front, back; "
@@ -37,7 +38,8 @@ def export(game, fmt, out, card_size, bleed, dpi, jobs, base_url):
     from kitgen.outputs.exports import ExportOptions, export_game
 
     options = ExportOptions(card_size=card_size, bleed=bleed, dpi=dpi, jobs=jobs, base_url=base_url)
-    result = export_game(game, fmt, out, options)
+    with DelayedBar("Exporting") as bar:
+        result = export_game(game, fmt, out, options, bar)
     for warning in result.warnings:
         click.echo(f"Warning: {warning}", err=True)
     click.echo(f"Exported {result.title} ({result.cards} cards, {result.faces} faces) as {fmt}: "

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import signal
+import sys
 
 import click
 
@@ -20,6 +22,13 @@ from kitgen.errors import KitgenError
 
 class UserError(click.ClickException):
     exit_code = 2
+
+    def __init__(self, message: str, exit_code: int = 2):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+INTERRUPTED = 130             # the shell's status for a program stopped by Ctrl-C (128 + SIGINT)
 
 
 class KitgenGroup(click.Group):
@@ -44,17 +53,68 @@ class KitgenGroup(click.Group):
             command = getattr(importlib.import_module(module), attr)
         return command
 
-    def invoke(self, ctx):
+    def main(self, *args, standalone_mode: bool = True, **kwargs):
+        """click's own main, except that Ctrl-C at any moment (parsing options too) is one line and 130."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
         try:
-            return super().invoke(ctx)
+            super().main(*args, standalone_mode=False, **kwargs)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except (click.Abort, KeyboardInterrupt):
+            _interrupted()
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        sys.exit(0)
+
+    def invoke(self, ctx):
+        from kitgen.outputs import files
+
+        files.clear_stop()
+        previous = _catch_ctrl_c()
+        try:
+            try:
+                return super().invoke(ctx)
+            except Exception:         # a library that swallowed Ctrl-C fails later: it was still Ctrl-C
+                if files.stop_requested():
+                    raise KeyboardInterrupt from None
+                raise
+        except KeyboardInterrupt:
+            _interrupted()
         except KitgenError as exc:
             *first, last = exc.lines()      # several only when validate lists every problem
             for line in first:
                 click.echo(f"Error: {line}", err=True)
-            raise UserError(last) from None
+            raise UserError(last, exc.exit_code) from None
         except click.UsageError as exc:   # a command's options: one line, like every other mistake
             where = exc.ctx.command_path if exc.ctx else ctx.command_path
             raise UserError(f"{exc.format_message()} (see '{where} --help')") from None
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
+
+
+def _interrupted():
+    click.echo("Error: interrupted (Ctrl-C); nothing was left half-written", err=True)
+    raise SystemExit(INTERRUPTED) from None
+
+
+def _catch_ctrl_c():
+    """Make Ctrl-C mark a stop (so nothing is committed after it) and raise KeyboardInterrupt;
+    the previous handler, or None off the main thread."""
+    import threading
+
+    from kitgen.outputs import files
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def on_ctrl_c(signum, frame):
+        files.request_stop()
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGINT, on_ctrl_c)
 
 
 @click.group(cls=KitgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -76,7 +136,10 @@ _register()
 
 
 def main():
-    cli(prog_name="kitgen")
+    try:
+        cli(prog_name="kitgen")
+    finally:                      # the work is over: a Ctrl-C now changes nothing, so it cannot kill the exit
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from kitgen.cli.params import CardSizeType, OffsetType
+from kitgen.cli.progress import DelayedBar
 
 
 @click.command("list")
@@ -101,7 +102,8 @@ def build(ctx, game, out, card_size, paper, bleed, gap, duplex, back_offset, cro
     options = BuildOptions(card_size=card_size, paper=paper.lower(), bleed_mm=bleed, duplex=duplex,
                            back_offset_mm=back_offset, crop_marks=crop_marks, layout=layout,
                            gap_mm=gap)
-    result = build_kit(game, out, options)
+    with DelayedBar("Building") as bar:
+        result = build_kit(game, out, options, bar)
     echo_warnings(result.warnings)
     click.echo(f"Built {result.title} in {result.folder}:")
     for line in result.summary_lines():

@@ -45,6 +45,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from kitgen.data.limits import MAX_AREAS, MAX_PIECES
 from kitgen.data.paths import relative
 from kitgen.data.values import hex_color
 from kitgen.errors import GameDataError, OptionError
@@ -332,6 +333,8 @@ def _areas(e: _Entry, game, width: float, height: float) -> tuple[AreaSpec, ...]
         if shape != "card" and "turned" in a:
             e.fail(f"{what}: 'turned' applies to card spaces only")
         count = e.integer("count", 1, 1, a)
+        if count > MAX_AREAS:
+            e.fail(f"{what}: 'count' = {count:,} spaces is more than a board or mat holds (at most {MAX_AREAS:,})")
         columns = e.integer("columns", 0, 0, a)
         labels = a.get("labels", [])
         if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
@@ -455,5 +458,11 @@ def parse_components(entries: Any, game, where: str) -> list[Component]:
             e.fail("another component has the same name")
         names.add(name.casefold())
         count = e.integer("count", 1, 1)
-        parsed.append(PARSERS[kind](e, game, count))
+        if count > MAX_PIECES:
+            e.fail(f"'count' = {count:,} is more than kitgen prints of one component (at most {MAX_PIECES:,})")
+        component = PARSERS[kind](e, game, count)
+        if getattr(component, "total", 0) > MAX_PIECES:
+            e.fail(f"the denominations add up to {component.total:,} pieces, more than kitgen prints of one "
+                   f"component (at most {MAX_PIECES:,})")
+        parsed.append(component)
     return parsed

@@ -24,7 +24,7 @@ from typing import Any
 from kitgen.data.art_files import ArtLibrary, art_name
 from kitgen.data.columns import Fields, map_columns
 from kitgen.data.files import decode_text, open_inside
-from kitgen.data.limits import check_toml_depth, deep_toml_place
+from kitgen.data.limits import MAX_CARDS, check_toml_depth, deep_toml_place
 from kitgen.data.model import Back, Card, CardType, Game
 from kitgen.data.paths import check_folder, inside, relative, resolve_game_dirs
 from kitgen.data.problems import Problems
@@ -313,6 +313,10 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
     cards, types, warnings = _cards(sheet, mapping, declared, toml_file, problems)
     if not cards:
         problems.raise_all()          # every row was bad: those are the problems to show
+    deck = sum(card.count for card in cards)
+    if deck > MAX_CARDS:
+        raise GameDataError(f"the deck has {deck:,} cards (counting every copy); kitgen prints at most "
+                            f"{MAX_CARDS:,}", file=sheet.file)
     from kitgen.data.components import parse_components  # kept apart: one parser per component kind
 
     game = Game(slug=slug, title=title, subtitle=_str(data, "subtitle", toml_file, ""),

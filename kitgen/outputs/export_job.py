@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from kitgen.errors import OptionError
 from kitgen.units import Size, card_size, inch, to_mm, to_points
@@ -36,6 +37,7 @@ class ExportJob:
     art: object
     source: str
     options: ExportOptions
+    progress: Callable[[int, int], None] | None = None    # told (pages done, pages in all) as pages rasterise
 
     def painter(self, bleed: float | None = None):
         from kitgen.render.card import CardPainter

@@ -16,6 +16,7 @@ from pathlib import Path
 from kitgen.errors import OptionError
 from kitgen.outputs.export_job import ExportOptions, prepare
 from kitgen.outputs.files import kit_lock
+from kitgen.outputs.progress import Report
 
 # format -> (module, output name under <out>/<slug>/)
 FORMATS: dict[str, tuple[str, str]] = {
@@ -38,8 +39,9 @@ class ExportResult:
 
 
 def export_game(game_or_path: str | Path, fmt: str, out: str | Path = "output",
-                options: ExportOptions = ExportOptions()) -> ExportResult:
-    """Export one game in format ``fmt`` under ``out/<slug>/``; nothing is written if anything fails."""
+                options: ExportOptions = ExportOptions(), progress: Report | None = None) -> ExportResult:
+    """Export one game in format ``fmt`` under ``out/<slug>/``; nothing is written if anything fails.
+    ``progress(done, total)`` is told of the pages rasterised."""
     if fmt not in FORMATS:
         raise OptionError("--format", f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     module_name, output_name = FORMATS[fmt]
@@ -47,6 +49,7 @@ def export_game(game_or_path: str | Path, fmt: str, out: str | Path = "output",
     _check_applies(fmt, module, options)
     job = prepare(game_or_path, options, module.DEFAULT_BLEED, module.DEFAULT_DPI,
                   full_size_images=getattr(module, "FULL_SIZE_IMAGES", False))
+    job.progress = progress
     target = Path(out) / job.game.slug / output_name
     with kit_lock(target.parent, f"kitgen export {game_or_path} --format {fmt}"):
         files = module.export(job, target)

@@ -30,7 +30,7 @@ Ctrl-C included, what was moved in is taken out and what was set aside is
 put back.
 
 **The lock** (:func:`kit_lock`): a build or export holds an exclusive
-``flock`` on ``.<name>.kitgen-lock`` beside the folder it writes, from the
+``flock`` (worker processes close their inherited copy: :func:`forget_locks`) on ``.<name>.kitgen-lock`` beside the folder it writes, from the
 moment it knows the folder until it is done.  A second run waits up to
 :data:`LOCK_WAIT` seconds, then fails with one line naming the holder.  The
 kernel drops the lock when its process ends, kill -9 included.
@@ -45,9 +45,11 @@ import errno
 import os
 import secrets
 import shutil
+import signal
 import stat
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Iterator
@@ -92,22 +94,63 @@ def replace_folder(target: Path, files: dict[str, bytes | dict], option: str = "
     parent = ensure_dir(target.parent, option)
     if os.path.lexists(target) and not target.is_dir():
         raise OutputError(f"{option}: {target} exists and is not a folder; move it away")
-    clean_leftovers(target)
-    staged = parent / _sibling(target.name, "new")
-    try:
+    with deferred_interrupts():
+        clean_leftovers(target)
+        staged = parent / _sibling(target.name, "new")
         try:
-            _stage(staged, files)
-            if keep_others and target.is_dir():
-                for entry in sorted(os.listdir(target)):
-                    if entry not in files and MARK not in entry:
-                        _link_tree(target / entry, staged / entry)
-            _fsync_dir(staged)
-            swap_in(staged, target)
-        except OSError as exc:
-            raise OutputError(f"{option}: cannot write to {parent} ({exc.strerror})") from None
-    finally:
-        _remove(staged)            # the new folder not swapped in, or the old one swapped out
+            try:
+                _stage(staged, files)
+                if keep_others and target.is_dir():
+                    for entry in sorted(os.listdir(target)):
+                        if entry not in files and MARK not in entry:
+                            _link_tree(target / entry, staged / entry)
+                _fsync_dir(staged)
+                check_stop()           # Ctrl-C while staging: the old folder stays
+                swap_in(staged, target)
+            except OSError as exc:
+                raise OutputError(f"{option}: cannot write to {parent} ({exc.strerror})") from None
+        finally:
+            _remove(staged)            # the new folder not swapped in, or the old one swapped out
     return [target / name for name in files]
+
+
+# --- Ctrl-C ------------------------------------------------------------------------
+
+_stop = threading.Event()
+
+
+def request_stop() -> None:
+    """Ctrl-C was pressed: nothing may be committed from now on (even if a library swallowed the
+    KeyboardInterrupt on its way)."""
+    _stop.set()
+
+
+def stop_requested() -> bool:
+    return _stop.is_set()
+
+
+def clear_stop() -> None:
+    _stop.clear()
+
+
+def check_stop() -> None:
+    if _stop.is_set():
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def deferred_interrupts() -> Iterator[None]:
+    """While the block writes (stages, swaps, cleans up), Ctrl-C only marks a stop; the block checks
+    it before it commits, and it is raised as KeyboardInterrupt once the block is over."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: request_stop())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    check_stop()
 
 
 def swap_in(staged: Path, target: Path) -> None:
@@ -257,6 +300,11 @@ def _stage(path: Path, content: bytes | dict) -> None:
 
 def _publish(parent: Path, entries: dict[str, bytes | dict], option: str) -> None:
     """Put each entry in ``parent`` under its name: bytes are a file, a dict a folder of files."""
+    with deferred_interrupts():
+        _publish_now(parent, entries, option)
+
+
+def _publish_now(parent: Path, entries: dict[str, bytes | dict], option: str) -> None:
     staging = Path(tempfile.mkdtemp(prefix=MARK, suffix=".tmp", dir=parent))
     aside = staging / ".replaced"
     moved: list[tuple[Path, Path | None]] = []      # (target, what it replaced, now set aside)
@@ -265,6 +313,7 @@ def _publish(parent: Path, entries: dict[str, bytes | dict], option: str) -> Non
         aside.mkdir()
         for name, content in entries.items():
             _stage(staging / name, content)
+        check_stop()
         for name in entries:
             target, old = parent / name, None
             if os.path.lexists(target):
@@ -311,6 +360,7 @@ def kit_lock(target: Path, what: str, option: str = "--out", wait: float | None 
     ensure_dir(target.parent, option)
     path = target.parent / f".{target.name}{MARK}lock"
     fd = _acquire(path, target, option, LOCK_WAIT if wait is None else wait)
+    _held.add(fd)
     try:
         os.ftruncate(fd, 0)
         os.write(fd, f"pid {os.getpid()}, {what}, since {time.strftime('%H:%M:%S')}".encode())
@@ -318,12 +368,25 @@ def kit_lock(target: Path, what: str, option: str = "--out", wait: float | None 
     finally:
         with contextlib.suppress(OSError):
             os.unlink(path)        # waiters holding the old file see it is gone and open the new one
+        _held.discard(fd)
         os.close(fd)
         for folder in created:     # a run that wrote nothing leaves no empty --out behind
             try:
                 os.rmdir(folder)
             except OSError:
                 break
+
+
+_held: set[int] = set()     # descriptors of the locks this process holds
+
+
+def forget_locks() -> None:
+    """In a forked worker process: close the inherited descriptors of the parent's locks, so a worker
+    that outlives its parent does not keep the kit locked."""
+    for fd in list(_held):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _held.clear()
 
 
 def _acquire(path: Path, target: Path, option: str, wait: float) -> int:

@@ -15,6 +15,8 @@ from kitgen.errors import GameDataError, KitgenError, LayoutError, OptionError, 
 from kitgen.layout.duplex import DUPLEX_MODES, duplex_layout
 from kitgen.layout.gutterfold import gutterfold_layout
 from kitgen.layout.sheet import sheet_layout
+from kitgen.outputs.page_count import check_kit_pages
+from kitgen.outputs.progress import Report, Steps
 from kitgen.units import Size, card_size, mm, paper_size
 
 MAX_BLEED_MM = 10.0          # more is no longer bleed but a frame
@@ -101,7 +103,12 @@ def _validate(game_or_path, problems: Problems) -> ValidationReport:
     from kitgen.render.rulebook import check_rulebook
 
     game = load_game(game_or_path, problems)
-    size = card_size(game.card_size, f"{_label(game_or_path, game, 'game.toml')}: card_size")
+    toml = _label(game_or_path, game, "game.toml")
+    size = card_size(game.card_size, f"{toml}: card_size")
+    with problems.check():        # what build checks with its default options: the card fits the paper...
+        paper = paper_size(BuildOptions.paper)
+        layout = card_sheet_layout(BuildOptions(), paper, size, f"{toml}: card_size")
+        check_kit_pages(game, layout, paper, size, toml)   # ... and the kit's pages are within bounds
     art = ArtLibrary.for_game(game)
     source = _csv_label(game_or_path, game)
     with problems.check():
@@ -171,19 +178,20 @@ def _csv_label(game_or_path, game: Game) -> str:
 
 
 def build_kit(game_or_path: str | Path, out: str | Path = "output",
-              options: BuildOptions = BuildOptions()) -> BuildResult:
+              options: BuildOptions = BuildOptions(), progress: Report | None = None) -> BuildResult:
     """Render every part of the kit in memory, then write them all atomically.
 
     The first problem stops the build; its message says how many more
-    :func:`validate_game` would list.
+    :func:`validate_game` would list.  ``progress(done, total)`` is told of
+    every page of cards drawn and every other part made.
     """
     try:
-        return _build(game_or_path, out, options)
+        return _build(game_or_path, out, options, progress)
     except (GameDataError, RenderError) as exc:
         raise _count_problems(game_or_path, exc) from None
 
 
-def _build(game_or_path, out, options: BuildOptions) -> BuildResult:
+def _build(game_or_path, out, options: BuildOptions, progress: Report | None = None) -> BuildResult:
     from kitgen.outputs.files import kit_lock, replace_folder
     from kitgen.outputs.manifest import manifest_bytes, sheet_manifest
     from kitgen.render.aids import render_aids
@@ -212,14 +220,19 @@ def _build(game_or_path, out, options: BuildOptions) -> BuildResult:
     size = card_size(options.card_size or game.card_size, size_option)
     art = ArtLibrary.for_game(game)
     layout = card_sheet_layout(options, paper, size, size_option)
+    pages = check_kit_pages(game, layout, paper, size, _label(game_or_path, game, "game.toml"))
+    steps = Steps(progress, pages["cards.pdf"] + 3)
     folder = Path(out) / game.slug
     with kit_lock(folder, f"kitgen build {game_or_path}"):
-        sheets = render_card_sheets(game, layout, art, _csv_label(game_or_path, game))
+        sheets = render_card_sheets(game, layout, art, _csv_label(game_or_path, game), steps.advance)
         rules = render_rulebook(game, paper, art)
+        steps.advance()
         aids = render_aids(game, paper, art)
+        steps.advance()
         manifest = manifest_bytes(sheet_manifest(game, layout, sheets.placements, sheets.pages, options.paper))
         files = {"cards.pdf": sheets.pdf, "rules.pdf": rules, "aids.pdf": aids, "manifest.json": manifest}
         written = replace_folder(folder, files, keep_others=True)
+        steps.advance()
     return BuildResult(title=game.title, folder=folder, files=written,
                        pages={"cards.pdf": sheets.pages, "rules.pdf": _page_count(rules),
                               "aids.pdf": _page_count(aids)},

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from kitgen.outputs.card_pages import CardPage, card_pages_pdf
 from kitgen.outputs.naming import BACK_NAME, card_stems
+from kitgen.outputs.progress import Steps
 from kitgen.outputs.raster import PageJob, rasterise
 from kitgen.units import inch
 
@@ -24,7 +25,8 @@ def card_pngs(job, bleed: float | None = None) -> dict[str, bytes]:
     pages = [CardPage(card) for card in game.cards] + [CardPage(None)]
     pdf = card_pages_pdf(job, pages, f"{game.title} - cards", "card images", bleed=bleed, boxes=False)
     w, h = job.pixels(job.card.width + 2 * bleed), job.pixels(job.card.height + 2 * bleed)
-    images = rasterise(pdf, [PageJob(i, w, h) for i in range(len(pages))], job.jobs, job.dpi)
+    steps = Steps(job.progress, len(pages))
+    images = rasterise(pdf, [PageJob(i, w, h) for i in range(len(pages))], job.jobs, job.dpi, steps.advance)
     names = [f"{stem}.png" for stem in card_stems(game.cards)] + [f"{BACK_NAME}.png"]
     return dict(zip(names, images))
 

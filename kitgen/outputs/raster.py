@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import signal
 import struct
-from concurrent.futures import ProcessPoolExecutor
+import sys
 from dataclasses import dataclass
+from typing import Callable
+
+from kitgen.errors import WorkerFailed
 
 # PNG colour chunks saying "these pixels are sRGB": the sRGB chunk (perceptual
 # intent) plus the gAMA and cHRM values the PNG specification pairs with it
@@ -102,28 +106,100 @@ def _pool_context():
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def rasterise(pdf: bytes, jobs: list[PageJob], processes: int = 1, dpi: float | None = None) -> list:
+def _ignore_ctrl_c() -> None:
+    """In a worker: leave Ctrl-C to the main process, which stops the pool (no traceback per worker);
+    on Linux, also die with the main process if it is killed (kill -9 leaves no workers behind)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from kitgen.outputs.files import forget_locks
+
+    forget_locks()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
+def rasterise(pdf: bytes, jobs: list[PageJob], processes: int = 1, dpi: float | None = None,
+              progress: Callable[[int], None] | None = None) -> list:
     """Render the pages in ``jobs`` (results in the same order).
 
     With ``dpi`` the results are PNG bytes carrying that DPI; without it, Pillow
     RGB images.  ``processes`` > 1 spreads the pages over a pool of processes.
+    ``progress(n)`` is told of every ``n`` pages done.  A worker that dies (out
+    of memory, killed) or fails raises :class:`WorkerFailed`; Ctrl-C stops
+    every worker at once.
     """
     if not jobs:
         return []
     processes = max(1, min(processes, len(jobs)))
+    results: dict = {}
     if processes == 1:
-        results = dict(zip(jobs, _render_batch(pdf, jobs, dpi)))
+        for batch in _batches(jobs, min(len(jobs), 8)) if progress else [jobs]:
+            results.update(zip(batch, _render_batch(pdf, batch, dpi)))
+            if progress:
+                progress(len(batch))
     else:
-        results = {}
-        context = _pool_context()
-        with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
-            batches = _batches(jobs, processes)
-            futures = [pool.submit(_render_batch, pdf, batch, dpi) for batch in batches]
-            for batch, future in zip(batches, futures):
-                results.update(zip(batch, future.result()))
+        results = _in_pool(pdf, jobs, processes, dpi, progress)
     out = [results[job] for job in jobs]
     if dpi is None:
         from PIL import Image
 
         out = [Image.frombytes("RGB", size, data) for size, data in out]
     return out
+
+
+def _in_pool(pdf: bytes, jobs: list[PageJob], processes: int, dpi, progress) -> dict:
+    """Rasterise in ``processes`` worker processes, each given its share of pages up front (balanced by
+    area) and sending back one small batch at a time, so progress shows and a dead worker is noticed:
+    its pipe closes before it has sent every batch.  On any failure or Ctrl-C every worker is stopped."""
+    from multiprocessing.connection import wait
+
+    context = _pool_context()
+    workers: dict = {}                           # pipe -> [process, batches, batches received]
+    results: dict = {}
+    try:
+        for share in _batches(jobs, processes):
+            step = max(1, len(share) // 4)
+            batches = [share[i:i + step] for i in range(0, len(share), step)]
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=_worker, args=(send, pdf, batches, dpi), daemon=True)
+            process.start()
+            send.close()
+            workers[receive] = [process, batches, 0]
+        while any(done < len(batches) for _, batches, done in workers.values()):
+            for pipe in wait([p for p, (_, b, done) in workers.items() if done < len(b)]):
+                process, batches, done = workers[pipe]
+                try:
+                    message = pipe.recv()
+                except EOFError:
+                    raise WorkerFailed("a process rasterising pages stopped unexpectedly (out of memory, or "
+                                       "killed?); try fewer --jobs or a lower --dpi") from None
+                if isinstance(message, str):
+                    raise WorkerFailed(f"rasterising a page failed: {message}")
+                results.update(zip(batches[done], message))
+                workers[pipe][2] = done + 1
+                if progress:
+                    progress(len(batches[done]))
+    finally:
+        for process, _, _ in workers.values():
+            if process.is_alive():
+                process.terminate()
+            process.join()
+        for pipe in workers:
+            pipe.close()
+    return results
+
+
+def _worker(pipe, pdf: bytes, batches: list[list[PageJob]], dpi) -> None:
+    """A worker process: render each batch and send its results; a failure is sent as one line."""
+    _ignore_ctrl_c()
+    try:
+        for batch in batches:
+            pipe.send(_render_batch(pdf, batch, dpi))
+    except Exception as exc:
+        pipe.send(f"{type(exc).__name__}: {exc}")
+    finally:
+        pipe.close()

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from kitgen.layout.tts_grid import SheetGrid, plan_sheets
 from kitgen.outputs.card_pages import CardPage, card_pages_pdf
+from kitgen.outputs.progress import Steps
 from kitgen.outputs.raster import PageJob, png_bytes, rasterise
 
 USES_BLEED = False     # the simulator shows the card cut to size
@@ -48,7 +49,7 @@ def render_sheets(job, grids: list[SheetGrid]) -> tuple[list, object]:
     for grid in grids:
         jobs += [PageJob(i, grid.cell_w, grid.cell_h) for i in range(grid.first, grid.first + grid.count)]
     jobs.append(PageJob(len(cards), grids[0].cell_w, grids[0].cell_h))
-    faces = rasterise(pdf, jobs, job.jobs)
+    faces = rasterise(pdf, jobs, job.jobs, progress=Steps(job.progress, len(jobs)).advance)
     sheets, n = [], 0
     for grid in grids:
         sheet = Image.new("RGB", (grid.width, grid.height), (255, 255, 255))

@@ -42,8 +42,9 @@ class CardSheets:
     placements: list[CardPlacement]
 
 
-def render_card_sheets(game, layout, art, source: str) -> CardSheets:
-    """Draw every card copy where ``layout`` (a DuplexLayout or a GutterfoldLayout) puts it."""
+def render_card_sheets(game, layout, art, source: str, on_page=None) -> CardSheets:
+    """Draw every card copy where ``layout`` (a DuplexLayout or a GutterfoldLayout) puts it;
+    ``on_page()`` is called after each page."""
     painter = CardPainter(game, layout.card.width, layout.card.height, layout.bleed, art, source)
     for card in game.cards:
         painter.check(card)
@@ -54,6 +55,11 @@ def render_card_sheets(game, layout, art, source: str) -> CardSheets:
         front_page, back_page = layout.page_numbers(sheet, sheets)
         sides[back_page] = ("backs", sheet + 1)
         sides[front_page] = ("fronts", sheet + 1)
+    by_page: dict[int, list] = {}                   # page -> placements with a side there, in deck order
+    for pl in placements:
+        by_page.setdefault(pl.front_page, []).append(pl)
+        if pl.back_page != pl.front_page:
+            by_page.setdefault(pl.back_page, []).append(pl)
     canvas = new_canvas(layout.page, f"{game.title} - cards", SUBJECTS[layout.kind])
     canvas.setViewerPreference("Duplex", DUPLEX_PREFERENCE[_duplex(layout)])
     for page in range(1, pages + 1):
@@ -68,13 +74,15 @@ def render_card_sheets(game, layout, art, source: str) -> CardSheets:
             if layout.sheet.scale_bar:
                 draw_scale_bar(canvas, layout.sheet.scale_bar)
                 taken.append(layout.sheet.scale_bar.box)
-        for pl in placements:
+        for pl in by_page.get(page, ()):
             if pl.front_page == page:
                 _place(canvas, painter.face(canvas, game.cards[pl.index]), pl.front, layout.front_rotation)
             if pl.back_page == page:
                 _place(canvas, painter.back(canvas), pl.back, layout.back_rotation)
         _draw_note(canvas, layout, side, _note(game, layout, side, sheet, sheets), taken)
         canvas.showPage()
+        if on_page is not None:
+            on_page()
     return CardSheets(canvas_bytes(canvas), pages, placements)
 
 
