@@ -58,6 +58,7 @@ SHAPES = ("circle", "square", "rect", "hexagon")
 _PAIR = re.compile(r"^\s*([^xX×]+?)\s*[xX×]\s*([^xX×]+?)\s*$")
 _UNIT = re.compile(r"(mm|cm|in|pt)\s*$")
 _COMMON = {"kind", "name", "count"}
+MAX_REFERENCE_LINES = 40     # at the smallest type, a tarot-sized card holds about this many
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -410,6 +411,8 @@ def _reference(e: _Entry, game, count: int) -> Reference:
     lines = e.data.get("lines")
     if not isinstance(lines, list) or not lines or not all(isinstance(x, str) and x.strip() for x in lines):
         e.fail("'lines' must be a list of non-empty texts, e.g. lines = [\"1 Draw: ...\", \"2 Play: ...\"]")
+    if len(lines) > MAX_REFERENCE_LINES:
+        e.fail(f"'lines' has {len(lines)} lines; a reference card holds at most {MAX_REFERENCE_LINES}")
     size = None
     if "size" in e.data:
         spec = e.data["size"]

@@ -26,11 +26,11 @@ from kitgen.data.columns import Fields, map_columns
 from kitgen.data.files import decode_text, open_inside
 from kitgen.data.limits import MAX_CARDS, check_toml_depth, deep_toml_place
 from kitgen.data.model import Back, Card, CardType, Game
-from kitgen.data.paths import check_folder, inside, relative, resolve_game_dirs
+from kitgen.data.paths import check_folder, control_character, inside, relative, resolve_game_dirs
 from kitgen.data.problems import Problems
 from kitgen.data.rulings import parse_rulings
 from kitgen.data.sheet import Sheet, read_sheet, split_sheet_name
-from kitgen.data.values import card_color, hex_color, slugify, type_colors, whole_number
+from kitgen.data.values import card_color, hex_color, right_to_left, slugify, type_colors, whole_number
 from kitgen.errors import GameDataError
 
 DEFAULT_DATA = ("cards.csv", "cards.tsv", "cards.xlsx")   # the card sheet when game.toml names none
@@ -39,6 +39,7 @@ TOP_LEVEL_KEYS = {
     "title", "slug", "subtitle", "players", "card_size", "rulebook", "back", "types",
     "components", "rules", "rulings", "simulation", "designer", "version", "fonts", "data", "columns",
 }
+MAX_TITLE = 120              # characters of the game's title
 SHOWN_TYPES = 12             # undeclared types named in the warning; the rest are counted
 
 
@@ -223,8 +224,16 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
 
         errors: list[GameDataError] = []
         name = cell("name").strip()
+        invisible = control_character(name)
         if not name:
             problem("missing card name", "name")
+        elif invisible:
+            problem(f"the name holds the invisible character {invisible}; a name that looks the same "
+                    "as another must be the same", "name")
+        for field in ("name", "text", "value"):
+            rtl = right_to_left(cell(field))
+            if rtl:
+                problem(rtl, field)
         count = 1
         if "count" in mapping:
             count_text = cell("count").strip()
@@ -299,6 +308,9 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
     title = _str(data, "title", toml_file)
     if not title.strip():
         raise GameDataError("'title' must not be empty", file=toml_file)
+    if len(title) > MAX_TITLE:
+        raise GameDataError(f"'title' is {len(title)} characters long; a title of at most {MAX_TITLE} fits the "
+                            "card backs and the rulebook's cover", file=toml_file)
     slug = slugify(_str(data, "slug", toml_file, title))
     lo, hi = _players(data.get("players", "2-4"), toml_file)
     declared = _types(data, toml_file)

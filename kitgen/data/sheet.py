@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,6 +113,11 @@ def _csv_rows(text: str, delimiter: str, where: str) -> list[tuple[int, list[str
     return rows
 
 
+def _nfc(text: str) -> str:
+    """Text in one normal form, so "Café" typed with an accent or with a combining mark is one name."""
+    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
+
+
 def _comment(cells: list[str]) -> bool:
     """A row whose only filled cell is the first, starting with '#': a comment or section title."""
     return cells[0].lstrip().startswith("#") and not any(c.strip() for c in cells[1:])
@@ -121,7 +127,7 @@ def _sheet(file: str, kind: str, rows: list[tuple[int, list[str]]], problems: Pr
            fields_may_spill: bool, bad_rows: set[int] = frozenset()) -> Sheet:
     """Header and records from raw rows: blank rows dropped, cells beyond the header checked,
     ``bad_rows`` (reported apart) left out."""
-    rows = [(n, cells) for n, cells in rows if any(c.strip() for c in cells) and not _comment(cells)]
+    rows = [(n, [_nfc(c) for c in cells]) for n, cells in rows if any(c.strip() for c in cells) and not _comment(cells)]
     if not rows:
         raise GameDataError("empty sheet; its first row must name the columns (name, and type, count, "
                             "text... as you like)", file=file)

@@ -63,6 +63,9 @@ def whole_number(text: str) -> int | None:
     return int(text.split(".")[0]) if _WHOLE.match(text) else None
 
 
+MAX_SLUG = 64                # characters of a folder name made from a title
+
+
 def slugify(text: str, fallback: str = "game", ascii_only: bool = False) -> str:
     """Lower-case ASCII words joined by hyphens, accents dropped: 'Über Spiel' -> 'uber-spiel'.
 
@@ -71,7 +74,17 @@ def slugify(text: str, fallback: str = "game", ascii_only: bool = False) -> str:
     must stay portable); text with no letters or digits gives ``fallback``.
     """
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    slug = _NOT_SLUG.sub("-", ascii_text.lower()).strip("-")
+    slug = _NOT_SLUG.sub("-", ascii_text.lower()).strip("-")[:MAX_SLUG].strip("-")
     if not slug and not ascii_only:
         slug = re.sub(r"[^\w]+", "-", text.lower()).strip("-_")
     return slug or fallback
+
+
+def right_to_left(text: str) -> str | None:
+    """A message when ``text`` holds right-to-left letters (Hebrew, Arabic...), which kitgen would
+    print reversed and unjoined (it does not shape text); None otherwise."""
+    for ch in text:
+        if unicodedata.bidirectional(ch) in ("R", "AL", "RLE", "RLO", "RLI"):
+            return (f"right-to-left text ({ch!r}, U+{ord(ch):04X}) is not supported: kitgen would print it "
+                    "reversed and its letters unjoined; write this text left to right")
+    return None

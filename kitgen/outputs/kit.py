@@ -11,6 +11,7 @@ from kitgen.data.art_files import ArtLibrary
 from kitgen.data.game import load_game, printed_text
 from kitgen.data.model import Game
 from kitgen.data.problems import Problems
+from kitgen.data.values import right_to_left
 from kitgen.errors import GameDataError, KitgenError, LayoutError, OptionError, RenderError
 from kitgen.layout.duplex import DUPLEX_MODES, duplex_layout
 from kitgen.layout.gutterfold import gutterfold_layout
@@ -164,7 +165,12 @@ def check_printed_glyphs(game_or_path, game: Game) -> None:
 
     toml = _label(game_or_path, game, "game.toml")
     for key, text in printed_text(game.raw):
-        fonts.check_glyphs(text, f"{toml}, key '{key}'")
+        where = f"{toml}, key '{key}'"
+        for font in (fonts.BOLD, fonts.REGULAR):     # titles and labels print in bold, the rest in regular
+            fonts.check_glyphs(text, where, font)
+        rtl = right_to_left(text)
+        if rtl:
+            raise GameDataError(rtl, file=where)
 
 
 def _label(game_or_path, game: Game, name: str) -> str:

@@ -80,10 +80,35 @@ def _new_folder(path: Path, title: str | None) -> tuple[Path, str]:
     path = Path(path)
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise OptionError("PATH", f"{path} already exists and is not empty; choose a new folder")
-    title = title or path.name.replace("-", " ").replace("_", " ").strip().title() or "My Game"
+    if title is not None and not title.strip():
+        raise OptionError("--title", "the title is blank; give the game's name, e.g. --title \"Star Traders\"")
+    title = (title or path.name.replace("-", " ").replace("_", " ").strip().title() or "My Game").strip()
+    check_title(title)
+    return path, title
+
+
+def check_title(title: str) -> None:
+    """Refuse a title the starter could not write into game.toml or that would not print."""
+    from kitgen.data.game import MAX_TITLE
+    from kitgen.data.paths import control_character
+    from kitgen.data.values import right_to_left
+    from kitgen.render import fonts
+
+    bad = control_character(title)
+    if bad:
+        raise OptionError("--title", f"the title holds the control character {bad} (a line break, a tab?); "
+                          "give it on one line")
     if '"' in title or "\\" in title:
         raise OptionError("--title", "the title cannot contain quotes or backslashes")
-    return path, title
+    if len(title) > MAX_TITLE:
+        raise OptionError("--title", f"the title is {len(title)} characters long; at most {MAX_TITLE}")
+    missing = sorted(set(fonts.missing_glyphs(title, fonts.BOLD)) | set(fonts.missing_glyphs(title)))
+    if missing:
+        shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
+        raise OptionError("--title", f"the font has no glyph for {shown}; leave those characters out")
+    rtl = right_to_left(title)
+    if rtl:
+        raise OptionError("--title", rtl)
 
 
 def write_starter(path: Path, title: str | None = None) -> list[Path]:

@@ -68,8 +68,9 @@ class CardPainter:
 
     def check_face(self, card) -> None:
         """Raise for text of ``card``'s face that cannot print (missing glyphs, too long to fit)."""
-        for column, text in (("name", card.name), ("value", card.value), ("text", card.text)):
-            fonts.check_glyphs(text, self.cell(card, column))
+        for column, text, font in (("name", card.name, fonts.BOLD), ("value", card.value, fonts.BOLD),
+                                   ("text", card.text, fonts.REGULAR)):
+            fonts.check_glyphs(text, self.cell(card, column), font)   # in the font it is printed in
         self._fitted(card)
 
     def check_back(self) -> None:
