@@ -35,6 +35,11 @@ class GameDataError(KitgenError):
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
 
 
+class LimitError(GameDataError):
+    """A game asks for more than kitgen's bounds allow (cards, pages, nesting): reported at once, without
+    looking for more problems (which would take as long again)."""
+
+
 class OptionError(KitgenError):
     """A bad command-line option or API argument: ``option`` names it, ``message`` says what is wrong.
 

@@ -155,8 +155,11 @@ def _problem(data: bytes) -> str | None:
                     return _too_large(width, height)
                 im.load()
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        return "has too many pixels to open safely (more than " f"{MAX_ART_PIXELS:,} pixels); make it smaller"
+        return (f"has more than the {MAX_ART_PIXELS:,} pixels kitgen opens (about 6,300 x 6,300); "
+                "make it smaller")
     except UnidentifiedImageError:
+        if data.startswith((b"\x89PNG", b"\xff\xd8")):
+            return "is damaged and cannot be decoded (it is cut short); save the picture again"
         return "is not a PNG or JPEG image (text, or another format named like one?); save it as PNG"
     except Exception as exc:     # Pillow's many errors for a file cut short or damaged
         reason = str(exc).strip() or type(exc).__name__

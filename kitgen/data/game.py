@@ -24,14 +24,14 @@ from typing import Any
 from kitgen.data.art_files import ArtLibrary, art_name
 from kitgen.data.columns import Fields, map_columns
 from kitgen.data.files import decode_text, open_inside
-from kitgen.data.limits import MAX_CARDS, check_toml_depth, deep_toml_place
+from kitgen.data.limits import MAX_CARDS, check_dotted_keys, check_toml_depth, deep_toml_place
 from kitgen.data.model import Back, Card, CardType, Game
 from kitgen.data.paths import check_folder, control_character, inside, relative, resolve_game_dirs
 from kitgen.data.problems import Problems
 from kitgen.data.rulings import parse_rulings
 from kitgen.data.sheet import Sheet, read_sheet, split_sheet_name
 from kitgen.data.values import card_color, hex_color, right_to_left, slugify, type_colors, whole_number
-from kitgen.errors import GameDataError
+from kitgen.errors import GameDataError, LimitError
 
 DEFAULT_DATA = ("cards.csv", "cards.tsv", "cards.xlsx")   # the card sheet when game.toml names none
 MAX_COUNT = 10_000           # copies of one card; more is a typing slip, not a deck
@@ -98,12 +98,13 @@ MAX_TOML_BYTES = 4 * 1024 * 1024      # game.toml describes a game; its cards li
 
 def _read_toml(root: Path, where: str) -> dict[str, Any]:
     text = decode_text(open_inside(root, "game.toml", where, limit=MAX_TOML_BYTES), where)
+    check_dotted_keys(text, where)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise GameDataError(f"bad TOML: {exc}", file=where) from None
     except RecursionError:          # the parser recurses once per level of arrays and inline tables
-        raise GameDataError(deep_toml_place(text), file=where) from None
+        raise LimitError(deep_toml_place(text), file=where) from None
     check_toml_depth(data, where)
     return data
 
@@ -321,13 +322,16 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
         if not isinstance(data.get(key, {}), dict):
             raise GameDataError(f"'{key}' must be a table", file=toml_file)
     parse_rulings(data.get("rulings", {}), toml_file)
+    if len(sheet.rows) > MAX_CARDS:          # every row is one card at least: refused before reading them
+        raise LimitError(f"the sheet has {len(sheet.rows):,} rows of cards; kitgen prints at most "
+                         f"{MAX_CARDS:,} cards", file=sheet.file)
     mapping = map_columns(sheet.columns, data.get("columns", {}), toml_file, sheet.file, sheet.header_row)
     cards, types, warnings = _cards(sheet, mapping, declared, toml_file, problems)
     if not cards:
         problems.raise_all()          # every row was bad: those are the problems to show
     deck = sum(card.count for card in cards)
     if deck > MAX_CARDS:
-        raise GameDataError(f"the deck has {deck:,} cards (counting every copy); kitgen prints at most "
+        raise LimitError(f"the deck has {deck:,} cards (counting every copy); kitgen prints at most "
                             f"{MAX_CARDS:,}", file=sheet.file)
     from kitgen.data.components import parse_components  # kept apart: one parser per component kind
 

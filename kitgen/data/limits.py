@@ -8,9 +8,10 @@ nested deeper than :data:`MAX_TOML_DEPTH` levels.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from kitgen.errors import GameDataError
+from kitgen.errors import LimitError
 
 MAX_TOML_DEPTH = 32          # tables and arrays inside one another; a real game.toml uses four or five
 MAX_CARDS = 20_000           # cards in the deck, every copy counted: some 2,200 letter pages of fronts
@@ -25,7 +26,7 @@ def check_toml_depth(data: Any, where: str) -> None:
     while stack:
         value, path, depth = stack.pop()
         if depth > MAX_TOML_DEPTH:
-            raise GameDataError(f"key '{_short(path)}' is nested more than {MAX_TOML_DEPTH} levels deep "
+            raise LimitError(f"key '{_short(path)}' is nested more than {MAX_TOML_DEPTH} levels deep "
                                 "(tables and arrays inside one another); kitgen reads at most "
                                 f"{MAX_TOML_DEPTH}", file=where)
         if isinstance(value, dict):
@@ -36,6 +37,19 @@ def check_toml_depth(data: Any, where: str) -> None:
 
 def _short(path: str, keep: int = 60) -> str:
     return path if len(path) <= keep else f"{path[:keep]}..."
+
+
+_DOTTED = re.compile(r"(?:[\w\"'-]+[ \t]*\.[ \t]*){%d}" % MAX_TOML_DEPTH)
+
+
+def check_dotted_keys(text: str, where: str) -> None:
+    """Refuse keys dotted more than :data:`MAX_TOML_DEPTH` levels deep before the parser sees them
+    (tomllib takes time that grows with the square of their depth)."""
+    match = _DOTTED.search(text)
+    if match:
+        line = text.count("\n", 0, match.start()) + 1
+        raise LimitError(f"line {line}: key '{_short(match.group(0).strip())}' is nested more than "
+                         f"{MAX_TOML_DEPTH} levels deep; kitgen reads at most {MAX_TOML_DEPTH}", file=where)
 
 
 def deep_toml_place(text: str) -> str:
@@ -94,7 +108,7 @@ def _key_at(text: str, i: int) -> str:
 def check_count(count: int, limit: int, what: str, where: str) -> None:
     """Refuse a count above ``limit``: ``what`` says what is counted, ``where`` the key."""
     if count > limit:
-        raise GameDataError(f"{what} = {count:,} is more than kitgen prints (at most {limit:,})", file=where)
+        raise LimitError(f"{what} = {count:,} is more than kitgen prints (at most {limit:,})", file=where)
 
 
 def check_pages(pages: dict[str, int], where: str) -> None:
@@ -102,5 +116,5 @@ def check_pages(pages: dict[str, int], where: str) -> None:
     total = sum(pages.values())
     if total > MAX_PAGES:
         parts = ", ".join(f"{name} {n:,}" for name, n in pages.items() if n)
-        raise GameDataError(f"the kit would take {total:,} pages ({parts}); kitgen prints at most {MAX_PAGES:,} "
+        raise LimitError(f"the kit would take {total:,} pages ({parts}); kitgen prints at most {MAX_PAGES:,} "
                             "pages: make fewer cards or pieces", file=where)

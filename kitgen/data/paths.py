@@ -32,6 +32,8 @@ _DRIVE = re.compile(r"^[A-Za-z]:")
 
 def control_character(text: str) -> str | None:
     """The first control or invisible formatting character of ``text`` as 'U+XXXX', or None."""
+    if text.isascii() and text.isprintable():
+        return None
     for ch in text:
         if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
             return f"U+{ord(ch):04X}"

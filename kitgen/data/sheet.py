@@ -115,7 +115,7 @@ def _csv_rows(text: str, delimiter: str, where: str) -> list[tuple[int, list[str
 
 def _nfc(text: str) -> str:
     """Text in one normal form, so "Café" typed with an accent or with a combining mark is one name."""
-    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
+    return text if text.isascii() or unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
 
 
 def _comment(cells: list[str]) -> bool:

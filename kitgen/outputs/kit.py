@@ -12,7 +12,7 @@ from kitgen.data.game import load_game, printed_text
 from kitgen.data.model import Game
 from kitgen.data.problems import Problems
 from kitgen.data.values import right_to_left
-from kitgen.errors import GameDataError, KitgenError, LayoutError, OptionError, RenderError
+from kitgen.errors import GameDataError, KitgenError, LayoutError, LimitError, OptionError, RenderError
 from kitgen.layout.duplex import DUPLEX_MODES, duplex_layout
 from kitgen.layout.gutterfold import gutterfold_layout
 from kitgen.layout.sheet import sheet_layout
@@ -193,6 +193,8 @@ def build_kit(game_or_path: str | Path, out: str | Path = "output",
     """
     try:
         return _build(game_or_path, out, options, progress)
+    except LimitError:
+        raise
     except (GameDataError, RenderError) as exc:
         raise _count_problems(game_or_path, exc) from None
 

@@ -1,0 +1,243 @@
+"""Hostile and broken game folders: each ends in one clear ``Error:`` line, fast, and leaves the previous
+kit untouched byte for byte.
+
+Each folder under tests/hostile/ is one case: ``expect.txt`` holds text the
+error must contain, and the folder's files are laid over a small good game
+(``game.toml.top`` replaces the top-level keys of its game.toml,
+``game.toml.append`` is added at its end, other files replace the game's).
+What cannot or should not live in the repository (symlinks to ``/``,
+FIFOs, decompression bombs, TOML nested 5,000 levels, 100,000 rows) is made at
+test time by :data:`MAKERS`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import struct
+import time
+import zlib
+from pathlib import Path
+
+import pytest
+
+from kitgen.render.rulebook import sandbox
+from tests.conftest import run
+
+HOSTILE = Path(__file__).resolve().parent / "hostile"
+CASES = sorted(p.name for p in HOSTILE.iterdir() if p.is_dir())
+SECONDS = 5.0                   # each command of a case must end within this
+
+TOP = 'title = "Hostile"\n'
+BODY = '''players = "2-4"
+
+[types.action]
+label = "Action"
+color = "#2a9d8f"
+'''
+CARDS = "name,type,count,art\nGather,action,2,\nTrade,action,1,\n"
+
+
+def _png(width: int, height: int, body: bytes | None = None) -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)      # 1-bit grey: a small file
+    if body is None:
+        row = b"\x00" + b"\x00" * ((width + 7) // 8)
+        compressor = zlib.compressobj(9)
+        body = b"".join(compressor.compress(row) for _ in range(height)) + compressor.flush()
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body) + chunk(b"IEND", b"")
+
+
+def _uses_art(game: Path, name: str) -> None:
+    (game / "cards.csv").write_text(f"name,type,count,art\nGather,action,1,{name}\n", encoding="utf-8")
+
+
+def _outside(game: Path) -> Path:
+    outside = game.parent / "outside"
+    outside.mkdir(exist_ok=True)
+    (outside / "secret.csv").write_text("name,type,count\nSecret,action,1\n", encoding="utf-8")
+    (outside / "secret.png").write_bytes(_png(8, 8))
+    return outside
+
+
+def _templates_to_root(game: Path) -> None:
+    """The attack of the report: templates/ is a symlink to /, and the rulebook is named through
+    /proc/self/cwd back into the game folder, where it includes /etc/passwd."""
+    (game / "rb").mkdir()
+    (game / "rb" / "rules.md.j2").write_text('# Rules\n\n{% include "etc/passwd" %}\n', encoding="utf-8")
+    shutil.rmtree(game / "templates", ignore_errors=True)
+    (game / "templates").symlink_to("/")
+    rel = os.path.relpath(game, Path.cwd())
+    (game / "game.toml").write_text(TOP + f'rulebook = "proc/self/cwd/{rel}/rb/rules.md.j2"\n' + BODY,
+                                    encoding="utf-8")
+
+
+def _art_elsewhere(game: Path) -> None:
+    outside = _outside(game)
+    shutil.rmtree(game / "art", ignore_errors=True)
+    (game / "art").symlink_to(outside)
+    _uses_art(game, "secret.png")
+
+
+def _cards_outside(game: Path) -> None:
+    outside = _outside(game)
+    (game / "cards.csv").unlink()
+    (game / "cards.csv").symlink_to(outside / "secret.csv")
+
+
+def _symlink_chain(game: Path) -> None:
+    outside = _outside(game)
+    (game / "art" / "c.png").symlink_to(outside / "secret.png")
+    (game / "art" / "b.png").symlink_to("c.png")
+    (game / "art" / "a.png").symlink_to("b.png")
+    _uses_art(game, "a.png")
+
+
+def _nul(game: Path) -> None:
+    _uses_art(game, "gat\x00her.png")
+
+
+def _fifo_toml(game: Path) -> None:
+    (game / "game.toml").unlink()
+    os.mkfifo(game / "game.toml")
+
+
+def _folder_cards(game: Path) -> None:
+    (game / "cards.csv").unlink()
+    (game / "cards.csv").mkdir()
+
+
+def _fifo_art(game: Path) -> None:
+    os.mkfifo(game / "art" / "gather.png")
+    _uses_art(game, "gather.png")
+
+
+def _truncated(game: Path) -> None:
+    whole = _png(64, 64, zlib.compress(bytes(range(256)) * 200))
+    (game / "art" / "gather.png").write_bytes(whole[:len(whole) // 2])
+    _uses_art(game, "gather.png")
+
+
+def _bomb(game: Path, name: str = "gather.png") -> None:
+    (game / "art" / name).write_bytes(_png(30_000, 30_000))        # 900 megapixels in some 100 kB
+    if name == "gather.png":
+        _uses_art(game, name)
+
+
+def _deep_arrays(game: Path) -> None:
+    with open(game / "game.toml", "a", encoding="utf-8") as fh:
+        fh.write("\n[rules]\nnested = " + "[" * 5000 + "]" * 5000 + "\n")
+
+
+def _deep_dotted(game: Path) -> None:
+    text = (game / "game.toml").read_text(encoding="utf-8")
+    (game / "game.toml").write_text(text.replace(TOP, TOP + ".".join(["a"] * 5000) + " = 1\n"), encoding="utf-8")
+
+
+def _rows(count: int):
+    def make(game: Path) -> None:
+        with open(game / "cards.csv", "w", encoding="utf-8") as fh:
+            fh.write("name,type,count\n")
+            fh.writelines(f"Card {i},action,1\n" for i in range(count))
+    return make
+
+
+MAKERS = {
+    "templates-symlink-to-root": _templates_to_root,
+    "art-folder-symlinked-elsewhere": _art_elsewhere,
+    "cards-csv-symlinked-outside": _cards_outside,
+    "art-symlink-chain": _symlink_chain,
+    "art-name-with-nul": _nul,
+    "game-toml-fifo": _fifo_toml,
+    "cards-csv-is-a-folder": _folder_cards,
+    "art-fifo": _fifo_art,
+    "art-truncated": _truncated,
+    "art-decompression-bomb": _bomb,
+    "back-art-bomb": lambda game: _bomb(game, "bomb.png"),
+    "toml-nested-5000-arrays": _deep_arrays,
+    "toml-nested-5000-dotted-keys": _deep_dotted,
+    "cards-100000-rows": _rows(100_000),
+    "kit-too-many-pages": _rows(19_000),
+}
+
+
+def make_case(name: str, folder: Path) -> Path:
+    """The game folder of case ``name``: the good game with the case's files laid over it."""
+    case = HOSTILE / name
+    folder.mkdir(parents=True)
+    (folder / "templates").mkdir()
+    (folder / "art").mkdir()
+    top = (case / "game.toml.top").read_text(encoding="utf-8") if (case / "game.toml.top").exists() else TOP
+    append = (case / "game.toml.append").read_text(encoding="utf-8") if (case / "game.toml.append").exists() else ""
+    (folder / "game.toml").write_text(top + BODY + append, encoding="utf-8")
+    (folder / "cards.csv").write_text(CARDS, encoding="utf-8")
+    for path in sorted(case.rglob("*")):
+        rel = path.relative_to(case)
+        if path.is_file() and rel.name not in ("expect.txt", "game.toml.top", "game.toml.append"):
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, folder / rel)
+    if name in MAKERS:
+        MAKERS[name](folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def previous_kit(tmp_path_factory) -> Path:
+    """A good kit built once, copied under each case's --out before the case runs."""
+    out = tmp_path_factory.mktemp("previous")
+    game = make_case("art-empty", tmp_path_factory.mktemp("good") / "game")
+    (game / "cards.csv").write_text(CARDS, encoding="utf-8")
+    result = run("build", game, "--out", out)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+class _Hung(Exception):
+    pass
+
+
+def _timed(*args):
+    """Run the CLI in-process, stopped by an alarm if it ever hangs (a FIFO read, say)."""
+    def hung(signum, frame):
+        raise _Hung(f"{args} still running after {3 * SECONDS:g} s")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, 3 * SECONDS)
+    start = time.monotonic()
+    try:
+        return run(*args), time.monotonic() - start
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_a_hostile_folder_is_one_clear_line_fast_and_leaves_the_previous_kit(name, previous_kit, tmp_path,
+                                                                          monkeypatch):
+    expect = (HOSTILE / name / "expect.txt").read_text(encoding="utf-8").strip()
+    if name == "template-endless-loop":
+        monkeypatch.setattr(sandbox, "MAX_SECONDS", 1.0)     # the same watchdog, sooner
+    game = make_case(name, tmp_path / "game")
+    out = tmp_path / "out"
+    shutil.copytree(previous_kit, out)
+    before = _tree(out)
+    monkeypatch.chdir(tmp_path.parent if name == "templates-symlink-to-root" else Path.cwd())
+    result, seconds = _timed("build", game, "--out", out)
+    lines = result.output.splitlines()
+    assert result.exit_code == 2, result.output
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and expect in lines[0], result.output
+    assert seconds < SECONDS, f"{seconds:.1f} s"
+    assert _tree(out) == before
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in previous_kit.iterdir())
+    for secret in ("root:", "Secret,action", "PATH="):          # nothing read from outside shows
+        assert secret not in result.output
+    check, seconds = _timed("validate", game)
+    assert check.exit_code == 2 and expect in check.output, check.output
+    assert "Traceback" not in check.output and seconds < SECONDS
