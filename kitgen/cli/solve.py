@@ -172,9 +172,27 @@ def _batch_answer(number: int, raw: bytes, rules) -> tuple[dict, bool]:
         return {"error": message}, True
 
 
+MAX_LINE_BYTES = 1024 * 1024     # one question is a few hundred bytes
+
+
+def _batch_lines(stream):
+    """(number, bytes) of each line, refusing a line longer than MAX_LINE_BYTES (``/dev/zero`` has one
+    endless line) before reading it whole."""
+    number = 0
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE_BYTES:
+            raise OptionError("--batch", f"line {number} is longer than {MAX_LINE_BYTES:,} bytes; "
+                                         "give one JSON question per line")
+        yield number, raw
+
+
 def _run_batch(stream, rules):
     broken = False
-    for number, raw in enumerate(stream, start=1):
+    for number, raw in _batch_lines(stream):
         answer, failed = _batch_answer(number, raw, rules)
         broken |= failed
         _emit(answer)

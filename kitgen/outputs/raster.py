@@ -106,7 +106,7 @@ def _pool_context():
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _ignore_ctrl_c() -> None:
+def start_worker() -> None:
     """In a worker: leave Ctrl-C to the main process, which stops the pool (no traceback per worker);
     on Linux, also die with the main process if it is killed (kill -9 leaves no workers behind)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -195,7 +195,7 @@ def _in_pool(pdf: bytes, jobs: list[PageJob], processes: int, dpi, progress) -> 
 
 def _worker(pipe, pdf: bytes, batches: list[list[PageJob]], dpi) -> None:
     """A worker process: render each batch and send its results; a failure is sent as one line."""
-    _ignore_ctrl_c()
+    start_worker()
     try:
         for batch in batches:
             pipe.send(_render_batch(pdf, batch, dpi))
