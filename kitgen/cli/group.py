@@ -37,6 +37,7 @@ class KitgenGroup(click.Group):
     lazy_commands = {
         "solve": ("kitgen.cli.solve", "solve"),
         "simulate": ("kitgen.cli.simulate", "simulate"),
+        "serve": ("kitgen.cli.serve", "serve"),
     }
 
     def list_commands(self, ctx):

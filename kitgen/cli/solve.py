@@ -106,11 +106,7 @@ def _check(hand, population, temples, play, rules, as_json):
     farm, build = parse_play(play, q.hand, q.temples)
     report = judge_play(q.hand, q.population, q.temples, farm, build, rules)
     if as_json:
-        check = report.check
-        _emit({"legal": check.legal, "reason": check.reason,
-               "play": check.plan.to_json() if check.plan else None,
-               "points": check.points, "best": report.best.to_json(),
-               "gap": report.gap, "optimal": report.optimal})
+        _emit(report.to_json())
         return
     click.echo("\n".join(report_lines(report, q.population, q.temples, rules)))
 
@@ -128,28 +124,15 @@ def _batch_text(number: int, raw: bytes) -> str:
 
 
 def _batch_question(line: str):
+    from solver.altunha.parse import question_fields
+
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
         raise KitgenError(f"not JSON ({exc.msg} at column {exc.colno})") from None
     except RecursionError:
         raise KitgenError("not a question (JSON nested too deeply)") from None
-    if not isinstance(data, dict):
-        raise KitgenError('expected an object {"hand": [...], "population": n, "temples": [...]}')
-    unknown = sorted(set(data) - {"hand", "population", "temples"})
-    if unknown:
-        raise KitgenError(f"unknown key {unknown[0]!r} (accepted: hand, population, temples)")
-    for key in ("hand", "population"):
-        if key not in data:
-            raise KitgenError(f"missing key {key!r}")
-    hand, temples = data["hand"], data.get("temples", [])
-    if not isinstance(hand, list) or not all(isinstance(c, (str, int)) and not isinstance(c, bool)
-                                             for c in hand):
-        raise KitgenError('"hand" must be a list of card names')
-    if not isinstance(temples, list) or not all(isinstance(t, int) and not isinstance(t, bool)
-                                                for t in temples):
-        raise KitgenError('"temples" must be a list of whole numbers')
-    return hand, data["population"], temples
+    return question_fields(data)
 
 
 def _batch_answer(number: int, raw: bytes, rules) -> tuple[dict, bool]:

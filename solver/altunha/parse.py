@@ -193,3 +193,35 @@ def parse_play(text: str, hand: Sequence[str], temples: Sequence[int], deck: Dec
                 raise OptionError(option, f"placement {item!r}: temple {where!r} is not a number or 'new'")
             build.append(CardPlacement(name, value, temple))
     return farm, tuple(build)
+
+
+QUESTION_KEYS = ("hand", "population", "temples")
+
+
+def question_fields(data, extra: Sequence[str] = ()) -> tuple:
+    """A question given as a JSON object ``{"hand": [...], "population": n, "temples": [...]}``.
+
+    Returns ``(hand, population, temples)`` for :func:`solver.altunha.solve.question`
+    to check, then the values of the ``extra`` keys the caller accepts (None
+    when absent).  ``kitgen solve --batch`` reads its lines with it, and so
+    does the web app's JSON API.
+    """
+    from kitgen.errors import KitgenError
+
+    accepted = (*QUESTION_KEYS, *extra)
+    if not isinstance(data, dict):
+        raise KitgenError('expected an object {"hand": [...], "population": n, "temples": [...]}')
+    unknown = sorted(set(data) - set(accepted))
+    if unknown:
+        raise KitgenError(f"unknown key {unknown[0]!r} (accepted: {', '.join(accepted)})")
+    for key in ("hand", "population"):
+        if key not in data:
+            raise KitgenError(f"missing key {key!r}")
+    hand, temples = data["hand"], data.get("temples", [])
+    if not isinstance(hand, list) or not all(isinstance(c, (str, int)) and not isinstance(c, bool)
+                                             for c in hand):
+        raise KitgenError('"hand" must be a list of card names')
+    if not isinstance(temples, list) or not all(isinstance(t, int) and not isinstance(t, bool)
+                                                for t in temples):
+        raise KitgenError('"temples" must be a list of whole numbers')
+    return (hand, data["population"], temples, *(data.get(key) for key in extra))

@@ -6,7 +6,9 @@
 
 Hands may use anything :func:`solver.altunha.parse.parse_hand` reads (names in
 any case, accents optional, ``"3"`` for the Bid card of value 3, ``"God"`` for
-any God card).  Bad input raises :class:`kitgen.errors.KitgenError`.
+any God card).  Bad input raises :class:`kitgen.errors.KitgenError`.  ``game``
+names the game whose deck is played (a built-in slug or a game folder that
+uses Altun Ha's rules); it defaults to Altun Ha.
 """
 
 from __future__ import annotations
@@ -65,20 +67,22 @@ def _model(q: Question, deck: Deck):
     return assemble(q.hand, q.population, q.temples, q.rules, deck)
 
 
-def solve_turn(hand, population: int, temples: Sequence[int] = (), rules: Rules | None = None) -> TurnPlan:
+def solve_turn(hand, population: int, temples: Sequence[int] = (), rules: Rules | None = None,
+               game: str = "altun-ha") -> TurnPlan:
     """The optimal Farm and Build play (ties broken deterministically)."""
     from solver.altunha.cpsat_model import solve_model
 
-    deck = load_deck()
+    deck = load_deck(game)
     q = question(hand, population, temples, rules, deck)
     return solve_model(_model(q, deck))[0]
 
 
-def explain_turn(hand, population: int, temples: Sequence[int] = (), rules: Rules | None = None) -> Answer:
+def explain_turn(hand, population: int, temples: Sequence[int] = (), rules: Rules | None = None,
+                 game: str = "altun-ha") -> Answer:
     """The optimal play, the next best play and which rule decided between them."""
     from solver.altunha.cpsat_model import next_best, solve_model
 
-    deck = load_deck()
+    deck = load_deck(game)
     q = question(hand, population, temples, rules, deck)
     tm = _model(q, deck)
     plan, objective = solve_model(tm)
@@ -89,11 +93,11 @@ def explain_turn(hand, population: int, temples: Sequence[int] = (), rules: Rule
 
 
 def all_optimal_plans(hand, population: int, temples: Sequence[int] = (),
-                      rules: Rules | None = None) -> list[TurnPlan]:
+                      rules: Rules | None = None, game: str = "altun-ha") -> list[TurnPlan]:
     """Every optimal play (equal on the rulings), preferred first; identical cards count once."""
     from solver.altunha.cpsat_model import enumerate_optimal, solve_model
 
-    deck = load_deck()
+    deck = load_deck(game)
     q = question(hand, population, temples, rules, deck)
     best = solve_model(_model(q, deck))[0]
     plans = enumerate_optimal(_model(q, deck), plan_key(best, deck))
@@ -109,14 +113,21 @@ class PlayReport:
     gap: int | None            # best points minus the play's points (None when illegal)
     optimal: bool              # equal to the best on the rulings
 
+    def to_json(self) -> dict:
+        """The verdict as ``kitgen solve --play ... --json`` prints it."""
+        return {"legal": self.check.legal, "reason": self.check.reason,
+                "play": self.check.plan.to_json() if self.check.plan else None,
+                "points": self.check.points, "best": self.best.to_json(),
+                "gap": self.gap, "optimal": self.optimal}
+
 
 def judge_play(hand, population: int, temples: Sequence[int], farm: Sequence[str],
-               build, rules: Rules | None = None) -> PlayReport:
+               build, rules: Rules | None = None, game: str = "altun-ha") -> PlayReport:
     """Check a play (farm card names, build placements) and compare it with the best play."""
-    deck = load_deck()
+    deck = load_deck(game)
     q = question(hand, population, temples, rules, deck)
     result = check_play(q.hand, q.population, q.temples, farm, build, q.rules, deck)
-    best = solve_turn(q.hand, q.population, q.temples, q.rules)
+    best = solve_turn(q.hand, q.population, q.temples, q.rules, game)
     if not result.legal:
         return PlayReport(result, best, None, False)
     gap = best.points - result.plan.points

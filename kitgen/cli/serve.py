@@ -1,0 +1,33 @@
+"""``kitgen serve``: a local web page with a live preview, the solver and the simulator."""
+
+from __future__ import annotations
+
+import click
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+@click.command()
+@click.argument("games", nargs=-1)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; anything but this machine's own address lets others connect.")
+def serve(games, port, host):
+    """Serve GAMES (built-in names or folders; default altun-ha) on a local web page.
+
+    The preview rebuilds as files change; Altun Ha's games also get the solver
+    and simulator pages.  Stop with Ctrl-C.
+    """
+    import uvicorn
+
+    from kitgen.web.app import create_app
+
+    app = create_app(list(games) or ["altun-ha"])
+    if host not in LOCAL_HOSTS:
+        click.echo(f"Warning: listening on {host}: anyone who can reach this address can read the served "
+                   "game folders and use the solver", err=True)
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"Serving {', '.join(g.served.title for g in app.state.server.live.values())} at "
+               f"http://{shown}:{port}/  (Ctrl-C stops)")
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)

@@ -1,0 +1,376 @@
+"""The web app of ``kitgen serve``: pages, the JSON API and the live preview, with Starlette.
+
+``create_app(games)`` returns an ASGI app serving the given games (built-in
+names or folders).  On start it launches two worker processes (builds and
+page pictures; see :mod:`kitgen.web.worker`), builds every game and watches
+their folders; on stop it ends them and removes its temporary folder.
+
+Only three kinds of file can be fetched: the package's own assets
+(``/static``), the files of a served game folder (``/game/<key>/files/...``,
+through :meth:`kitgen.web.games.ServedGame.file`) and what the server built.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import shutil
+import tempfile
+from collections import OrderedDict
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from kitgen.errors import KitgenError
+from kitgen.web import simulation, solving
+from kitgen.web.games import ServedGame, served_games
+from kitgen.web.limits import MAX_BODY, BodyLimit, read_json
+from kitgen.web.live import LiveGame, watch
+from kitgen.web.pages import render_page
+from kitgen.web.preview import DOCUMENTS
+from kitgen.web.worker import Worker, WorkerError
+
+HERE = Path(__file__).resolve().parent
+FONTS = HERE.parent / "render" / "font_files"
+PRELOAD = ("kitgen.web.preview", "kitgen.outputs.kit", "kitgen.render.sheets", "kitgen.render.rulebook",
+           "kitgen.render.aids", "kitgen.outputs.card_pages", "pypdfium2")
+PICTURE_CACHE = 256            # page pictures kept in memory
+KEEP_ALIVE = 15.0              # seconds between comments on an idle event stream
+log = logging.getLogger("kitgen.web")
+
+
+class Server:
+    """Everything one app holds: the games, the workers, the temporary folder, the jobs."""
+
+    def __init__(self, games: list[ServedGame], watch_files: bool = True):
+        self.served = games
+        self.watch_files = watch_files
+        self.folder = Path(tempfile.mkdtemp(prefix="kitgen-serve-"))
+        self.builder = Worker(preload=PRELOAD)
+        self.painter = Worker(preload=("kitgen.web.preview", "pypdfium2"))
+        self.simulator = Worker(preload=("solver.altunha.sim.simulate",))
+        self.live = {g.key: LiveGame(g, self.builder, self.folder / g.key) for g in games}
+        self.solver_games = {g.key: g.argument for g in games if solving.uses_altunha_rules(g.argument)}
+        self.runs = simulation.Runs(self.simulator, self.folder / "simulations")
+        self.pictures: OrderedDict = OrderedDict()
+        self._stop = asyncio.Event()
+        self._tasks: list[asyncio.Task] = []
+
+    async def start(self) -> None:
+        for game in self.live.values():
+            game.folder.mkdir(parents=True, exist_ok=True)
+        await run_in_threadpool(self.builder.start)
+        self.painter.start()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(game.rebuild()) for game in self.live.values()]
+        if self.watch_files:
+            self._tasks.append(loop.create_task(watch(list(self.live.values()), self._stop)))
+
+    async def stop(self) -> None:
+        self._stop.set()
+        for task in self._tasks:
+            task.cancel()
+        for worker in (self.builder, self.painter, self.simulator):
+            await run_in_threadpool(worker.close)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def game(self, request: Request) -> LiveGame:
+        game = self.live.get(request.path_params["key"])
+        if game is None:
+            raise HTTPException(404)
+        return game
+
+    def picture(self, key: tuple, make) -> bytes:
+        if key in self.pictures:
+            self.pictures.move_to_end(key)
+            return self.pictures[key]
+        data = make()
+        self.pictures[key] = data
+        while len(self.pictures) > PICTURE_CACHE:
+            self.pictures.popitem(last=False)
+        return data
+
+    def game_list(self) -> list[dict]:
+        return [{"key": g.key, "title": g.served.title, "game": g.served.argument,
+                 "preview": f"/game/{g.key}/",
+                 "solver": f"/game/{g.key}/solver" if g.key in self.solver_games else None,
+                 "simulator": f"/game/{g.key}/simulate" if g.key in self.solver_games else None,
+                 "build": g.good, "error": g.error}
+                for g in self.live.values()]
+
+
+# --- pages ---------------------------------------------------------------------------------
+
+def _page(server: Server, name: str, request: Request, **values) -> HTMLResponse:
+    return HTMLResponse(render_page(name, games=server.game_list(), **values))
+
+
+async def index(request: Request):
+    server = request.app.state.server
+    return _page(server, "index.html", request, title="kitgen")
+
+
+async def preview_page(request: Request):
+    server = request.app.state.server
+    game = server.game(request)
+    return _page(server, "preview.html", request, game=game.key, title=game.served.title,
+                 solver=game.key in server.solver_games)
+
+
+async def solver_page(request: Request):
+    server = request.app.state.server
+    game = server.game(request)
+    if game.key not in server.solver_games:
+        raise HTTPException(404)
+    switches = await run_in_threadpool(solving.rule_switches, server.solver_games[game.key])
+    return _page(server, "solver.html", request, game=game.key, title=game.served.title,
+                 switches=json.dumps(switches), solver=True)
+
+
+async def simulator_page(request: Request):
+    server = request.app.state.server
+    game = server.game(request)
+    if game.key not in server.solver_games:
+        raise HTTPException(404)
+    return _page(server, "simulate.html", request, game=game.key, title=game.served.title, solver=True)
+
+
+# --- the live preview ----------------------------------------------------------------------
+
+async def state(request: Request):
+    return JSONResponse(request.app.state.server.game(request).state())
+
+
+async def events(request: Request):
+    """Server-sent events: the game's state now, then again after every change."""
+    game = request.app.state.server.game(request)
+    queue = game.listen()
+
+    async def stream():
+        try:
+            yield f"data: {json.dumps(game.state())}\n\n"
+            while True:
+                try:
+                    await asyncio.wait_for(queue.get(), KEEP_ALIVE)
+                except asyncio.TimeoutError:
+                    yield ": still here\n\n"
+                    continue
+                yield f"data: {json.dumps(game.state())}\n\n"
+        finally:
+            game.stop_listening(queue)
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _png(data: bytes) -> Response:
+    return Response(data, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
+
+
+async def card_picture(request: Request):
+    game = request.app.state.server.game(request)
+    build = game.builds.get(request.path_params["build"])
+    if build is None:
+        raise HTTPException(404)
+    which = request.path_params["which"]
+    if which == "back":
+        return _png(build["back"])
+    if not which.isdigit() or int(which) >= len(build["faces"]):
+        raise HTTPException(404)
+    return _png(build["faces"][int(which)])
+
+
+def _page_picture(server: Server, pdf: Path | None, key: tuple, page: int) -> Response:
+    if pdf is None:
+        raise HTTPException(404)
+    try:
+        data = server.picture(key, lambda: server.painter.call("kitgen.web.preview:page_image", str(pdf), page))
+    except WorkerError as exc:
+        if "IndexError" in str(exc):
+            raise HTTPException(404) from None
+        raise HTTPException(500, str(exc)) from None
+    return _png(data)
+
+
+def page_picture(request: Request):
+    server = request.app.state.server
+    game = server.game(request)
+    build, doc, page = (request.path_params[k] for k in ("build", "doc", "page"))
+    pdf = game.document(f"{doc}.pdf", build)
+    return _page_picture(server, pdf, (game.key, build, doc, page), page)
+
+
+async def kit_file(request: Request):
+    game = request.app.state.server.game(request)
+    name = request.path_params["name"]
+    path = game.document(name)
+    if path is None:
+        raise HTTPException(404)
+    slug = game.builds[game.good]["slug"]
+    return FileResponse(path, media_type="application/pdf", filename=f"{slug}-{name}",
+                        headers={"Cache-Control": "no-store"})
+
+
+async def game_file(request: Request):
+    game = request.app.state.server.game(request)
+    path = game.served.file(request.path_params["path"])
+    if path is None:
+        raise HTTPException(404)
+    return FileResponse(path, headers={"Cache-Control": "no-store"})
+
+
+# --- the JSON API --------------------------------------------------------------------------
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _answer(request: Request, with_play: bool, answer):
+    server = request.app.state.server
+    data = await read_json(request)
+    if isinstance(data, Response):
+        return data
+
+    def work():
+        return answer(solving.read_request(data, server.solver_games, with_play))
+
+    try:
+        return JSONResponse(await run_in_threadpool(work))
+    except KitgenError as exc:
+        return _error(400, str(exc))
+    except (ValueError, TypeError) as exc:  # values the checks did not foresee: still the user's input
+        return _error(400, f"cannot read the question ({exc})")
+
+
+async def api_solve(request: Request):
+    return await _answer(request, False, solving.solve)
+
+
+async def api_all(request: Request):
+    return await _answer(request, False, solving.all_best)
+
+
+async def api_explain(request: Request):
+    return await _answer(request, False, solving.explain)
+
+
+async def api_check(request: Request):
+    return await _answer(request, True, solving.check)
+
+
+async def api_games(request: Request):
+    return JSONResponse(request.app.state.server.game_list())
+
+
+async def api_switches(request: Request):
+    server = request.app.state.server
+    game = server.game(request)
+    if game.key not in server.solver_games:
+        raise HTTPException(404)
+    return JSONResponse(await run_in_threadpool(solving.rule_switches, server.solver_games[game.key]))
+
+
+async def api_simulate(request: Request):
+    server = request.app.state.server
+    game = server.game(request)
+    if game.key not in server.solver_games:
+        raise HTTPException(404)
+    data = await read_json(request)
+    if isinstance(data, Response):
+        return data
+    try:
+        options = simulation.read_options(data)
+    except KitgenError as exc:
+        return _error(400, str(exc))
+    job = server.runs.start(server.solver_games[game.key], options)
+    return JSONResponse(job.to_json(f"/game/{game.key}/simulations"), status_code=202)
+
+
+def _job(request: Request):
+    server = request.app.state.server
+    game = server.game(request)
+    job = server.runs.jobs.get(request.path_params["job"])
+    if job is None:
+        raise HTTPException(404)
+    return server, game, job
+
+
+async def simulation_state(request: Request):
+    _, game, job = _job(request)
+    return JSONResponse(job.to_json(f"/game/{game.key}/simulations"))
+
+
+async def simulation_pdf(request: Request):
+    _, game, job = _job(request)
+    if job.result is None:
+        raise HTTPException(404)
+    return FileResponse(job.result["pdf"], media_type="application/pdf", filename=f"{game.key}-balance.pdf")
+
+
+def simulation_page(request: Request):
+    server, game, job = _job(request)
+    pdf = Path(job.result["pdf"]) if job.result else None
+    return _page_picture(server, pdf, ("simulation", job.id, request.path_params["page"]),
+                         request.path_params["page"])
+
+
+async def not_found(request: Request, exc: HTTPException):
+    if request.url.path.startswith("/api/"):
+        return _error(exc.status_code, exc.detail)
+    return HTMLResponse(f"<!doctype html><title>{exc.status_code}</title><p>{exc.status_code}: "
+                        f"{'not found' if exc.status_code == 404 else 'error'}</p>",
+                        status_code=exc.status_code)
+
+
+def create_app(games: list[str], watch_files: bool = True, body_limit: int = MAX_BODY) -> Starlette:
+    """The app serving ``games`` (built-in names or folders; a missing one raises its KitgenError)."""
+    server = Server(served_games(games), watch_files)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        await server.start()
+        try:
+            yield
+        finally:
+            await server.stop()
+
+    routes = [
+        Route("/", index),
+        Route("/api/games", api_games),
+        Route("/api/solve", api_solve, methods=["POST"]),
+        Route("/api/all", api_all, methods=["POST"]),
+        Route("/api/explain", api_explain, methods=["POST"]),
+        Route("/api/check", api_check, methods=["POST"]),
+        Route("/game/{key}/", preview_page),
+        Route("/game/{key}/solver", solver_page),
+        Route("/game/{key}/simulate", simulator_page),
+        Route("/game/{key}/state", state),
+        Route("/game/{key}/events", events),
+        Route("/game/{key}/switches", api_switches),
+        Route("/game/{key}/build/{build:int}/face/{which}.png", card_picture),
+        Route("/game/{key}/build/{build:int}/page/{doc}/{page:int}.png", page_picture),
+        Route("/game/{key}/kit/{name}", kit_file),
+        Route("/game/{key}/files/{path:path}", game_file),
+        Route("/game/{key}/simulations", api_simulate, methods=["POST"]),
+        Route("/game/{key}/simulations/{job:int}", simulation_state),
+        Route("/game/{key}/simulations/{job:int}/balance.pdf", simulation_pdf),
+        Route("/game/{key}/simulations/{job:int}/page/{page:int}.png", simulation_page),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        Mount("/fonts", StaticFiles(directory=FONTS), name="fonts"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: not_found},
+                    middleware=[Middleware(BodyLimit, limit=body_limit)])
+    app.state.server = server
+    return app
+
+
+__all__ = ["DOCUMENTS", "create_app"]

@@ -1,0 +1,83 @@
+"""What the live preview shows, made in the worker process from the library's own outputs.
+
+:func:`build_preview` builds the kit with :func:`kitgen.outputs.kit.build_kit`
+and rasterises every distinct card face and the back from a PDF drawn by the
+kit's own card painter (:func:`kitgen.outputs.card_pages.card_pages_pdf`), so
+the pictures on screen are the cards that print.  :func:`page_image` turns one
+page of a built PDF into a picture on request.  Both return plain data: they
+run in :class:`kitgen.web.worker.Worker`.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+
+CARD_DPI = 110          # a poker card is 275 px wide: sharp at the size the page shows it
+PAGE_DPI = 80           # a letter page is 680 px wide
+FAST_PNG = 1            # zlib level: these images live for one build, so speed beats size
+DOCUMENTS = ("cards.pdf", "rules.pdf", "aids.pdf")
+
+
+def _png(image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", compress_level=FAST_PNG)
+    return buffer.getvalue()
+
+
+def build_preview(game: str, out: str) -> dict:
+    """Build the kit of ``game`` under ``out`` and picture its cards.
+
+    Returns the title, the kit's files and page counts, the cards (name, type,
+    count, value) with a PNG of each face, the back's PNG and the warnings.
+    """
+    from kitgen.outputs.card_pages import CardPage, card_pages_pdf
+    from kitgen.outputs.export_job import ExportOptions, prepare
+    from kitgen.outputs.kit import build_kit
+    from kitgen.outputs.raster import PageJob, rasterise
+
+    started = time.perf_counter()
+    result = build_kit(game, out)
+    job = prepare(game, ExportOptions(dpi=CARD_DPI), 0.0, CARD_DPI)
+    pages = [CardPage(card) for card in job.game.cards] + [CardPage(None)]
+    pdf = card_pages_pdf(job, pages, f"{job.game.title} - preview", "card faces", bleed=0.0, boxes=False)
+    size = (job.pixels(job.card.width), job.pixels(job.card.height))
+    images = rasterise(pdf, [PageJob(i, *size) for i in range(len(pages))])
+    faces = [_png(image) for image in images]
+    types = job.game.types
+    cards = [{"name": c.name, "type": c.type, "type_label": types[c.type].label, "color": types[c.type].color,
+              "count": c.count, "value": c.value, "text": c.text, "row": c.row}
+             for c in job.game.cards]
+    return {
+        "title": result.title,
+        "slug": job.game.slug,
+        "folder": str(result.folder),
+        "files": [p.name for p in result.files],
+        "pages": dict(result.pages),
+        "deck_size": result.cards,
+        "cards": cards,
+        "faces": faces[:-1],
+        "back": faces[-1],
+        "card_px": list(size),
+        "warnings": list(result.warnings),
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+
+
+def page_image(pdf_path: str, page: int, dpi: int = PAGE_DPI) -> bytes:
+    """Page ``page`` (from 0) of a PDF as PNG bytes at ``dpi``; IndexError when there is no such page."""
+    import pypdfium2 as pdfium
+
+    from kitgen.outputs.raster import PageJob, rasterise
+
+    data = Path(pdf_path).read_bytes()
+    document = pdfium.PdfDocument(data)
+    try:
+        if not 0 <= page < len(document):
+            raise IndexError(f"no page {page + 1}")
+        width, height = document[page].get_size()
+    finally:
+        document.close()
+    image = rasterise(data, [PageJob(page, round(width / 72 * dpi), round(height / 72 * dpi))])[0]
+    return _png(image)

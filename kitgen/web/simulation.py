@@ -1,0 +1,129 @@
+"""Simulator runs started from the web page: a few hundred games, with progress, in the worker.
+
+:func:`run` executes in :class:`kitgen.web.worker.Worker` and calls the
+simulator exactly as ``kitgen simulate`` does; :class:`Runs` keeps the jobs
+of one server and their progress for the page to poll.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kitgen.errors import KitgenError, OptionError
+
+MAX_GAMES = 5000        # a page waits for its answer; larger runs belong to `kitgen simulate`
+MAX_SETS = 50
+MAX_TEXT = 200
+
+
+def run(game: str, games: int, players: int, policy: str, seed: int, sets: list[str], out: str,
+        progress=None) -> dict:
+    """Play the games and write balance.json and balance.pdf under ``out`` (in the worker)."""
+    from kitgen.render.balance_report import key_rows
+    from solver.altunha.sim.simulate import simulate
+    from solver.altunha.sim.variants import parse_set_options
+
+    settings = parse_set_options(sets)
+    result = simulate(game, games, players, policy, seed, settings, out=Path(out), progress=progress)
+    import pypdfium2 as pdfium
+
+    pdf = next(p for p in result.files if p.name == "balance.pdf")
+    document = pdfium.PdfDocument(pdf.read_bytes())
+    pages = len(document)
+    document.close()
+    return {"rows": [list(r) for r in key_rows(result.summary)[1:]], "findings": list(result.summary["findings"]),
+            "warning": result.summary["warning"], "seconds": round(result.seconds, 2),
+            "games": result.games_played, "pdf": str(pdf), "pages": pages}
+
+
+def read_options(data) -> dict:
+    """The page's form as ``run``'s arguments, with the limits of a web request."""
+    if not isinstance(data, dict):
+        raise KitgenError('expected an object {"games": n, "players": n, "policy": "...", "seed": n, "set": [...]}')
+    known = {"games", "players", "policy", "seed", "set"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise KitgenError(f"unknown key {unknown[0]!r} (accepted: {', '.join(sorted(known))})")
+    out = {}
+    for key, default in (("games", 300), ("players", 4), ("seed", 0)):
+        value = data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OptionError(f"--{key}", f"{value!r} is not a whole number")
+        out[key] = value
+    if not 1 <= out["games"] <= MAX_GAMES:
+        raise OptionError("--games", f"the page plays 1 to {MAX_GAMES} games, not {out['games']}; "
+                                     "use kitgen simulate for more")
+    policy = data.get("policy", "greedy,cautious,closer,random")
+    sets = data.get("set", [])
+    if not isinstance(policy, str) or len(policy) > MAX_TEXT:
+        raise OptionError("--policy", "give policy names separated by commas")
+    if not isinstance(sets, list) or len(sets) > MAX_SETS or \
+            not all(isinstance(s, str) and len(s) <= MAX_TEXT for s in sets):
+        raise OptionError("--set", "give a list of KEY=VALUE texts")
+    out["policy"], out["sets"] = policy, [s for s in sets if s.strip()]
+    return out
+
+
+@dataclass
+class Job:
+    id: int
+    game: str
+    total: int
+    done: int = 0
+    state: str = "running"          # running | done | error
+    error: str | None = None
+    result: dict | None = None
+    folder: Path | None = None
+
+    def to_json(self, prefix: str) -> dict:
+        data = {"id": self.id, "state": self.state, "done": self.done, "total": self.total, "error": self.error}
+        if self.result is not None:
+            result = dict(self.result)
+            pages = result.pop("pages")
+            result.pop("pdf")
+            data["result"] = {**result, "pdf": f"{prefix}/{self.id}/balance.pdf",
+                              "page_urls": [f"{prefix}/{self.id}/page/{i}.png" for i in range(pages)]}
+        return data
+
+
+@dataclass
+class Runs:
+    """The simulator jobs of one server (the last few are kept)."""
+
+    worker: object
+    folder: Path
+    keep: int = 5
+    jobs: dict[int, Job] = field(default_factory=dict)
+
+    def __post_init__(self):
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def start(self, game: str, options: dict) -> Job:
+        with self._lock:
+            job = Job(next(self._ids), game, options["games"])
+            job.folder = self.folder / f"run{job.id}"
+            self.jobs[job.id] = job
+            for old in sorted(self.jobs)[:-self.keep]:
+                del self.jobs[old]
+        threading.Thread(target=self._run, args=(job, options), daemon=True).start()
+        return job
+
+    def _run(self, job: Job, options: dict) -> None:
+        from kitgen.web.worker import WorkerError
+
+        def progress(n):
+            job.done = min(job.total, job.done + n)
+
+        try:
+            job.result = self.worker.call("kitgen.web.simulation:run", job.game, options["games"],
+                                          options["players"], options["policy"], options["seed"],
+                                          options["sets"], str(job.folder), progress=progress)
+            job.done, job.state = job.total, "done"
+        except KitgenError as exc:
+            job.error, job.state = f"Error: {exc}", "error"
+        except WorkerError as exc:
+            job.error, job.state = f"Error: the simulation stopped: {exc}", "error"

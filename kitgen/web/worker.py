@@ -1,0 +1,172 @@
+"""A child process that does the risky work of the web app: builds, rasters, simulations.
+
+A game folder is untrusted input.  Building it runs reportlab, jinja2 (in its
+sandbox), Pillow and PDFium over the folder's files; a bug or a hostile file
+there could loop, eat memory or crash the interpreter.  :class:`Worker` runs
+such calls in a separate process (started with ``spawn``, so it never inherits
+the server's threads or its main script), with a memory limit and a time limit: when the call
+fails in any of these ways the server reports it and starts a fresh process for
+the next call, and keeps serving.
+
+Calls name their function as ``"module:function"`` and pass plain values, so
+nothing but data crosses the pipe.  A function that takes a ``progress``
+keyword may report progress while it runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import socket
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from typing import Any, Callable
+
+from kitgen.errors import KitgenError
+
+DEFAULT_MEMORY = 3 * 1024 ** 3      # bytes of address space a worker may use
+DEFAULT_TIMEOUT = 120.0             # seconds one call may take
+
+
+class WorkerError(Exception):
+    """A call that failed for a reason other than the user's data (a crash, a limit, a bug)."""
+
+
+def _function(target: str) -> Callable:
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def _limit_memory(limit: int | None) -> None:
+    if not limit:
+        return
+    try:
+        import resource
+    except ImportError:  # not on this system: run without the limit
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _serve(conn, memory: int | None, preload: tuple[str, ...]) -> None:
+    """The worker's loop: one call at a time, answered with ("ok", value) or an error."""
+    _limit_memory(memory)
+    for module in preload:
+        importlib.import_module(module)
+    while True:
+        try:
+            target, args, kwargs, wants_progress = conn.recv()
+        except (EOFError, OSError, KeyboardInterrupt):
+            return
+        try:
+            if wants_progress:
+                kwargs = dict(kwargs, progress=lambda value: conn.send(("progress", value)))
+            conn.send(("ok", _function(target)(*args, **kwargs)))
+        except KitgenError as exc:
+            conn.send(("user", str(exc)))
+        except MemoryError:
+            conn.send(("bug", f"out of memory (a worker may use {memory / 1024 ** 3:g} GiB)"))
+        except BaseException as exc:  # a bug: the server shows one line, the traceback goes to stderr
+            traceback.print_exc(file=sys.stderr)
+            conn.send(("bug", f"{type(exc).__name__}: {exc}"))
+
+
+class Worker:
+    """One child process, restarted when it dies; ``call`` runs one function in it at a time."""
+
+    def __init__(self, memory: int | None = DEFAULT_MEMORY, preload: tuple[str, ...] = ()):
+        self.memory, self.preload = memory, tuple(preload)
+        self._lock = threading.Lock()
+        self._process = None
+        self._conn = None
+
+    def start(self) -> None:
+        """Start the process now (it imports ``preload`` while the caller goes on)."""
+        with self._lock:
+            self._ensure()
+
+    def _ensure(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            return
+        self._stop()
+        from multiprocessing.connection import Connection
+
+        ours, theirs = socket.socketpair()
+        command = [sys.executable, "-m", "kitgen.web.worker", str(theirs.fileno()), str(self.memory or 0),
+                   *self.preload]
+        self._process = subprocess.Popen(command, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
+        theirs.close()
+        self._conn = Connection(ours.detach())
+
+    def _stop(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+        if self._process is not None:
+            if self._process.poll() is None:
+                self._process.kill()
+            self._process.wait(5)
+        self._process = self._conn = None
+
+    def call(self, target: str, *args, timeout: float = DEFAULT_TIMEOUT,
+             progress: Callable[[Any], None] | None = None, **kwargs) -> Any:
+        """``target(*args, **kwargs)`` in the worker.
+
+        A :class:`KitgenError` there is raised here with the same message; a
+        crash, a timeout, running out of memory or any other exception raises
+        :class:`WorkerError` with one line saying which.
+        """
+        with self._lock:
+            self._ensure()
+            try:
+                self._conn.send((target, args, kwargs, progress is not None))
+            except (OSError, EOFError):
+                self._stop()
+                raise WorkerError("the worker process could not be reached") from None
+            deadline = time.monotonic() + timeout
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    self._stop()
+                    raise WorkerError(f"stopped after {timeout:g} s (the time limit of one build)")
+                try:
+                    ready = self._conn.poll(min(remaining, 0.25))
+                    message = self._conn.recv() if ready else None
+                except (EOFError, OSError):
+                    message = None
+                    ready = True
+                if message is None:
+                    if ready or self._process.poll() is not None:
+                        code = self._process.poll()
+                        self._stop()
+                        raise WorkerError(f"the worker process stopped unexpectedly (exit code {code})")
+                    continue
+                kind, value = message
+                if kind == "progress":
+                    if progress is not None:
+                        progress(value)
+                    continue
+                if kind == "ok":
+                    return value
+                if kind == "user":
+                    raise KitgenError(value)
+                raise WorkerError(value)
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop()
+
+
+def main(argv: list[str]) -> None:
+    """``python -m kitgen.web.worker FD MEMORY [MODULE ...]``: serve calls on the socket FD."""
+    from multiprocessing.connection import Connection
+
+    fd, memory, preload = int(argv[0]), int(argv[1]), tuple(argv[2:])
+    _serve(Connection(fd), memory or None, preload)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,54 @@
+"""The web app's worker process: a crash, a hang, a memory bomb or a bug in one call is reported
+in one line, and the next call gets a fresh process."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from kitgen.errors import KitgenError
+from kitgen.web.worker import Worker, WorkerError
+
+FAULTS = "tests.web_worker_faults"
+
+
+@pytest.fixture(scope="module")
+def worker():
+    w = Worker(memory=1024 ** 3)
+    yield w
+    w.close()
+
+
+def test_a_call_returns_its_value_and_reports_progress(worker):
+    seen = []
+    assert worker.call(f"{FAULTS}:count_up", 3, progress=seen.append) == "counted"
+    assert seen == [1, 2, 3]
+
+
+def test_a_user_error_keeps_its_message(worker):
+    with pytest.raises(KitgenError) as caught:
+        worker.call("kitgen.web.preview:build_preview", "no-such-game", "unused")
+    assert str(caught.value).startswith("no game folder or built-in game named 'no-such-game'")
+
+
+@pytest.mark.parametrize("target, args, message", [
+    ("abort", (), "the worker process stopped unexpectedly (exit code -6)"),
+    ("exit_quietly", (), "the worker process stopped unexpectedly (exit code 3)"),
+    ("allocate", (2,), "out of memory (a worker may use 1 GiB)"),
+    ("fail", (), "RuntimeError: a bug in the build"),
+])
+def test_a_failing_call_is_one_line_and_the_next_call_works(worker, target, args, message):
+    with pytest.raises(WorkerError) as caught:
+        worker.call(f"{FAULTS}:{target}", *args)
+    assert str(caught.value) == message
+    assert worker.call(f"{FAULTS}:sleep", 0) == "woke"
+
+
+def test_a_call_past_its_time_limit_is_stopped(worker):
+    started = time.monotonic()
+    with pytest.raises(WorkerError) as caught:
+        worker.call(f"{FAULTS}:sleep", 30, timeout=0.5)
+    assert time.monotonic() - started < 5
+    assert str(caught.value) == "stopped after 0.5 s (the time limit of one build)"
+    assert worker.call(f"{FAULTS}:sleep", 0) == "woke"
