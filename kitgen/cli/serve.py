@@ -19,9 +19,7 @@ def serve(games, port, host):
     The preview rebuilds as files change; Altun Ha's games also get the solver
     and simulator pages.  Stop with Ctrl-C.
     """
-    import uvicorn
-
-    from kitgen.web.app import create_app
+    from kitgen.web.app import WebServer, create_app
 
     app = create_app(list(games) or ["altun-ha"])
     if host not in LOCAL_HOSTS:
@@ -30,4 +28,4 @@ def serve(games, port, host):
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"Serving {', '.join(g.served.title for g in app.state.server.live.values())} at "
                f"http://{shown}:{port}/  (Ctrl-C stops)")
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    WebServer(app, host, port).run()

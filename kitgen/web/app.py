@@ -62,18 +62,24 @@ class Server:
         self.solver_games = {g.key: g.argument for g in games if solving.uses_altunha_rules(g.argument)}
         self.runs = simulation.Runs(self.simulator, self.folder / "simulations")
         self.pictures: OrderedDict = OrderedDict()
-        self._stop = asyncio.Event()
+        self._stop = asyncio.Event()        # set when the server stops: watchers and event streams end
         self._tasks: list[asyncio.Task] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def start(self) -> None:
         for game in self.live.values():
             game.folder.mkdir(parents=True, exist_ok=True)
         await run_in_threadpool(self.builder.start)
         self.painter.start()
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(game.rebuild()) for game in self.live.values()]
         if self.watch_files:
             self._tasks.append(loop.create_task(watch(list(self.live.values()), self._stop)))
+
+    def closing(self) -> None:
+        """Tell the event streams and the watcher to end (from any thread), so a stop need not wait."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._stop.set)
 
     async def stop(self) -> None:
         self._stop.set()
@@ -152,20 +158,26 @@ async def state(request: Request):
 
 async def events(request: Request):
     """Server-sent events: the game's state now, then again after every change."""
-    game = request.app.state.server.game(request)
+    server = request.app.state.server
+    game = server.game(request)
     queue = game.listen()
 
     async def stream():
+        closing = asyncio.ensure_future(server._stop.wait())
         try:
             yield f"data: {json.dumps(game.state())}\n\n"
-            while True:
-                try:
-                    await asyncio.wait_for(queue.get(), KEEP_ALIVE)
-                except asyncio.TimeoutError:
-                    yield ": still here\n\n"
+            while not closing.done():
+                change = asyncio.ensure_future(queue.get())
+                done, _ = await asyncio.wait({change, closing}, timeout=KEEP_ALIVE,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if change not in done:
+                    change.cancel()
+                    if not closing.done():
+                        yield ": still here\n\n"
                     continue
                 yield f"data: {json.dumps(game.state())}\n\n"
         finally:
+            closing.cancel()
             game.stop_listening(queue)
 
     return StreamingResponse(stream(), media_type="text/event-stream",
@@ -331,6 +343,35 @@ async def not_found(request: Request, exc: HTTPException):
                         status_code=exc.status_code)
 
 
+class WebServer:
+    """uvicorn running the app, stopped cleanly: open event streams end before the server waits for them."""
+
+    def __init__(self, app: Starlette, host: str = "127.0.0.1", port: int = 8000):
+        import uvicorn
+
+        app_server = app.state.server
+
+        class _Server(uvicorn.Server):
+            def handle_exit(self, sig, frame):     # Ctrl-C: end the streams, then stop as uvicorn does
+                app_server.closing()
+                super().handle_exit(sig, frame)
+
+        self.app = app
+        self.uvicorn = _Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                              timeout_graceful_shutdown=2))
+
+    def run(self) -> None:
+        self.uvicorn.run()
+
+    @property
+    def started(self) -> bool:
+        return self.uvicorn.started
+
+    def stop(self) -> None:
+        self.app.state.server.closing()
+        self.uvicorn.should_exit = True
+
+
 def create_app(games: list[str], watch_files: bool = True, body_limit: int = MAX_BODY) -> Starlette:
     """The app serving ``games`` (built-in names or folders; a missing one raises its KitgenError)."""
     server = Server(served_games(games), watch_files)
@@ -373,4 +414,4 @@ def create_app(games: list[str], watch_files: bool = True, body_limit: int = MAX
     return app
 
 
-__all__ = ["DOCUMENTS", "create_app"]
+__all__ = ["DOCUMENTS", "WebServer", "create_app"]

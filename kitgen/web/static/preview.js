@@ -67,7 +67,8 @@
       return;
     }
     const facts = state.deck_size + " cards, " + state.cards.length + " kinds · built in " + state.seconds.toFixed(1) + " s";
-    status.textContent = state.building ? "Rebuilding… (" + facts + ")" : "Up to date · " + facts;
+    status.textContent = state.building ? "Rebuilding… (" + facts + ")"
+      : state.error ? "Showing the last good build · " + facts : "Up to date · " + facts;
     downloads.replaceChildren(...state.documents.map((d) =>
       el("a", { class: "button", href: d.url, download: "", text: d.label + " (" + d.pages + " p.)" })));
     warnings.replaceChildren(...state.warnings.map((w) => el("li", { text: w })));

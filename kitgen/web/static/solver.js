@@ -87,7 +87,7 @@
     box.replaceChildren(...state.temples.map((top, i) => el("button", {
       class: "temple-chip", "aria-label": "Remove temple " + (i + 1) + " (top " + top + ")",
       onclick: () => { state.temples.splice(i, 1); changed(); } },
-      [el("span", { class: "top", text: String(top) }), el("span", { class: "which", text: "temple " + (i + 1) + " ✕" })])));
+      [el("span", { class: "temple-top", text: String(top) }), el("span", { class: "which", text: "temple " + (i + 1) + " ✕" })])));
   }
 
   function renderTopButtons() {

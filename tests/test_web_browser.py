@@ -1,0 +1,197 @@
+"""The web pages in a real browser: Debian's chromium, driven by playwright.
+
+One server (uvicorn on a free local port) serves the built-in Altun Ha and an editable copy
+of it, and one browser serves every test of this module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from kitgen.web.app import WebServer, create_app
+from tests.conftest import copy_builtin, run
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = os.environ.get("KITGEN_SCREENSHOTS")    # a folder: the tests also save their screenshots
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory) -> Path:
+    return copy_builtin("altun-ha", tmp_path_factory.mktemp("browser") / "altun-copy")
+
+
+@pytest.fixture(scope="module")
+def server(copy):
+    port = free_port()
+    app = create_app(["altun-ha", str(copy)])
+    instance = WebServer(app, "127.0.0.1", port)
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not (instance.started and all(g.good for g in app.state.server.live.values())):
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    instance.stop()
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, headless=True,
+            args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900})
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page()
+    yield page
+    page.close()
+
+
+def screenshot(page, name: str) -> None:
+    if SCREENSHOTS:
+        page.screenshot(path=str(Path(SCREENSHOTS) / name))
+
+
+def replace_in(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_preview_follows_the_card_sheet_on_disk(server, copy, page):
+    page.goto(f"{server}/game/altun-ha-2/")
+    cards = page.locator("#view-cards figure")
+    expect(cards).to_have_count(27)                          # 26 faces and the back
+    expect(page.locator('figure[data-name="Plaza"] img')).to_be_visible()
+    screenshot(page, "preview.png")
+    replace_in(copy / "cards.csv", "Plaza,bid,13", "Grand Plaza,bid,13")
+    expect(page.locator('figure[data-name="Grand Plaza"] figcaption')).to_contain_text("×13", timeout=10_000)
+    expect(page.locator('figure[data-name="Plaza"]')).to_have_count(0)
+    # the picture is the new face: the server drew it for the new build
+    src = page.locator('figure[data-name="Grand Plaza"] img').get_attribute("src")
+    assert re.fullmatch(r"/game/altun-ha-2/build/\d+/face/0\.png", src)
+    assert int(src.split("/")[4]) > 1
+
+
+def test_an_error_shows_in_a_banner_over_the_last_good_build(server, copy, page):
+    page.goto(f"{server}/game/altun-ha-2/")
+    banner = page.locator("#error-banner")
+    expect(page.locator("#view-cards figure")).to_have_count(27)
+    expect(banner).to_be_hidden()
+    cards = copy / "cards.csv"
+    good = cards.read_text(encoding="utf-8")
+    replace_in(cards, "Stairs,bid,9", "Stairs,bid,nine")
+    expected = run("build", str(copy), "--out", str(copy.parent / "out")).output.strip().splitlines()[-1]
+    assert expected.startswith("Error: ") and "row" in expected and "column 'count'" in expected
+    expect(banner).to_be_visible(timeout=10_000)
+    expect(banner).to_have_text(expected)
+    expect(page.locator('figure[data-name="Stairs"]')).to_have_count(1)      # the last good build stays
+    screenshot(page, "preview-error.png")
+    cards.write_text(good, encoding="utf-8")
+    expect(banner).to_be_hidden(timeout=10_000)
+
+
+def test_a_hand_tapped_together_is_solved_as_kitgen_solve_does(server, page):
+    page.goto(f"{server}/game/altun-ha/solver")
+    expect(page.locator("body[data-ready]")).to_have_count(1)
+    for name in ("Stage", "Stairs", "Sun God", "Base", "Plaza"):
+        page.click(f'#deck button[data-card="{name}"]')
+    page.click("#pop-up")                                     # 7 -> 8
+    for top in (2, 3):
+        page.click(f'#temple-tops button[data-top="{top}"]')
+    expect(page.locator("#hand .card-button")).to_have_count(5)
+    expect(page.locator("#population")).to_have_text("8")
+    page.click("#solve")
+    points = page.locator("#best-points")
+    expect(points).to_be_visible()
+    cli = run("solve", "--population", "8", "--hand", "Stage,Stairs,Sun God,Base,Plaza", "--temples", "2,3", "--json")
+    expected = json.loads(cli.output)
+    shown_farm = page.locator("#result [data-farm]").evaluate_all("els => els.map(e => e.dataset.farm)")
+    shown_build = page.locator("#result [data-build]").evaluate_all(
+        "els => els.map(e => ({card: e.dataset.build, value: +e.dataset.value, temple: +e.dataset.temple}))")
+    assert shown_farm == expected["farm"]
+    assert shown_build == expected["build"]
+    assert points.inner_text() == f"{expected['points']:+d} points".replace("-", "−")
+    screenshot(page, "solver.png")
+
+
+def test_check_my_play_says_how_far_from_the_best(server, page):
+    page.goto(f"{server}/game/altun-ha/solver")
+    expect(page.locator("body[data-ready]")).to_have_count(1)
+    for name in ("Stage", "Stairs", "Sun God"):
+        page.click(f'#deck button[data-card="{name}"]')
+    for _ in range(4):
+        page.click("#pop-down")                               # 7 -> 3
+    for top in (2, 3):
+        page.click(f'#temple-tops button[data-top="{top}"]')
+    page.click("#check-mode")
+    rows = page.locator("#check-cards .check-card")
+    expect(rows).to_have_count(3)
+    rows.nth(0).locator('[data-role="build"]').click()         # Stage on temple 1 (top 2)
+    rows.nth(0).locator("select").select_option("1")
+    rows.nth(1).locator('[data-role="farm"]').click()          # farm Stairs: 4 >= 3
+    play = "farm Stairs; build Stage@1"
+    expect(page.locator("#play-text")).to_have_text(play)
+    page.click("#check")
+    expected = json.loads(run("solve", "--population", "3", "--hand", "Stage,Stairs,Sun God", "--temples", "2,3",
+                              "--json", "--play", play).output)
+    assert expected["legal"] and expected["gap"] == 6          # best: farm Stage; build Stairs@2, Sun God=5@2
+    expect(page.locator("#verdict")).to_have_text("Legal, 6 points less than the best")
+    rows.nth(0).locator("select").select_option("2")           # Stage on temple 2 (top 3): illegal
+    page.click("#check")
+    expect(page.locator("#verdict")).to_have_text(re.compile(r"^Illegal: temple 2 is topped by a 3"))
+
+
+@pytest.mark.parametrize("path", ["/game/altun-ha/", "/game/altun-ha/solver", "/game/altun-ha/simulate"])
+def test_pages_fit_a_phone_without_sideways_scrolling(server, page, path):
+    page.set_viewport_size(PHONE)
+    page.goto(server + path)
+    page.wait_for_load_state("networkidle")
+    if path.endswith("solver"):
+        expect(page.locator("body[data-ready]")).to_have_count(1)
+        for name in ("Stage", "Stairs", "Sun God", "Maize"):
+            page.click(f'#deck button[data-card="{name}"]')
+        page.click('#temple-tops button[data-top="3"]')
+        page.click("#solve")
+        expect(page.locator("#best-points")).to_be_visible()
+        # tap targets: the buttons a thumb uses are at least 44 px high
+        for selector in ("#solve", "#pop-up", '#temple-tops button[data-top="8"]', "#check-mode"):
+            assert page.locator(selector).bounding_box()["height"] >= 44
+        screenshot(page, "solver-phone.png")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_simulator_page_plays_games_and_shows_the_report(server, page):
+    page.goto(f"{server}/game/altun-ha/simulate")
+    page.fill('input[name="games"]', "120")
+    page.fill('textarea[name="set"]', "population_start=3")
+    page.click("#run")
+    expect(page.locator("#sim-result h2").first).to_contain_text("Played 120 games", timeout=60_000)
+    expect(page.locator("#sim-result .summary tr").first).to_contain_text("Games played")
+    expect(page.locator("#sim-charts img").first).to_be_visible()
+    assert page.locator("#sim-charts img").first.evaluate("img => img.naturalWidth") == 680
