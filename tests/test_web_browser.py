@@ -1,7 +1,8 @@
 """The web pages in a real browser: Debian's chromium, driven by playwright.
 
-One server (uvicorn on a free local port) serves the built-in Altun Ha and an editable copy
-of it, and one browser serves every test of this module.
+One server (uvicorn on a free local port) serves an editable copy of Altun Ha, and one browser
+serves every test of this module.  The solver's answers are compared with `kitgen solve`, which
+plays the built-in deck: the copy's edits leave its Bid and God cards as they are.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def copy(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def server(copy):
     port = free_port()
-    app = create_app(["altun-ha", str(copy)])
+    app = create_app([str(copy)])
     instance = WebServer(app, "127.0.0.1", port)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
@@ -84,22 +85,22 @@ def replace_in(path: Path, old: str, new: str) -> None:
 
 
 def test_preview_follows_the_card_sheet_on_disk(server, copy, page):
-    page.goto(f"{server}/game/altun-ha-2/")
+    page.goto(f"{server}/game/altun-ha/")
     cards = page.locator("#view-cards figure")
     expect(cards).to_have_count(27)                          # 26 faces and the back
-    expect(page.locator('figure[data-name="Plaza"] img')).to_be_visible()
+    expect(page.locator('figure[data-name="Stone"] img')).to_be_visible()
     screenshot(page, "preview.png")
-    replace_in(copy / "cards.csv", "Plaza,bid,13", "Grand Plaza,bid,13")
-    expect(page.locator('figure[data-name="Grand Plaza"] figcaption')).to_contain_text("×13", timeout=10_000)
-    expect(page.locator('figure[data-name="Plaza"]')).to_have_count(0)
+    replace_in(copy / "cards.csv", "Stone,trade,1", "Stone Axe,trade,1")
+    expect(page.locator('figure[data-name="Stone Axe"] figcaption')).to_contain_text("×1", timeout=10_000)
+    expect(page.locator('figure[data-name="Stone"]')).to_have_count(0)
     # the picture is the new face: the server drew it for the new build
-    src = page.locator('figure[data-name="Grand Plaza"] img').get_attribute("src")
-    assert re.fullmatch(r"/game/altun-ha-2/build/\d+/face/0\.png", src)
+    src = page.locator('figure[data-name="Stone Axe"] img').get_attribute("src")
+    assert re.fullmatch(r"/game/altun-ha/build/\d+/face/8\.png", src)
     assert int(src.split("/")[4]) > 1
 
 
 def test_an_error_shows_in_a_banner_over_the_last_good_build(server, copy, page):
-    page.goto(f"{server}/game/altun-ha-2/")
+    page.goto(f"{server}/game/altun-ha/")
     banner = page.locator("#error-banner")
     expect(page.locator("#view-cards figure")).to_have_count(27)
     expect(banner).to_be_hidden()
@@ -188,10 +189,10 @@ def test_pages_fit_a_phone_without_sideways_scrolling(server, page, path):
 
 def test_the_simulator_page_plays_games_and_shows_the_report(server, page):
     page.goto(f"{server}/game/altun-ha/simulate")
-    page.fill('input[name="games"]', "120")
+    page.fill('input[name="games"]', "40")
     page.fill('textarea[name="set"]', "population_start=3")
     page.click("#run")
-    expect(page.locator("#sim-result h2").first).to_contain_text("Played 120 games", timeout=60_000)
+    expect(page.locator("#sim-result h2").first).to_contain_text("Played 40 games", timeout=60_000)
     expect(page.locator("#sim-result .summary tr").first).to_contain_text("Games played")
     expect(page.locator("#sim-charts img").first).to_be_visible()
     assert page.locator("#sim-charts img").first.evaluate("img => img.naturalWidth") == 680

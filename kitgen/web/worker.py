@@ -140,7 +140,10 @@ class Worker:
                     ready = True
                 if message is None:
                     if ready or self._process.poll() is not None:
-                        code = self._process.poll()
+                        try:
+                            code = self._process.wait(5)
+                        except subprocess.TimeoutExpired:
+                            code = None
                         self._stop()
                         raise WorkerError(f"the worker process stopped unexpectedly (exit code {code})")
                     continue
