@@ -276,8 +276,11 @@ def test_card_pictures_are_the_printed_faces(client):
     assert client.get(state["documents"][1]["page_urls"][0].replace("/0.png", "/99.png")).status_code == 404
 
 
-def _edit(path: Path, old: str, new: str) -> None:
-    path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+def save(path: Path, text: str) -> None:
+    """Write a file of the watched folder in one step, so no build reads it half-written."""
+    staged = path.parent.parent / f".{path.name}.saving"
+    staged.write_text(text, encoding="utf-8")
+    os.replace(staged, path)
 
 
 def test_a_broken_folder_shows_the_command_lines_error_and_keeps_the_last_good_build(client, folder):
@@ -288,14 +291,14 @@ def test_a_broken_folder_shows_the_command_lines_error_and_keeps_the_last_good_b
     name = lines[1].split(",")[0]
     lines[1] = lines[1].replace(f"{name},", f"{name},nosuchtype,", 1).replace(",nosuchtype,action", ",nosuchtype")
     try:
-        cards.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        save(cards, "\n".join(lines) + "\n")
         broken = wait_for(client, "export-test", lambda s: s["error"] is not None and not s["building"])
         assert broken["error"] == cli_error("build", str(folder), "--out", str(folder.parent / "out"))
         assert broken["build"] == before["build"]                 # the last good build stays
         assert client.get(broken["cards"][0]["image"]).status_code == 200
         assert client.get("/game/export-test/kit/cards.pdf").status_code == 200
     finally:
-        cards.write_text(original, encoding="utf-8")
+        save(cards, original)
     fixed = wait_for(client, "export-test", lambda s: s["error"] is None and s["build"] != before["build"])
     assert [c["name"] for c in fixed["cards"]] == [c["name"] for c in before["cards"]]
 
@@ -307,12 +310,12 @@ def test_templates_render_in_the_sandbox(client, folder):
     (folder / "templates" / "rules.md.j2").write_text(
         "# Rules\n\n{{ ''.__class__.__mro__[1].__subclasses__() }}\n", encoding="utf-8")
     try:
-        toml.write_text('rulebook = "rules.md.j2"\n' + original, encoding="utf-8")
+        save(toml, 'rulebook = "rules.md.j2"\n' + original)
         broken = wait_for(client, "export-test", lambda s: s["error"] is not None and not s["building"])
         assert broken["error"] == cli_error("build", str(folder), "--out", str(folder.parent / "out"))
         assert "sandbox" in broken["error"] or "unsafe" in broken["error"]
     finally:
-        toml.write_text(original, encoding="utf-8")
+        save(toml, original)
     wait_for(client, "export-test", lambda s: s["error"] is None and not s["building"])
 
 
@@ -331,3 +334,17 @@ def test_a_crashing_build_never_takes_the_server_down(client):
         game.build_target = type(game).build_target
     (Path(game.served.root) / "cards.csv").touch()
     wait_for(client, "export-test", lambda s: s["error"] is None and s["build"] != good)
+
+
+def test_a_local_server_answers_only_to_its_own_names():
+    import shutil
+
+    app = create_app(["altun-ha"], watch_files=False, hosts=["127.0.0.1", "localhost"])
+    try:
+        assert TestClient(app, base_url="http://127.0.0.1:8000").get("/api/games").status_code == 200
+        assert TestClient(app, base_url="http://localhost:8000").get("/").status_code == 200
+        # a page elsewhere that points its own name at this machine (DNS rebinding) gets nothing
+        response = TestClient(app, base_url="http://attacker.example:8000").get("/game/altun-ha/files/cards.csv")
+        assert response.status_code == 400 and "Plaza" not in response.text
+    finally:
+        shutil.rmtree(app.state.server.folder)

@@ -99,6 +99,24 @@ def test_preview_follows_the_card_sheet_on_disk(server, copy, page):
     assert int(src.split("/")[4]) > 1
 
 
+def test_the_tabs_show_the_pages_of_each_pdf(server, page):
+    page.goto(f"{server}/game/altun-ha/")
+    expect(page.locator("#view-cards figure")).to_have_count(27)
+    documents = {d["name"]: d for d in page.evaluate("fetch('state').then(r => r.json())")["documents"]}
+    for name in ("rules.pdf", "cards.pdf", "aids.pdf"):
+        page.click(f'.view-tabs button[data-view="{name}"]')
+        pictures = page.locator("#view-pages img")
+        expect(pictures).to_have_count(documents[name]["pages"])
+        expect(page.locator("#view-cards")).to_be_hidden()
+        expect(pictures.first).to_be_visible()
+        expect(pictures.first).to_have_js_property("complete", True)
+        # each picture is its page: a letter page at the preview's 80 DPI
+        assert pictures.first.evaluate("img => [img.naturalWidth, img.naturalHeight]") == [680, 880]
+    page.click('.view-tabs button[data-view="cards"]')
+    expect(page.locator("#view-cards")).to_be_visible()
+    expect(page.locator("#view-pages")).to_be_hidden()
+
+
 def test_an_error_shows_in_a_banner_over_the_last_good_build(server, copy, page):
     page.goto(f"{server}/game/altun-ha/")
     banner = page.locator("#error-banner")

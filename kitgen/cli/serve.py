@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+LOCAL_HOSTS = ("127.0.0.1", "localhost")
 
 
 @click.command()
@@ -21,8 +21,9 @@ def serve(games, port, host):
     """
     from kitgen.web.app import WebServer, create_app
 
-    app = create_app(list(games) or ["altun-ha"])
-    if host not in LOCAL_HOSTS:
+    local = host in LOCAL_HOSTS
+    app = create_app(list(games) or ["altun-ha"], hosts=list(LOCAL_HOSTS) if local else None)
+    if not local:
         click.echo(f"Warning: listening on {host}: anyone who can reach this address can read the served "
                    "game folders and use the solver", err=True)
     shown = f"[{host}]" if ":" in host else host

@@ -25,6 +25,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -62,7 +63,7 @@ class Server:
         self.solver_games = {g.key: g.argument for g in games if solving.uses_altunha_rules(g.argument)}
         self.runs = simulation.Runs(self.simulator, self.folder / "simulations")
         self.pictures: OrderedDict = OrderedDict()
-        self._stop = asyncio.Event()        # set when the server stops: watchers and event streams end
+        self.stopping = asyncio.Event()     # set when the server stops: watchers and event streams end
         self._tasks: list[asyncio.Task] = []
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -74,15 +75,15 @@ class Server:
         loop = self._loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(game.rebuild()) for game in self.live.values()]
         if self.watch_files:
-            self._tasks.append(loop.create_task(watch(list(self.live.values()), self._stop)))
+            self._tasks.append(loop.create_task(watch(list(self.live.values()), self.stopping)))
 
     def closing(self) -> None:
         """Tell the event streams and the watcher to end (from any thread), so a stop need not wait."""
         if self._loop is not None and not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self._stop.set)
+            self._loop.call_soon_threadsafe(self.stopping.set)
 
     async def stop(self) -> None:
-        self._stop.set()
+        self.stopping.set()
         for task in self._tasks:
             task.cancel()
         for worker in (self.builder, self.painter, self.simulator):
@@ -116,19 +117,19 @@ class Server:
 
 # --- pages ---------------------------------------------------------------------------------
 
-def _page(server: Server, name: str, request: Request, **values) -> HTMLResponse:
+def _page(server: Server, name: str, **values) -> HTMLResponse:
     return HTMLResponse(render_page(name, games=server.game_list(), **values))
 
 
 async def index(request: Request):
     server = request.app.state.server
-    return _page(server, "index.html", request, title="kitgen")
+    return _page(server, "index.html", title="kitgen")
 
 
 async def preview_page(request: Request):
     server = request.app.state.server
     game = server.game(request)
-    return _page(server, "preview.html", request, game=game.key, title=game.served.title,
+    return _page(server, "preview.html", game=game.key, title=game.served.title,
                  solver=game.key in server.solver_games)
 
 
@@ -138,7 +139,7 @@ async def solver_page(request: Request):
     if game.key not in server.solver_games:
         raise HTTPException(404)
     switches = await run_in_threadpool(solving.rule_switches, server.solver_games[game.key])
-    return _page(server, "solver.html", request, game=game.key, title=game.served.title,
+    return _page(server, "solver.html", game=game.key, title=game.served.title,
                  switches=json.dumps(switches), solver=True)
 
 
@@ -147,7 +148,7 @@ async def simulator_page(request: Request):
     game = server.game(request)
     if game.key not in server.solver_games:
         raise HTTPException(404)
-    return _page(server, "simulate.html", request, game=game.key, title=game.served.title, solver=True)
+    return _page(server, "simulate.html", game=game.key, title=game.served.title, solver=True)
 
 
 # --- the live preview ----------------------------------------------------------------------
@@ -163,7 +164,7 @@ async def events(request: Request):
     queue = game.listen()
 
     async def stream():
-        closing = asyncio.ensure_future(server._stop.wait())
+        closing = asyncio.ensure_future(server.stopping.wait())
         try:
             yield f"data: {json.dumps(game.state())}\n\n"
             while not closing.done():
@@ -201,14 +202,13 @@ async def card_picture(request: Request):
     return _png(build["faces"][int(which)])
 
 
-def _page_picture(server: Server, pdf: Path | None, key: tuple, page: int) -> Response:
-    if pdf is None:
+def _page_picture(server: Server, pdf: Path | None, pages: int, key: tuple, page: int) -> Response:
+    """Page ``page`` of ``pdf`` (which has ``pages`` pages) as a PNG, made once and kept."""
+    if pdf is None or not 0 <= page < pages:
         raise HTTPException(404)
     try:
         data = server.picture(key, lambda: server.painter.call("kitgen.web.preview:page_image", str(pdf), page))
     except WorkerError as exc:
-        if "IndexError" in str(exc):
-            raise HTTPException(404) from None
         raise HTTPException(500, str(exc)) from None
     return _png(data)
 
@@ -218,7 +218,8 @@ def page_picture(request: Request):
     game = server.game(request)
     build, doc, page = (request.path_params[k] for k in ("build", "doc", "page"))
     pdf = game.document(f"{doc}.pdf", build)
-    return _page_picture(server, pdf, (game.key, build, doc, page), page)
+    pages = game.builds[build]["pages"][pdf.name] if pdf else 0
+    return _page_picture(server, pdf, pages, (game.key, build, doc, page), page)
 
 
 async def kit_file(request: Request):
@@ -331,7 +332,8 @@ async def simulation_pdf(request: Request):
 def simulation_page(request: Request):
     server, game, job = _job(request)
     pdf = Path(job.result["pdf"]) if job.result else None
-    return _page_picture(server, pdf, ("simulation", job.id, request.path_params["page"]),
+    pages = job.result["pages"] if job.result else 0
+    return _page_picture(server, pdf, pages, ("simulation", job.id, request.path_params["page"]),
                          request.path_params["page"])
 
 
@@ -372,8 +374,13 @@ class WebServer:
         self.uvicorn.should_exit = True
 
 
-def create_app(games: list[str], watch_files: bool = True, body_limit: int = MAX_BODY) -> Starlette:
-    """The app serving ``games`` (built-in names or folders; a missing one raises its KitgenError)."""
+def create_app(games: list[str], watch_files: bool = True, body_limit: int = MAX_BODY,
+               hosts: list[str] | None = None) -> Starlette:
+    """The app serving ``games`` (built-in names or folders; a missing one raises its KitgenError).
+
+    ``hosts``: the only Host headers answered (the names of this machine when it serves
+    only itself, so a web page elsewhere cannot reach it by rebinding a name); None: any.
+    """
     server = Server(served_games(games), watch_files)
 
     @contextlib.asynccontextmanager
@@ -409,7 +416,8 @@ def create_app(games: list[str], watch_files: bool = True, body_limit: int = MAX
         Mount("/fonts", StaticFiles(directory=FONTS), name="fonts"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: not_found},
-                    middleware=[Middleware(BodyLimit, limit=body_limit)])
+                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts or ["*"]),
+                                Middleware(BodyLimit, limit=body_limit)])
     app.state.server = server
     return app
 

@@ -43,7 +43,9 @@ class Request:
 
 def read_request(data, games: dict[str, str], with_play: bool = False) -> Request:
     """The question in ``data``; ``games`` maps the served solver games' keys to their arguments."""
+    from solver.altunha.cards import load_deck
     from solver.altunha.parse import parse_rules, question_fields
+    from solver.altunha.rules import Rules
 
     extra = ("rules", "game", "play") if with_play else ("rules", "game")
     hand, population, temples, switches, key, *play = question_fields(data, extra)
@@ -57,9 +59,6 @@ def read_request(data, games: dict[str, str], with_play: bool = False) -> Reques
         switches = {}
     if not isinstance(switches, dict):
         raise KitgenError('"rules" must be an object of rule switches, e.g. {"chain": "off"}')
-    from solver.altunha.cards import load_deck
-    from solver.altunha.rules import Rules
-
     base = Rules.from_game(load_deck(game))
     rules = parse_rules([f"{name}={_switch_text(value)}" for name, value in switches.items()], base)
     text = play[0] if with_play else None
@@ -108,7 +107,7 @@ def explain(r: Request) -> dict:
     """The best play with what the page draws: the temples after it, the next best play and why."""
     from solver.altunha.cards import load_deck
     from solver.altunha.explain import answer_lines, play_text
-    from solver.altunha.rules import RULE_TEXT, BUILT, farm_value, temples_after
+    from solver.altunha.rules import BUILT, RULE_TEXT, farm_value, temples_after
     from solver.altunha.solve import explain_turn
 
     deck = load_deck(r.game)

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from kitgen.errors import OptionError
+from kitgen.errors import KitgenError, OptionError
 from solver.altunha.cards import Deck, fold, load_deck
 from solver.altunha.rules import DIGITS, CardPlacement, Rules, split_settings, with_settings
 
@@ -206,8 +206,6 @@ def question_fields(data, extra: Sequence[str] = ()) -> tuple:
     when absent).  ``kitgen solve --batch`` reads its lines with it, and so
     does the web app's JSON API.
     """
-    from kitgen.errors import KitgenError
-
     accepted = (*QUESTION_KEYS, *extra)
     if not isinstance(data, dict):
         raise KitgenError('expected an object {"hand": [...], "population": n, "temples": [...]}')

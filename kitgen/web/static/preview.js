@@ -53,7 +53,8 @@
     if (!latest || latest.build === null || view === "cards") return;
     const doc = latest.documents.find((d) => d.name === view);
     pagesView.replaceChildren(...doc.page_urls.map((url, i) => el("figure", {}, [
-      el("img", { src: url, alt: doc.label + ", page " + (i + 1), loading: i < 4 ? "eager" : "lazy" }),
+      el("a", { href: url, target: "_blank" },
+         [el("img", { src: url, alt: doc.label + ", page " + (i + 1), loading: i < 4 ? "eager" : "lazy" })]),
       el("figcaption", { text: doc.label + " · page " + (i + 1) + " of " + doc.pages })])));
   }
 
