@@ -287,13 +287,12 @@ def test_a_broken_folder_shows_the_command_lines_error_and_keeps_the_last_good_b
     before = wait_for(client, "export-test", lambda s: not s["building"])
     cards = folder / "cards.csv"
     original = cards.read_text(encoding="utf-8")
-    lines = original.splitlines()
-    name = lines[1].split(",")[0]
-    lines[1] = lines[1].replace(f"{name},", f"{name},nosuchtype,", 1).replace(",nosuchtype,action", ",nosuchtype")
+    assert "Gather,action,4," in original
     try:
-        save(cards, "\n".join(lines) + "\n")
+        save(cards, original.replace("Gather,action,4,", "Gather,action,many,"))
         broken = wait_for(client, "export-test", lambda s: s["error"] is not None and not s["building"])
         assert broken["error"] == cli_error("build", str(folder), "--out", str(folder.parent / "out"))
+        assert "cards.csv, row 2, column 'count'" in broken["error"]
         assert broken["build"] == before["build"]                 # the last good build stays
         assert client.get(broken["cards"][0]["image"]).status_code == 200
         assert client.get("/game/export-test/kit/cards.pdf").status_code == 200
