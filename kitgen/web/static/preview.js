@@ -71,7 +71,8 @@
     status.textContent = state.building ? "Rebuilding… (" + facts + ")"
       : state.error ? "Showing the last good build · " + facts : "Up to date · " + facts;
     downloads.replaceChildren(...state.documents.map((d) =>
-      el("a", { class: "button", href: d.url, download: "", text: d.label + " (" + d.pages + " p.)" })));
+      el("a", { class: "button", href: d.url, download: "", title: "Download " + d.name },
+         [d.label, el("span", { class: "pages", text: " (" + d.pages + " p.)" })])));
     warnings.replaceChildren(...state.warnings.map((w) => el("li", { text: w })));
   }
 
