@@ -97,6 +97,11 @@ def test_preview_follows_the_card_sheet_on_disk(server, copy, page):
     src = page.locator('figure[data-name="Stone Axe"] img').get_attribute("src")
     assert re.fullmatch(r"/game/altun-ha/build/\d+/face/8\.png", src)
     assert int(src.split("/")[4]) > 1
+    # the solver reads the changed card sheet too
+    answer = page.request.post(f"{server}/api/solve", data={"hand": ["Stone Axe", "Stage"], "population": 3})
+    assert answer.status == 200 and answer.json()["farm"] == ["Stage"]
+    refused = page.request.post(f"{server}/api/solve", data={"hand": ["Stone"], "population": 3})
+    assert refused.status == 400 and refused.json()["error"].startswith("--hand: unknown card 'Stone'")
 
 
 def test_the_tabs_show_the_pages_of_each_pdf(server, page):

@@ -61,6 +61,8 @@ class Server:
         self.simulator = Worker(preload=("solver.altunha.sim.simulate",))
         self.live = {g.key: LiveGame(g, self.builder, self.folder / g.key) for g in games}
         self.solver_games = {g.key: g.argument for g in games if solving.uses_altunha_rules(g.argument)}
+        for game in self.live.values():
+            game.on_build.append(self._game_changed)
         self.runs = simulation.Runs(self.simulator, self.folder / "simulations")
         self.pictures: OrderedDict = OrderedDict()
         self.stopping = asyncio.Event()     # set when the server stops: watchers and event streams end
@@ -76,6 +78,14 @@ class Server:
         self._tasks = [loop.create_task(game.rebuild()) for game in self.live.values()]
         if self.watch_files:
             self._tasks.append(loop.create_task(watch(list(self.live.values()), self.stopping)))
+
+    def _game_changed(self, game: LiveGame) -> None:
+        """After a good build: the solver reads the game's new cards, and offers its page if they fit."""
+        solving.forget_decks()
+        if solving.uses_altunha_rules(game.served.argument):
+            self.solver_games[game.key] = game.served.argument
+        else:
+            self.solver_games.pop(game.key, None)
 
     def closing(self) -> None:
         """Tell the event streams and the watcher to end (from any thread), so a stop need not wait."""

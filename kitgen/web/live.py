@@ -40,6 +40,7 @@ class LiveGame:
         self._numbers = 0
         self._dirty = False
         self._listeners: set[asyncio.Queue] = set()
+        self.on_build: list = []               # called with this game after every good build
 
     @property
     def key(self) -> str:
@@ -126,6 +127,8 @@ class LiveGame:
         else:
             self.builds[number] = data
             self.good, self.error = number, None
+            for callback in self.on_build:
+                callback(self)
         self._forget_old(number)
 
     def _forget_old(self, latest: int) -> None:

@@ -29,6 +29,13 @@ def uses_altunha_rules(argument: str) -> bool:
     return set(game.types) == ALTUN_HA_TYPES and bool(bids) and all(c.numeric_value for c in bids)
 
 
+def forget_decks() -> None:
+    """Read decks afresh on the next question (a served game folder has changed)."""
+    from solver.altunha.cards import load_deck
+
+    load_deck.cache_clear()
+
+
 @dataclass(frozen=True)
 class Request:
     """A checked question: the hand, Population and temples as typed, the rules and the game."""
