@@ -347,3 +347,25 @@ def test_a_local_server_answers_only_to_its_own_names():
         assert response.status_code == 400 and "Plaza" not in response.text
     finally:
         shutil.rmtree(app.state.server.folder)
+
+
+def test_the_solver_page_offers_the_rulings_the_rulebook_prints(client):
+    from solver.altunha.rules import Rules
+
+    switches = client.get("/game/altun-ha/switches").json()
+    rulings = [s for s in switches if s["kind"] != "number"]
+    assert [s["name"] for s in rulings] == [r.name for r in Rules.from_game("altun-ha").rulings]
+    book = " ".join(page.extract_text() for page in
+                    PdfReader(io.BytesIO(client.get("/game/altun-ha/kit/rules.pdf").content)).pages)
+    book = " ".join(book.split())
+    for s in rulings:
+        assert s["title"] in book, s["title"]
+    chain = next(s for s in rulings if s["name"] == "chain")
+    assert chain["default"] == "true" and [o["value"] for o in chain["options"]] == ["true", "false"]
+    # each switch's other option is accepted by the solver as it is sent back
+    q = {"hand": ["Plaza", "Base"], "population": 1, "temples": []}
+    for s in switches:
+        other = (s["default"] - 1 if s["default"] > s["min"] else s["default"] + 1) if s["kind"] == "number" else \
+            next(o["value"] for o in s["options"] if o["value"] != s["default"])
+        response = client.post("/api/solve", json={**q, "rules": {s["name"]: other}})
+        assert response.status_code == 200, (s["name"], response.json())

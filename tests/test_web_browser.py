@@ -88,20 +88,20 @@ def test_preview_follows_the_card_sheet_on_disk(server, copy, page):
     page.goto(f"{server}/game/altun-ha/")
     cards = page.locator("#view-cards figure")
     expect(cards).to_have_count(27)                          # 26 faces and the back
-    expect(page.locator('figure[data-name="Stone"] img')).to_be_visible()
+    expect(page.locator('figure[data-name="Steps"] img')).to_be_visible()
     screenshot(page, "preview.png")
-    replace_in(copy / "cards.csv", "Stone,trade,1", "Stone Axe,trade,1")
-    expect(page.locator('figure[data-name="Stone Axe"] figcaption')).to_contain_text("×1", timeout=10_000)
-    expect(page.locator('figure[data-name="Stone"]')).to_have_count(0)
+    replace_in(copy / "cards.csv", "Steps,bid,5", "Great Steps,bid,5")
+    expect(page.locator('figure[data-name="Great Steps"] figcaption')).to_contain_text("×5", timeout=10_000)
+    expect(page.locator('figure[data-name="Steps"]')).to_have_count(0)
     # the picture is the new face: the server drew it for the new build
-    src = page.locator('figure[data-name="Stone Axe"] img').get_attribute("src")
-    assert re.fullmatch(r"/game/altun-ha/build/\d+/face/8\.png", src)
+    src = page.locator('figure[data-name="Great Steps"] img').get_attribute("src")
+    assert re.fullmatch(r"/game/altun-ha/build/\d+/face/5\.png", src)
     assert int(src.split("/")[4]) > 1
     # the solver reads the changed card sheet too
-    answer = page.request.post(f"{server}/api/solve", data={"hand": ["Stone Axe", "Stage"], "population": 3})
+    answer = page.request.post(f"{server}/api/solve", data={"hand": ["Great Steps", "Stage"], "population": 3})
     assert answer.status == 200 and answer.json()["farm"] == ["Stage"]
-    refused = page.request.post(f"{server}/api/solve", data={"hand": ["Stone"], "population": 3})
-    assert refused.status == 400 and refused.json()["error"].startswith("--hand: unknown card 'Stone'")
+    refused = page.request.post(f"{server}/api/solve", data={"hand": ["Steps"], "population": 3})
+    assert refused.status == 400 and refused.json()["error"].startswith("--hand: unknown card 'Steps'")
 
 
 def test_the_tabs_show_the_pages_of_each_pdf(server, page):
@@ -164,6 +164,30 @@ def test_a_hand_tapped_together_is_solved_as_kitgen_solve_does(server, page):
     screenshot(page, "solver.png")
 
 
+def test_a_ruling_switched_on_the_page_is_solved_as_kitgen_solve_rule_does(server, page):
+    page.goto(f"{server}/game/altun-ha/solver")
+    expect(page.locator("body[data-ready]")).to_have_count(1)
+    for name in ("Plaza", "Base", "Altar", "Platform"):
+        page.click(f'#deck button[data-card="{name}"]')
+    for _ in range(8):
+        page.click("#pop-up")                                 # 7 -> 15
+    page.click("#solve")
+    points = page.locator("#best-points")
+    args = ["solve", "--population", "15", "--hand", "Plaza,Base,Altar,Platform", "--json"]
+    expect(points).to_have_text(f"{json.loads(run(*args).output)['points']:+d} points")
+    page.click(".rulings summary")
+    chain = page.locator("#rule-chain")
+    expect(chain).to_be_checked()
+    meaning = chain.locator("xpath=ancestor::div[@class='ruling']//p")
+    expect(meaning).to_have_text(re.compile("^The second card may go on a temple started or raised by the first"))
+    chain.uncheck()
+    expect(meaning).to_have_text(re.compile("^Both cards go on the temples as they stood"))
+    page.click("#solve")
+    off = json.loads(run(*args, "--rule", "chain=false").output)
+    expect(points).to_have_text(f"{off['points']:+d} point" + ("s" if abs(off["points"]) != 1 else ""))
+    assert off["points"] < json.loads(run(*args).output)["points"]
+
+
 def test_check_my_play_says_how_far_from_the_best(server, page):
     page.goto(f"{server}/game/altun-ha/solver")
     expect(page.locator("body[data-ready]")).to_have_count(1)
@@ -188,7 +212,10 @@ def test_check_my_play_says_how_far_from_the_best(server, page):
     expect(page.locator("#verdict")).to_have_text("Legal, 6 points less than the best")
     rows.nth(0).locator("select").select_option("2")           # Stage on temple 2 (top 3): illegal
     page.click("#check")
-    expect(page.locator("#verdict")).to_have_text(re.compile(r"^Illegal: temple 2 is topped by a 3"))
+    illegal = json.loads(run("solve", "--population", "3", "--hand", "Stage,Stairs,Sun God", "--temples", "2,3",
+                             "--json", "--play", "farm Stairs; build Stage@2").output)
+    assert not illegal["legal"]
+    expect(page.locator("#verdict")).to_have_text(f"Illegal: {illegal['reason']}")
 
 
 @pytest.mark.parametrize("path", ["/game/altun-ha/", "/game/altun-ha/solver", "/game/altun-ha/simulate"])

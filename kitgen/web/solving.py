@@ -30,10 +30,16 @@ def uses_altunha_rules(argument: str) -> bool:
 
 
 def forget_decks() -> None:
-    """Read decks afresh on the next question (a served game folder has changed)."""
-    from solver.altunha.cards import load_deck
+    """Read games afresh on the next question (a served game folder has changed).
 
-    load_deck.cache_clear()
+    The solver keeps each game's data, deck and rules once read; a served folder
+    changes under it.
+    """
+    from solver.altunha import rules
+    from solver.altunha.cards import game_data, load_deck
+
+    for cached in (game_data, load_deck, rules._rules_of_game):
+        cached.cache_clear()
 
 
 @dataclass(frozen=True)
@@ -50,7 +56,6 @@ class Request:
 
 def read_request(data, games: dict[str, str], with_play: bool = False) -> Request:
     """The question in ``data``; ``games`` maps the served solver games' keys to their arguments."""
-    from solver.altunha.cards import load_deck
     from solver.altunha.parse import parse_rules, question_fields
     from solver.altunha.rules import Rules
 
@@ -66,7 +71,7 @@ def read_request(data, games: dict[str, str], with_play: bool = False) -> Reques
         switches = {}
     if not isinstance(switches, dict):
         raise KitgenError('"rules" must be an object of rule switches, e.g. {"chain": "off"}')
-    base = Rules.from_game(load_deck(game))
+    base = Rules.from_game(game)
     rules = parse_rules([f"{name}={_switch_text(value)}" for name, value in switches.items()], base)
     text = play[0] if with_play else None
     if with_play and (not isinstance(text, str) or not text.strip()):
@@ -114,7 +119,7 @@ def explain(r: Request) -> dict:
     """The best play with what the page draws: the temples after it, the next best play and why."""
     from solver.altunha.cards import load_deck
     from solver.altunha.explain import answer_lines, play_text
-    from solver.altunha.rules import BUILT, RULE_TEXT, farm_value, temples_after
+    from solver.altunha.rules import BUILT, RULE_TEXT, temples_after, worth
     from solver.altunha.solve import explain_turn
 
     deck = load_deck(r.game)
@@ -122,11 +127,12 @@ def explain(r: Request) -> dict:
     q, plan = answer.question, answer.plan
     runner = answer.runner_up
     paid_in_value = plan.farm and not any(deck[n].type == "trade" for n in plan.farm)
+    farm_total = sum(worth(deck.kind_of(n), q.rules) for n in plan.farm) if paid_in_value else None
     return {
         "question": {"hand": list(q.hand), "population": q.population, "temples": list(q.temples)},
         "best": plan.to_json(),
         "play": play_text(plan, deck),
-        "farm_value": farm_value(plan.farm, q.rules, deck) if paid_in_value else None,
+        "farm_value": farm_total,
         "temples_after": temples_after(q.temples, plan.build) if plan.outcome == BUILT else list(q.temples),
         "next_best": runner.to_json() if runner else None,
         "next_play": play_text(runner, deck) if runner else None,
@@ -135,14 +141,25 @@ def explain(r: Request) -> dict:
     }
 
 
-def rule_switches(game: str) -> list[dict]:
-    """The rule switches the page offers, with their values for ``game``: the solver's ``--rule`` list."""
-    from solver.altunha.cards import load_deck
-    from solver.altunha.parse import MAX_RULE_NUMBER
-    from solver.altunha.rules import SWITCHES, Rules
+TURN_NUMBERS = ("god_value", "max_farm_cards", "max_build_cards", "famine_penalty", "no_build_penalty")
 
-    rules = Rules.from_game(load_deck(game))
-    return [{"name": name, "label": name.replace("_", " ").capitalize(),
-             "kind": "bool" if kind is bool else "int", "default": getattr(rules, name),
-             "max": None if kind is bool else MAX_RULE_NUMBER}
-            for name, kind in SWITCHES.items()]
+
+def rule_switches(game: str) -> list[dict]:
+    """What the page offers to switch, with the values ``game`` plays by.
+
+    The rulings are the game's own list, in the order the rulebook prints them
+    (game.toml ``[rulings.<name>]``: title, options and what each means); then
+    the rule numbers a turn uses.  Every value is sent back as ``--rule`` takes it.
+    """
+    from kitgen.data.rulings import value_text
+    from solver.altunha.rules import NUMBERS, Rules
+
+    rules = Rules.from_game(game)
+    rulings = [{"name": r.name, "title": r.title, "kind": "bool" if r.kind is bool else "choice",
+                "default": value_text(getattr(rules, r.name)), "reason": r.reason,
+                "options": [{"value": value, "text": text.format(**rules.as_dict())} for value, text in r.options]}
+               for r in rules.rulings]
+    numbers = [{"name": name, "title": NUMBERS[name][2][:1].upper() + NUMBERS[name][2][1:], "kind": "number",
+                "default": getattr(rules, name), "min": NUMBERS[name][0], "max": NUMBERS[name][1]}
+               for name in TURN_NUMBERS]
+    return rulings + numbers

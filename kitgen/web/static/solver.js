@@ -99,23 +99,40 @@
     $("temple-tops").replaceChildren(...tops);
   }
 
+  // The game's rulings, as the rulebook prints them, then the rule numbers of a turn.
   function renderSwitches() {
-    $("switches").replaceChildren(...switches.map((s) => {
+    const rulings = switches.filter((s) => s.kind !== "number");
+    const numbers = switches.filter((s) => s.kind === "number");
+    const ruling = (s) => {
       const id = "rule-" + s.name;
+      const meaning = el("p", { class: "meaning" });
+      const show = (value) => { meaning.textContent = s.options.find((o) => o.value === value).text; };
       let input;
       if (s.kind === "bool") {
-        input = el("input", { id, type: "checkbox", onchange: (e) => setRule(s, e.target.checked) });
-        input.checked = s.default;
+        input = el("input", { id, type: "checkbox", onchange: (e) => { const v = String(e.target.checked); show(v); setRule(s, v); } });
+        input.checked = s.default === "true";
       } else {
-        input = el("input", { id, type: "number", min: "0", max: String(s.max), value: String(s.default),
-                              inputmode: "numeric", onchange: (e) => setRule(s, Number(e.target.value)) });
+        input = el("select", { id, onchange: (e) => { show(e.target.value); setRule(s, e.target.value); } },
+                   s.options.map((o) => el("option", { value: o.value, text: o.value.replace(/_/g, " ") })));
+        input.value = s.default;
       }
-      return el("label", { class: "switch", for: id }, [el("span", {}, [s.label + " ", el("code", { text: s.name })]), input]);
-    }));
+      show(s.default);
+      return el("div", { class: "ruling" }, [
+        el("label", { class: "switch", for: id }, [el("span", {}, [el("strong", { text: s.title }), " ", el("code", { text: s.name })]), input]),
+        meaning]);
+    };
+    const number = (s) => {
+      const id = "rule-" + s.name;
+      const input = el("input", { id, type: "number", min: String(s.min), max: String(s.max), value: String(s.default),
+                                  inputmode: "numeric", onchange: (e) => setRule(s, Number(e.target.value)) });
+      return el("label", { class: "switch", for: id }, [el("span", {}, [s.title + " ", el("code", { text: s.name })]), input]);
+    };
+    $("switches").replaceChildren(...rulings.map(ruling), el("h3", { text: "Rule numbers" }), ...numbers.map(number));
   }
 
   function setRule(s, value) {
     if (value === s.default) delete state.rules[s.name]; else state.rules[s.name] = value;
+    $("rulings-changed").textContent = Object.keys(state.rules).length ? Object.keys(state.rules).length + " changed" : "";
     changed();
   }
 
@@ -161,8 +178,9 @@
   function buildPhase(plan, before) {
     if (plan.outcome === "famine") return el("span");
     if (!plan.build.length) {
+      const why = plan.outcome === "unable_to_build" ? "Nothing can be placed" : "Lay nothing";
       return el("div", { class: "phase" }, [el("span", { class: "phase-name", text: "Build" }),
-        el("p", { text: "Nothing can be placed (" + pointsText(plan.points) + ")." })]);
+        el("p", { text: why + " (" + pointsText(plan.points) + ")." })]);
     }
     const tops = before.slice();
     const cards = plan.build.map((p) => {
