@@ -369,3 +369,19 @@ def test_the_solver_page_offers_the_rulings_the_rulebook_prints(client):
             next(o["value"] for o in s["options"] if o["value"] != s["default"])
         response = client.post("/api/solve", json={**q, "rules": {s["name"]: other}})
         assert response.status_code == 200, (s["name"], response.json())
+
+
+def test_serve_refuses_an_address_it_cannot_listen_on_in_one_line():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run("serve", "altun-ha", "--port", str(port))
+    assert result.exit_code == 2
+    assert result.output.strip() == (f"Error: --port: cannot listen on 127.0.0.1 port {port}: Address already "
+                                     "in use; another program uses it, choose another --port")
+    result = run("serve", "altun-ha", "--host", "no-such-host.invalid")
+    assert result.exit_code == 2 and result.output.startswith("Error: --host: 'no-such-host.invalid' is not")
+    assert len(result.output.strip().splitlines()) == 1

@@ -19,8 +19,9 @@ def serve(games, port, host):
     The preview rebuilds as files change; Altun Ha's games also get the solver
     and simulator pages.  Stop with Ctrl-C.
     """
-    from kitgen.web.app import WebServer, create_app
+    from kitgen.web.app import WebServer, check_address, create_app
 
+    check_address(host, port)
     local = host in LOCAL_HOSTS
     app = create_app(list(games) or ["altun-ha"], hosts=list(LOCAL_HOSTS) if local else None)
     if not local:

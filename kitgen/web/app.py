@@ -355,6 +355,28 @@ async def not_found(request: Request, exc: HTTPException):
                         status_code=exc.status_code)
 
 
+def check_address(host: str, port: int) -> None:
+    """Refuse an address the server could not listen on (a port in use, a name that is not here)."""
+    import socket
+
+    from kitgen.errors import OptionError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise OptionError("--host", f"{host!r} is not an address of this machine ({exc.strerror})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            option = "--port" if exc.errno == 98 else "--host"
+            raise OptionError(option, f"cannot listen on {host} port {port}: {exc.strerror}"
+                                      + ("; another program uses it, choose another --port" if exc.errno == 98
+                                         else "")) from None
+
+
 class WebServer:
     """uvicorn running the app, stopped cleanly: open event streams end before the server waits for them."""
 
@@ -432,4 +454,4 @@ def create_app(games: list[str], watch_files: bool = True, body_limit: int = MAX
     return app
 
 
-__all__ = ["DOCUMENTS", "WebServer", "create_app"]
+__all__ = ["DOCUMENTS", "WebServer", "check_address", "create_app"]
