@@ -90,7 +90,9 @@ def test_preview_follows_the_card_sheet_on_disk(server, copy, page):
     expect(cards).to_have_count(27)                          # 26 faces and the back
     expect(page.locator('figure[data-name="Steps"] img')).to_be_visible()
     screenshot(page, "preview.png")
-    replace_in(copy / "cards.csv", "Steps,bid,5", "Great Steps,bid,5")
+    cards = copy / "cards.csv"
+    original = cards.read_text(encoding="utf-8")
+    replace_in(cards, "Steps,bid,5", "Great Steps,bid,5")
     expect(page.locator('figure[data-name="Great Steps"] figcaption')).to_contain_text("×5", timeout=10_000)
     expect(page.locator('figure[data-name="Steps"]')).to_have_count(0)
     # the picture is the new face: the server drew it for the new build
@@ -102,6 +104,8 @@ def test_preview_follows_the_card_sheet_on_disk(server, copy, page):
     assert answer.status == 200 and answer.json()["farm"] == ["Stage"]
     refused = page.request.post(f"{server}/api/solve", data={"hand": ["Steps"], "population": 3})
     assert refused.status == 400 and refused.json()["error"].startswith("--hand: unknown card 'Steps'")
+    cards.write_text(original, encoding="utf-8")            # the other tests see the deck as built in
+    expect(page.locator('figure[data-name="Steps"]')).to_have_count(1, timeout=10_000)
 
 
 def test_the_tabs_show_the_pages_of_each_pdf(server, page):
