@@ -25,7 +25,8 @@ from typing import Any, Iterator
 from kitgen.errors import GameDataError
 from kitgen.layout.tiling import column_letters
 
-FIELDS = ("name", "type", "count", "value", "text", "art", "color")
+FIELDS = ("name", "type", "count", "value", "text", "art", "color", "face", "back")
+EXPLICIT_ONLY = ("face", "back")     # layout names: mapped only when [columns] names the column
 IMPLICIT = {"count": ("count", "qty", "quantity", "copies"), "color": ("color", "colour")}
 
 # Headers `kitgen new --from` maps on its own (compared as header_key), tried in this order...
@@ -141,7 +142,7 @@ def map_columns(columns: Columns, table: Any, toml_file: str, sheet_file: str, h
         mapping[field] = i
         taken[i] = field
     for field in FIELDS:
-        if field in mapping or field in table:
+        if field in mapping or field in table or field in EXPLICIT_ONLY:
             continue
         i = implicit_column(columns, field, set(taken))
         if i is not None:
@@ -194,7 +195,7 @@ def guess_columns(columns: Columns, rows) -> dict[str, int]:
 
     guessed: dict[str, int] = {}
     taken: set[int] = set()
-    for field in FIELDS:
+    for field in GUESSES:
         exact = [columns.find(name) for name in GUESSES[field]]
         by_word = [i for i in columns.named()
                    if any(w.startswith(stem) for w in words(i) for stem in GUESS_WORDS[field])]

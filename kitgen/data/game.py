@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from kitgen.data.art_files import ArtLibrary, art_name
+from kitgen.data.card_context import column_names, mark_used
 from kitgen.data.columns import Fields, map_columns
 from kitgen.data.files import decode_text, open_inside
+from kitgen.data.layouts import DEFAULT_BACK, DEFAULT_FACE, read_layouts
 from kitgen.data.limits import MAX_CARDS, check_dotted_keys, check_toml_depth, deep_toml_place
 from kitgen.data.model import Back, Card, CardType, Game
 from kitgen.data.paths import check_folder, control_character, inside, relative, resolve_game_dirs
@@ -38,6 +40,7 @@ MAX_COUNT = 10_000           # copies of one card; more is a typing slip, not a 
 TOP_LEVEL_KEYS = {
     "title", "slug", "subtitle", "players", "card_size", "rulebook", "back", "types",
     "components", "rules", "rulings", "simulation", "designer", "version", "fonts", "data", "columns",
+    "layouts", "face",
 }
 MAX_TITLE = 120              # characters of the game's title
 SHOWN_TYPES = 12             # undeclared types named in the warning; the rest are counted
@@ -170,12 +173,13 @@ def _types(data: dict, where: str) -> dict[str, CardType]:
         section = f"types.{key}"
         _known_keys(spec, TYPE_KEYS, section, where)
         types[key] = CardType(key=key, label=_str(spec, "label", where, key.title(), section),
-                              color=_color(spec, "color", where, "#555555", section))
+                              color=_color(spec, "color", where, "#555555", section),
+                              face=_str(spec, "face", where, "", section), back=_str(spec, "back", where, "", section))
     return types
 
 
-TYPE_KEYS = {"label", "color"}
-BACK_KEYS = {"title", "subtitle", "color", "accent", "text_color", "art"}
+TYPE_KEYS = {"label", "color", "face", "back"}
+BACK_KEYS = {"title", "subtitle", "color", "accent", "text_color", "art", "layout"}
 
 
 def _known_keys(table: dict, allowed: set[str], section: str, where: str) -> None:
@@ -195,11 +199,12 @@ def _back(data: dict, title: str, where: str) -> Back:
                 color=_color(spec, "color", where, "#2f3e46", "back"),
                 accent=_color(spec, "accent", where, "#e9c46a", "back"),
                 text_color=_color(spec, "text_color", where, "#ffffff", "back"),
-                art=_str(spec, "art", where, "", "back"))
+                art=_str(spec, "art", where, "", "back"),
+                layout=_str(spec, "layout", where, DEFAULT_BACK, "back"))
 
 
 def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType], game_toml: str,
-           problems: Problems) -> tuple[tuple[Card, ...], dict[str, CardType], list[str]]:
+           problems: Problems, layouts: dict) -> tuple[tuple[Card, ...], dict[str, CardType], list[str]]:
     """The cards of every good row, the card types (declared ones first, then those found in the
     sheet), and warnings; a bad row is reported to ``problems`` and left out."""
     names = sheet.columns.names
@@ -251,6 +256,11 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
                 color = card_color(color)
             except ValueError as exc:
                 problem(str(exc), "color")
+        chosen = {}
+        for side in ("face", "back"):
+            chosen[side] = cell(side).strip()
+            if chosen[side] and chosen[side] not in layouts:
+                problem(f"no layout named {chosen[side]!r} (layouts: {', '.join(sorted(layouts))})", side)
         art = art_name(cell("art").strip())
         if art:
             try:
@@ -273,7 +283,7 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
                 untyped.append(row)
         cards.append(Card(name=name, type=key, count=count, value=cell("value").strip(),
                           text=cell("text").strip(), art=art, row=row, fields=Fields(sheet.columns, cells),
-                          color=color))
+                          color=color, face=chosen["face"], back=chosen["back"]))
     if type_col is None and not declared:
         found[""] = ""
     colors = type_colors(len(found), {t.color for t in declared.values()})
@@ -326,7 +336,15 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
         raise LimitError(f"the sheet has {len(sheet.rows):,} rows of cards; kitgen prints at most "
                          f"{MAX_CARDS:,} cards", file=sheet.file)
     mapping = map_columns(sheet.columns, data.get("columns", {}), toml_file, sheet.file, sheet.header_row)
-    cards, types, warnings = _cards(sheet, mapping, declared, toml_file, problems)
+    layouts = read_layouts(data, None if builtin else root, toml_file, sheet.columns)
+    face = _str(data, "face", toml_file, DEFAULT_FACE)
+    back = _back(data, title, toml_file)
+    for key, name in [("face", face), ("[back] layout", back.layout)] + [
+            (f"types.{k}.{side}", getattr(t, side)) for k, t in declared.items() for side in ("face", "back")]:
+        if name and name not in layouts:
+            raise GameDataError(f"'{key}' = {name!r}: no such layout (layouts: {', '.join(sorted(layouts))})",
+                                file=toml_file)
+    cards, types, warnings = _cards(sheet, mapping, declared, toml_file, problems, layouts)
     if not cards:
         problems.raise_all()          # every row was bad: those are the problems to show
     deck = sum(card.count for card in cards)
@@ -338,10 +356,15 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
     game = Game(slug=slug, title=title, subtitle=_str(data, "subtitle", toml_file, ""),
                 players_min=lo, players_max=hi,
                 card_size=_str(data, "card_size", toml_file, "poker"), rulebook=rulebook,
-                types=types, cards=cards, back=_back(data, title, toml_file), components=(),
+                types=types, cards=cards, back=back, components=(),
                 rules=dict(data.get("rules", {})), rulings=dict(data.get("rulings", {})),
                 root=root, template_dir=template_dir, art_dir=art_dir, builtin=builtin, raw=data,
-                sheet=sheet, mapping=mapping, warnings=tuple(warnings))
+                sheet=sheet, mapping=mapping, warnings=tuple(warnings), layouts=layouts, face=face,
+                layout_columns=column_names(sheet.columns))
+    for layout in layouts.values():
+        for box in layout.boxes:
+            for setting in box.settings.values():
+                mark_used(setting, game)
     components = parse_components(data.get("components", []), game, toml_file)
     if game.back.art:
         relative(game.back.art, f"{toml_file}, key 'back.art'")

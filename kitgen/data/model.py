@@ -12,6 +12,8 @@ class CardType:
     key: str
     label: str
     color: str  # "#rrggbb"
+    face: str = ""   # the layout of this type's faces, "" for the game's
+    back: str = ""   # the layout of this type's backs, "" for the game's
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,8 @@ class Card:
     row: int           # the row as a spreadsheet shows it (the header is row 1)
     fields: Mapping[str, str] = field(default_factory=dict, compare=False)  # every column, by its header
     color: str = ""    # "#rrggbb" of the card's own frame, "" for its type's colour
+    face: str = ""     # a layout named by the card's own row ([columns] face), "" for its type's
+    back: str = ""     # the layout of its back named by its row ([columns] back), "" for its type's
 
     @property
     def numeric_value(self) -> int | None:
@@ -45,6 +49,7 @@ class Back:
     text_color: str
     art: str
     subtitle: str
+    layout: str = "kitgen-back"   # the layout every card's back is drawn with, unless its type or row names one
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,9 @@ class Game:
     mapping: dict[str, int] = field(compare=False, repr=False, default_factory=dict)  # field -> sheet column
     warnings: tuple[str, ...] = field(compare=False, default=())  # found while reading, not mistakes
     art: Any = field(compare=False, repr=False, default=None)     # the ArtLibrary that checked the art as it loaded
+    layouts: dict[str, Any] = field(compare=False, repr=False, default_factory=dict)  # name -> Layout
+    face: str = "kitgen"          # the layout of every face, unless its type or row names one
+    layout_columns: dict[str, int] = field(compare=False, repr=False, default_factory=dict)  # template name -> column
 
     @property
     def template_root(self) -> Path:
@@ -85,6 +93,14 @@ class Game:
     @property
     def deck_size(self) -> int:
         return sum(c.count for c in self.cards)
+
+    def face_of(self, card: Card):
+        """The layout ``card``'s face is drawn with: its row's, else its type's, else the game's."""
+        return self.layouts[card.face or self.types[card.type].face or self.face]
+
+    def back_of(self, card: Card):
+        """The layout ``card``'s back is drawn with: its row's, else its type's, else the game's."""
+        return self.layouts[card.back or self.types[card.type].back or self.back.layout]
 
     def column(self, name: str) -> str:
         """The header of the column holding kitgen's field ``name`` (e.g. 'Front Name' for 'name'),

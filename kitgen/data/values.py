@@ -88,3 +88,34 @@ def right_to_left(text: str) -> str | None:
             return (f"right-to-left text ({ch!r}, U+{ord(ch):04X}) is not supported: kitgen would print it "
                     "reversed and its letters unjoined; write this text left to right")
     return None
+
+
+_ANY_COLOR = re.compile(r"^#([0-9a-fA-F]{6})([0-9a-fA-F]{2})?$")
+NO_COLOR = ("", "none", "transparent")
+
+
+def layout_color(value: str) -> tuple[float, float, float, float] | None:
+    """A colour of a layout as (red, green, blue, alpha) from 0 to 1: ``#rrggbb``, or ``#rrggbbaa``
+    with real transparency; None for ``""``, ``none`` and ``transparent``.  ValueError otherwise."""
+    text = value.strip()
+    if text.lower() in NO_COLOR:
+        return None
+    found = _ANY_COLOR.match(text)
+    if not found:
+        raise ValueError(f"{value!r} is not a colour like \"#2f5da8\", \"#2f5da880\" (with transparency) "
+                         "or \"none\"")
+    rgb, alpha = found.group(1), found.group(2)
+    r, g, b = (int(rgb[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    return r, g, b, (int(alpha, 16) / 255 if alpha else 1.0)
+
+
+def mix_colors(color: str, other: str, t: float) -> str:
+    """``color`` moved a fraction ``t`` of the way towards ``other``, as ``#rrggbb`` (alpha kept)."""
+    a, b = layout_color(color), layout_color(other)
+    if a is None or b is None:
+        return color
+    if not 0 <= float(t) <= 1:
+        raise ValueError(f"a share from 0 to 1, not {t!r}")
+    channels = (round((x + (y - x) * float(t)) * 255) for x, y in zip(a[:3], b[:3]))
+    alpha = "" if a[3] >= 1 else f"{round(a[3] * 255):02x}"
+    return "#" + "".join(f"{c:02x}" for c in channels) + alpha

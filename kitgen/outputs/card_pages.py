@@ -14,9 +14,10 @@ from kitgen.render.canvas import canvas_bytes, new_canvas
 
 @dataclass(frozen=True)
 class CardPage:
-    """One page: a card's face (``card`` set) or the back (``card`` None)."""
+    """One page: a card's face, or its back (``back``)."""
 
-    card: object | None
+    card: object
+    back: bool = False
 
 
 def card_pages_pdf(job, pages: list[CardPage], title: str, subject: str, bleed: float | None = None,
@@ -35,7 +36,7 @@ def card_pages_pdf(job, pages: list[CardPage], title: str, subject: str, bleed: 
         canvas.setTrimBox((bleed, bleed, bleed + w, bleed + h))
         canvas.setBleedBox((0, 0, page_size[0], page_size[1]))
     for page in pages:
-        form = painter.back(canvas) if page.card is None else painter.face(canvas, page.card)
+        form = painter.back(canvas, page.card) if page.back else painter.face(canvas, page.card)
         canvas.saveState()
         canvas.translate(bleed, bleed)
         canvas.doForm(form)

@@ -1,4 +1,4 @@
-"""``contact-sheet``: one PNG showing every distinct face and the back, each labelled with name and count."""
+"""``contact-sheet``: one PNG showing every distinct face and every distinct back, each labelled."""
 
 from __future__ import annotations
 
@@ -20,15 +20,21 @@ def contact_pdf(job) -> tuple[bytes, object]:
     game = job.game
     cards = list(game.cards)
     w, h = job.card.width, job.card.height
-    lay = contact_layout(len(cards) + 1, w, h)
     painter = job.painter(0.0)
+    backs: dict[int, list] = {}                  # each distinct back -> the cards that have it
+    for card in cards:
+        backs.setdefault(painter.back_key(card), []).append(card)
+    lay = contact_layout(len(cards) + len(backs), w, h)
+    one_back = len(backs) == 1
     canvas = new_canvas((lay.width, lay.height), f"{game.title} - contact sheet", "every card at a glance")
     canvas.setFillColor(PAPER)
     canvas.rect(0, 0, lay.width, lay.height, fill=1, stroke=0)
     _header(canvas, job, lay.header)
+    back_cards = list(backs.values())
     for i, box in enumerate(lay.cards):
         card = cards[i] if i < len(cards) else None
-        form = painter.face(canvas, card) if card is not None else painter.back(canvas)
+        holders = back_cards[i - len(cards)] if card is None else None
+        form = painter.face(canvas, card) if card is not None else painter.back(canvas, holders[0])
         canvas.setFillColor(SHADOW)
         canvas.rect(box.x + 1.5, box.y - 1.5, box.w, box.h, fill=1, stroke=0)
         canvas.saveState()
@@ -36,8 +42,13 @@ def contact_pdf(job) -> tuple[bytes, object]:
         canvas.doForm(form)
         canvas.restoreState()
         label = lay.labels[i]
-        name = card.name if card is not None else "Back"
-        count = f"× {card.count}" if card is not None else f"all {job.deck_size} cards"
+        if card is not None:
+            name, count = card.name, f"× {card.count}"
+        elif one_back:
+            name, count = "Back", f"all {job.deck_size} cards"
+        else:
+            name = "Back" if len(holders) > 1 else f"Back of {holders[0].name}"
+            count = f"{sum(c.count for c in holders)} cards" if len(holders) > 1 else f"× {holders[0].count}"
         _label(canvas, label, name, count)
     canvas.showPage()
     return canvas_bytes(canvas), lay

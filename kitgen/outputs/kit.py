@@ -115,13 +115,14 @@ def _validate(game_or_path, problems: Problems) -> ValidationReport:
     with problems.check():
         check_printed_glyphs(game_or_path, game)
     painter = CardPainter(game, size.width, size.height, 0.0, art, source)
-    with problems.check():
-        painter.check_back()
     for card in game.cards:
         with problems.check():
             painter.check_face(card)
-            if card.art:
-                art.find(card.art, painter.cell(card, "art"))
+        with problems.check():
+            painter.check_back(card)
+        if card.art:
+            with problems.check():
+                art.find(card.art, f"{source}, row {card.row}, column '{game.column('art')}'")
     if game.back.art:
         with problems.check():
             art.find(game.back.art, "game.toml, [back] art")
@@ -133,7 +134,7 @@ def _validate(game_or_path, problems: Problems) -> ValidationReport:
     if not problems.found:                  # a rulebook naming a card left out would only repeat them
         check_rulebook(game)                # also marks the columns the rulebook reads
         notes += _unused_note(game)
-    return ValidationReport(game, list(game.warnings) + art.warnings, notes)
+    return ValidationReport(game, list(game.warnings) + art.warnings + painter.warnings, notes)
 
 
 def _unused_note(game: Game) -> list[str]:

@@ -1,7 +1,7 @@
 """``print-shop``: one card per page at trim size plus bleed, front, back, front, back...
 
 Every copy of every card is a page (a shop prints the file as it is), each
-followed by the back.  Each page's TrimBox is the card's cut line and its
+followed by its own back.  Each page's TrimBox is the card's cut line and its
 BleedBox the whole page, the way print services check a file.
 """
 
@@ -19,7 +19,7 @@ def print_shop_pdf(job) -> bytes:
     pages = []
     for card in job.game.cards:
         for _ in range(card.count):
-            pages += [CardPage(card), CardPage(None)]
+            pages += [CardPage(card), CardPage(card, back=True)]
     return card_pages_pdf(job, pages, f"{job.game.title} - print-shop cards",
                           "one card per page: front, back, front, back")
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from kitgen.data.columns import FIELDS, guess_columns, implicit_column
+from kitgen.data.columns import GUESSES, guess_columns, implicit_column
 from kitgen.data.problems import Problems
 from kitgen.data.sheet import read_sheet, split_sheet_name
 from kitgen.data.values import slugify, type_colors
@@ -181,7 +181,7 @@ def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFr
     data = copy + (f"#{sheet_name}" if sheet_name is not None else "")
 
     lines = []
-    for field in FIELDS:
+    for field in GUESSES:
         if field in mapped:
             lines.append(f"{field + ' = ' + json.dumps(columns.names[mapped[field]], ensure_ascii=False):<30} "
                          f"# {FIELD_NOTES[field]}")
@@ -208,7 +208,7 @@ def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFr
     files = {"game.toml": toml.encode("utf-8"), copy: source.read_bytes(),
              "templates": {"rules.md.j2": _rulebook_stub(left).encode("utf-8")}, "art": {}}
     written = replace_folder(path, files, option="PATH")
-    mapped_names = ", ".join(f for f in FIELDS if f in mapped)
+    mapped_names = ", ".join(f for f in GUESSES if f in mapped)
     summary = (f"mapped {mapped_names}; {len(types)} card {'type' if len(types) == 1 else 'types'} declared; "
                f"{len(left)} {'column' if len(left) == 1 else 'columns'} left to templates")
     return MadeFromSheet(files=written, sheet=data, summary=summary)

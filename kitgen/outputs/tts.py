@@ -6,6 +6,11 @@ simulator shows the trimmed card) and pasted into sheet grids planned by
 with one card per copy, named after the data; copy it into the simulator's
 "Saved Objects" folder.  Images are referred to by local file URLs, or by
 ``base_url`` + file name when they will be hosted online.
+
+When the cards' backs differ (double-faced cards, backs chosen per card), each
+sheet of faces gets a sheet of backs in the same grid and its deck entry says
+``UniqueBack``: the simulator then shows every card's own back, also as the
+hidden side other players see of a card in a hand.
 """
 
 from __future__ import annotations
@@ -34,40 +39,53 @@ def back_name(slug: str) -> str:
     return f"{slug}-back.png"
 
 
+def backs_name(slug: str, number: int) -> str:
+    return f"{slug}-backs-{number}.png"
+
+
 def _guid(*parts) -> str:
     return hashlib.sha1("/".join(map(str, parts)).encode("utf-8")).hexdigest()[:6]
 
 
-def render_sheets(job, grids: list[SheetGrid]) -> tuple[list, object]:
-    """Pillow images of every sheet, and of the back at the first sheet's face size."""
+def render_sheets(job, grids: list[SheetGrid], unique_backs: bool = False) -> tuple[list, object]:
+    """Pillow images of every sheet of faces, and either the back at the first sheet's face size or,
+    with ``unique_backs``, a sheet of backs in the same grid as each sheet of faces."""
     from PIL import Image
 
     cards = list(job.game.cards)
-    pages = [CardPage(card) for card in cards] + [CardPage(None)]
+    pages = [CardPage(card) for card in cards]
+    pages += [CardPage(card, back=True) for card in (cards if unique_backs else cards[:1])]
     pdf = card_pages_pdf(job, pages, f"{job.game.title} - deck", "deck faces", bleed=0.0, boxes=False)
     jobs = []
     for grid in grids:
         jobs += [PageJob(i, grid.cell_w, grid.cell_h) for i in range(grid.first, grid.first + grid.count)]
-    jobs.append(PageJob(len(cards), grids[0].cell_w, grids[0].cell_h))
-    faces = rasterise(pdf, jobs, job.jobs, progress=Steps(job.progress, len(jobs)).advance)
-    sheets, n = [], 0
-    for grid in grids:
-        sheet = Image.new("RGB", (grid.width, grid.height), (255, 255, 255))
-        for slot in range(grid.count):
-            sheet.paste(faces[n], grid.cell(slot))
-            n += 1
-        sheets.append(sheet)
-    return sheets, faces[-1]
+    if unique_backs:
+        for grid in grids:
+            jobs += [PageJob(len(cards) + i, grid.cell_w, grid.cell_h) for i in range(grid.first, grid.first + grid.count)]
+    else:
+        jobs.append(PageJob(len(cards), grids[0].cell_w, grids[0].cell_h))
+    images = iter(rasterise(pdf, jobs, job.jobs, progress=Steps(job.progress, len(jobs)).advance))
+    sheets = []
+    for _ in range(2 if unique_backs else 1):
+        for grid in grids:
+            sheet = Image.new("RGB", (grid.width, grid.height), (255, 255, 255))
+            for slot in range(grid.count):
+                sheet.paste(next(images), grid.cell(slot))
+            sheets.append(sheet)
+    if unique_backs:
+        return sheets[:len(grids)], sheets[len(grids):]
+    return sheets, next(images)
 
 
-def saved_object(job, grids: list[SheetGrid], urls: dict[str, str]) -> dict:
+def saved_object(job, grids: list[SheetGrid], urls: dict[str, str], unique_backs: bool = False) -> dict:
     """The simulator's saved-object JSON of the deck: one card per copy, in deck order."""
     game, slug = job.game, job.game.slug
     custom = {}
     for number, grid in enumerate(grids, start=1):
-        custom[str(number)] = {"FaceURL": urls[sheet_name(slug, number)], "BackURL": urls[back_name(slug)],
+        back = urls[backs_name(slug, number)] if unique_backs else urls[back_name(slug)]
+        custom[str(number)] = {"FaceURL": urls[sheet_name(slug, number)], "BackURL": back,
                                "NumWidth": grid.cols, "NumHeight": grid.rows, "BackIsHidden": True,
-                               "UniqueBack": False, "Type": 0}
+                               "UniqueBack": unique_backs, "Type": 0}
     cards, ids = [], []
     for number, grid in enumerate(grids, start=1):
         for slot in range(grid.count):
@@ -101,13 +119,18 @@ def tts_files(job, folder: Path) -> dict[str, bytes]:
     """Every file of the export by name: sheets, back, saved object and a short how-to."""
     slug = job.game.slug
     grids = plan_sheets(len(job.game.cards), job.card.width, job.card.height, job.dpi)
-    sheets, back = render_sheets(job, grids)
+    unique = job.painter(0.0).distinct_backs()
+    sheets, back = render_sheets(job, grids, unique)
     files: dict[str, bytes] = {}
     for number, sheet in enumerate(sheets, start=1):
         files[sheet_name(slug, number)] = png_bytes(sheet, _sheet_dpi(job, grids[number - 1]))
-    files[back_name(slug)] = png_bytes(back, _sheet_dpi(job, grids[0]))
+    if unique:
+        for number, sheet in enumerate(back, start=1):
+            files[backs_name(slug, number)] = png_bytes(sheet, _sheet_dpi(job, grids[number - 1]))
+    else:
+        files[back_name(slug)] = png_bytes(back, _sheet_dpi(job, grids[0]))
     urls = {name: image_url(job.options.base_url, folder, name) for name in files}
-    data = saved_object(job, grids, urls)
+    data = saved_object(job, grids, urls, unique)
     files[f"{slug}.json"] = (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
     files["README.txt"] = _readme(job, grids).encode("utf-8")
     return files

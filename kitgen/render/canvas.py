@@ -4,6 +4,18 @@ from __future__ import annotations
 
 import io
 
+from reportlab.pdfgen.canvas import Canvas
+
+
+class KitCanvas(Canvas):
+    """reportlab's canvas, drawing a game's icons (in paragraphs' <img> tags) the way kitgen embeds art."""
+
+    def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
+        draw = getattr(image, "draw", None)
+        if draw is not None:
+            return draw(self, x, y, width, height)
+        return super().drawImage(image, x, y, width, height, *args, **kwargs)
+
 
 def new_canvas(pagesize, title: str, subject: str = "", canvas_class=None):
     """A reportlab canvas writing to memory, set up for byte-identical rebuilds.
@@ -13,7 +25,6 @@ def new_canvas(pagesize, title: str, subject: str = "", canvas_class=None):
     subclass of reportlab's Canvas to use instead of it.
     """
     from reportlab import rl_config
-    from reportlab.pdfgen.canvas import Canvas
 
     from kitgen.render import fonts
 
@@ -22,7 +33,7 @@ def new_canvas(pagesize, title: str, subject: str = "", canvas_class=None):
     fonts.register()
     buffer = io.BytesIO()
     # the initial font is a registered TrueType face, so no unembedded Helvetica is ever referenced
-    canvas = (canvas_class or Canvas)(buffer, pagesize=tuple(pagesize), invariant=1, pageCompression=1,
+    canvas = (canvas_class or KitCanvas)(buffer, pagesize=tuple(pagesize), invariant=1, pageCompression=1,
                     initialFontName=fonts.REGULAR)
     canvas.setTitle(title)
     canvas.setAuthor("kitgen")

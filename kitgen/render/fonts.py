@@ -1,15 +1,25 @@
-"""The fonts kitgen prints with: DejaVu Sans, TrueType, always embedded (as subsets).
+"""The fonts kitgen prints with: DejaVu Sans and a game's own, TrueType, always embedded (as subsets).
 
 DejaVu Sans (shipped in ``font_files/`` under the Bitstream Vera licence) covers
 Latin with all its accents, Greek and Cyrillic, so card text in most European
 languages prints as written.  Text with a glyph the font lacks (emoji, CJK) is
 refused with a clear message instead of printing empty boxes.
+
+A game may bring fonts of its own: every ``.ttf`` and ``.otf`` file in its
+``fonts/`` folder can be named in a layout (:class:`FontSet`).  Files named
+``Family-Bold.ttf``, ``Family-Italic.ttf``, ``Family-BoldItalic.ttf`` join
+``Family-Regular.ttf`` (or ``Family.ttf``) as one family, so ``font = "Family"``
+with ``bold = true`` or ``**bold**`` in the text picks the bold file.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
+import re
 from functools import lru_cache
+from pathlib import Path
 
 from kitgen.errors import RenderError
 
@@ -33,7 +43,7 @@ def register() -> None:
     addMapping(FAMILY, 0, 0, REGULAR)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)
 def _charmap(font_name: str) -> frozenset[int]:
     from reportlab.pdfbase import pdfmetrics
 
@@ -54,3 +64,100 @@ def check_glyphs(text: str, where: str, font_name: str = REGULAR) -> None:
         shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
         raise RenderError(f"{where}: the font has no glyph for {shown}; "
                           "replace those characters in the text")
+
+
+DEFAULT_FAMILY = "DejaVu Sans"
+FONT_SUFFIXES = (".ttf", ".otf")
+STYLES = {"": (False, False), "regular": (False, False), "book": (False, False), "roman": (False, False),
+          "bold": (True, False), "italic": (False, True), "oblique": (False, True), "it": (False, True),
+          "bolditalic": (True, True), "boldoblique": (True, True), "boldit": (True, True)}
+_STYLE_SUFFIX = re.compile(r"^(.*?)[-_ ]?(regular|book|roman|bolditalic|boldoblique|boldit|bold|italic|oblique|it)$",
+                           re.IGNORECASE)
+_BUILTIN = {(False, False): REGULAR, (True, False): BOLD, (False, True): ITALIC, (True, True): BOLD_ITALIC}
+
+
+def family_key(name: str) -> str:
+    """A font name as compared: case, spaces, '-' and '_' ignored ('DejaVu Sans' == 'dejavusans')."""
+    return re.sub(r"[\s_-]+", "", name).casefold()
+
+
+class FontSet:
+    """The fonts a game's layouts may name: DejaVu Sans, and each family of its ``fonts/`` folder."""
+
+    def __init__(self, folder: Path | None = None, label: str = "fonts"):
+        register()
+        self.label = label
+        self.files: dict[str, dict[tuple[bool, bool], Path]] = {}
+        self.shown: dict[str, str] = {family_key(DEFAULT_FAMILY): DEFAULT_FAMILY}
+        self._faces: dict[tuple[str, bool, bool], str] = {}
+        self._families: dict[str, str] = {family_key(DEFAULT_FAMILY): FAMILY}
+        if folder is not None and folder.is_dir():
+            for path in sorted(folder.iterdir()):
+                if path.suffix.lower() in FONT_SUFFIXES and path.is_file():
+                    found = _STYLE_SUFFIX.match(path.stem)
+                    family, style = (found.group(1), found.group(2).lower()) if found and found.group(1) else (
+                        path.stem, "")
+                    key = family_key(family)
+                    self.files.setdefault(key, {}).setdefault(STYLES[style], path)
+                    self.shown.setdefault(key, family)
+                    self.files.setdefault(family_key(path.stem), {}).setdefault((False, False), path)
+                    self.shown.setdefault(family_key(path.stem), path.stem)
+
+    def names(self) -> list[str]:
+        """The font names a layout may use, for messages."""
+        return sorted(set(self.shown.values()))
+
+    def has(self, name: str) -> bool:
+        return family_key(name) in self.shown
+
+    def face(self, name: str, bold: bool = False, italic: bool = False) -> str:
+        """The registered name of the face of family ``name`` closest to bold/italic."""
+        key = family_key(name)
+        if key == family_key(DEFAULT_FAMILY):
+            return _BUILTIN[(bold, italic)]
+        wanted = (key, bold, italic)
+        if wanted not in self._faces:
+            styles = self.files[key]
+            path = next(styles[s] for s in ((bold, italic), (bold, False), (False, italic), (False, False),
+                                            *styles) if s in styles)
+            self._faces[wanted] = _register_file(path, f"{self.label}/{path.name}")
+        return self._faces[wanted]
+
+    def family(self, name: str) -> str:
+        """A family name reportlab's paragraphs know, so <b> and <i> pick the family's own faces."""
+        key = family_key(name)
+        if key not in self._families:
+            from reportlab.pdfbase import pdfmetrics
+
+            faces = {s: self.face(name, *s) for s in _BUILTIN}
+            family = f"KGF-{hashlib.sha256('/'.join(faces.values()).encode()).hexdigest()[:12]}"
+            pdfmetrics.registerFontFamily(family, normal=faces[(False, False)], bold=faces[(True, False)],
+                                          italic=faces[(False, True)], boldItalic=faces[(True, True)])
+            self._families[key] = family
+        return self._families[key]
+
+
+@lru_cache(maxsize=64)
+def _register_file(path: Path, where: str) -> str:
+    """Register a font file once per process under a name made from its content."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from kitgen.render.font_convert import truetype_bytes
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RenderError(f"{where}: cannot read the font file ({exc.strerror})") from None
+    name = f"KGF-{hashlib.sha256(data).hexdigest()[:16]}"
+    try:
+        pdfmetrics.getFont(name)
+        return name
+    except KeyError:
+        pass
+    try:
+        pdfmetrics.registerFont(TTFont(name, io.BytesIO(truetype_bytes(data))))
+    except Exception as exc:   # reportlab's and fontTools' errors for a file that is no usable font
+        raise RenderError(f"{where}: cannot use this font file ({type(exc).__name__}: {exc}); give a TrueType "
+                          "(.ttf) or OpenType (.otf) font that allows embedding") from None
+    return name

@@ -78,7 +78,7 @@ def render_card_sheets(game, layout, art, source: str, on_page=None) -> CardShee
             if pl.front_page == page:
                 _place(canvas, painter.face(canvas, game.cards[pl.index]), pl.front, layout.front_rotation)
             if pl.back_page == page:
-                _place(canvas, painter.back(canvas), pl.back, layout.back_rotation)
+                _place(canvas, painter.back(canvas, game.cards[pl.index]), pl.back, layout.back_rotation)
         _draw_note(canvas, layout, side, _note(game, layout, side, sheet, sheets), taken)
         canvas.showPage()
         if on_page is not None:

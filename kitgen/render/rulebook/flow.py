@@ -15,7 +15,6 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
     CondPageBreak,
@@ -35,7 +34,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from kitgen.errors import GameDataError, RenderError
 from kitgen.render import fonts
-from kitgen.render.canvas import canvas_bytes, new_canvas
+from kitgen.render.canvas import KitCanvas, canvas_bytes, new_canvas
 from kitgen.render.colors import HEADER_FILL, RULE, ZEBRA
 from kitgen.render.colors import RULEBOOK_INK as INK
 from kitgen.render.colors import RULEBOOK_MUTED as MUTED
@@ -337,7 +336,7 @@ INSERTS = {
 
 # --- the document -------------------------------------------------------------------
 
-class _NumberedCanvas(Canvas):
+class _NumberedCanvas(KitCanvas):
     """A canvas that holds its pages until it is saved, then writes "Page N of M" on each.
 
     ``page_footer(canvas, page, total)`` draws the number; it is set by the document.

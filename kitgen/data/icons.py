@@ -1,0 +1,41 @@
+"""Icons a game's text may show: ``:coin:`` is the picture ``icons/coin.png`` of its game folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kitgen.errors import GameDataError
+
+ICON_SUFFIXES = (".png", ".jpg", ".jpeg")
+
+
+class IconLibrary:
+    """Finds the icon files of one game folder (each name looked up once)."""
+
+    def __init__(self, folder: Path | None):
+        self.folder = folder
+        self._found: dict[str, Path | None] = {}
+
+    def names(self) -> list[str]:
+        if self.folder is None or not self.folder.is_dir():
+            return []
+        return sorted(p.stem for p in self.folder.iterdir() if p.suffix.lower() in ICON_SUFFIXES and p.is_file())
+
+    def find(self, name: str, where: str) -> Path:
+        """The file of icon ``name``, or an error naming ``where`` the icon was asked for."""
+        if name not in self._found:
+            from kitgen.data.paths import contained
+
+            found = None
+            if self.folder is not None:
+                for suffix in ICON_SUFFIXES:
+                    if (self.folder / (name + suffix)).is_file():
+                        found = contained(self.folder, name + suffix, where)
+                        break
+            self._found[name] = found
+        path = self._found[name]
+        if path is None:
+            known = ", ".join(self.names()) or "none"
+            raise GameDataError(f"no icon ':{name}:': icons/{name}.png is not in the game folder "
+                                f"(its icons: {known}); write \\: for a colon that starts no icon", file=where)
+        return path

@@ -1,0 +1,143 @@
+"""Where the boxes of a card layout go on one card: lengths computed to points, checks of the place.
+
+Boxes are placed from the trim's top-left corner, y downwards, as a designer
+measures a card; :meth:`Place.pdf` turns a place into PDF points (origin
+bottom-left).  A box's x, y, w and h are computed one at a time and only when
+asked for, so a box may depend on another's place, or on the type size the
+other's text was fitted to (``title.size``), as long as nothing depends on
+itself.  Nothing here draws or reads files: the settings come through a
+function of the caller's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from kitgen.layout.geometry import Rect
+from kitgen.layout.lengths import LengthError, evaluate, points
+from kitgen.units import MM
+
+EDGE_TOL = 0.01          # points a box may pass the trim by (rounding of lengths in mm)
+PERCENT_OF = {"x": "width", "w": "width", "y": "height", "h": "height"}
+
+
+@dataclass(frozen=True)
+class Place:
+    """A box's place in points from the trim's top-left corner (y downwards)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
+
+    def pdf(self, card_height: float) -> Rect:
+        """The same rectangle in PDF points, origin at the trim's bottom-left corner."""
+        return Rect(self.x, card_height - self.bottom, self.w, self.h)
+
+
+class Places:
+    """The places of one layout's boxes on one card.
+
+    ``setting(box, key)`` gives a box's parsed setting (a length tree), ``var(name)``
+    a named value's, ``size_of(box)`` the type size a text box's content was fitted
+    to; ``boxes`` lists the box names.
+    """
+
+    def __init__(self, width: float, height: float, scale: float, boxes: set[str],
+                 setting: Callable[[str, str], Any], var: Callable[[str], Any], size_of: Callable[[str], float]):
+        self.width, self.height, self.scale = width, height, scale
+        self.boxes, self.setting, self.var, self.size_of = boxes, setting, var, size_of
+        self._done: dict[tuple[str, str], float] = {}
+        self._vars: dict[str, tuple[float, int]] = {}
+        self._busy: list[tuple[str, str]] = []
+
+    def attr(self, box: str, attr: str) -> float:
+        """A box's x, y, w, h, right, bottom (points) or size (its text's type size)."""
+        if attr == "right":
+            return self.attr(box, "x") + self.attr(box, "w")
+        if attr == "bottom":
+            return self.attr(box, "y") + self.attr(box, "h")
+        key = (box, attr)
+        if key in self._done:
+            return self._done[key]
+        if key in self._busy:
+            loop = " -> ".join(f"{b}.{a}" for b, a in self._busy[self._busy.index(key):] + [key])
+            raise LengthError(f"the boxes' places depend on each other in a circle: {loop}")
+        self._busy.append(key)
+        try:
+            if attr == "size":
+                value = self.size_of(box)
+            else:
+                axis = PERCENT_OF[attr]
+                value = self.length(self.setting(box, attr), getattr(self, axis), MM)
+        finally:
+            self._busy.pop()
+        self._done[key] = value
+        return value
+
+    def place(self, box: str) -> Place:
+        return Place(*(self.attr(box, a) for a in ("x", "y", "w", "h")))
+
+    def length(self, expr, percent_of: float | None, bare_unit: float) -> float:
+        """A length tree in points (a bare number counts in ``bare_unit``, e.g. MM or 1 for points)."""
+        return points(evaluate(expr, self._lookup, self.scale, percent_of), self.scale, bare_unit)
+
+    def _lookup(self, name: str, attr: str | None) -> tuple[float, int]:
+        if attr is not None:
+            return self.attr(name, attr), 1
+        if name == "width":
+            return self.width, 1
+        if name == "height":
+            return self.height, 1
+        if name not in self._vars:
+            key = ("vars", name)
+            if key in self._busy:
+                raise LengthError(f"the value '{name}' depends on itself")
+            self._busy.append(key)
+            try:
+                self._vars[name] = evaluate(self.var(name), self._lookup, self.scale, None)
+            finally:
+                self._busy.pop()
+        return self._vars[name]
+
+
+def place_problem(place: Place, width: float, height: float, kind: str) -> str | None:
+    """Why a box cannot be placed on a card of this size (None when it can)."""
+    flat_ok = kind == "line"
+    if place.w < -EDGE_TOL or place.h < -EDGE_TOL or (not flat_ok and (place.w <= EDGE_TOL or place.h <= EDGE_TOL)) \
+            or (flat_ok and place.w <= EDGE_TOL and place.h <= EDGE_TOL):
+        return (f"its size is {_mm(place.w)} x {_mm(place.h)} mm; a box needs a width and a height "
+                "greater than zero")
+    if place.x < -EDGE_TOL or place.y < -EDGE_TOL or place.right > width + EDGE_TOL \
+            or place.bottom > height + EDGE_TOL:
+        return (f"it reaches outside the card: from ({_mm(place.x)}, {_mm(place.y)}) to ({_mm(place.right)}, "
+                f"{_mm(place.bottom)}) mm on a card of {_mm(width)} x {_mm(height)} mm")
+    return None
+
+
+def with_bleed(place: Place, width: float, height: float, bleed: float) -> Place:
+    """A background's place grown into the bleed on every side where it meets the trim."""
+    x0 = place.x - bleed if place.x <= EDGE_TOL else place.x
+    y0 = place.y - bleed if place.y <= EDGE_TOL else place.y
+    x1 = place.right + bleed if place.right >= width - EDGE_TOL else place.right
+    y1 = place.bottom + bleed if place.bottom >= height - EDGE_TOL else place.bottom
+    return Place(x0, y0, x1 - x0, y1 - y0)
+
+
+def outside_safe_zone(place: Place, width: float, height: float, inset: float) -> float:
+    """How far (points) a box reaches past the safe zone ``inset`` inside the trim; 0 when it stays in."""
+    return max(0.0, inset - place.x, inset - place.y, place.right - (width - inset),
+               place.bottom - (height - inset))
+
+
+def _mm(points_: float) -> str:
+    return f"{points_ / MM:.1f}"

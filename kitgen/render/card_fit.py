@@ -1,0 +1,374 @@
+"""One card drawn with one layout, worked out before drawing: each box's place, content, style and
+the type size its text fits at.
+
+:class:`Arrangement` renders the templates of the layout for the card's row,
+places the boxes (:mod:`kitgen.layout.card_boxes`) and fits every text: it
+shrinks from the box's ``size`` to its smallest size (``min_size``, never
+below ``floor``, which is the same in points at every card size); a text that
+still does not fit tries the box's ``fallback`` changes in turn (another place,
+two lines, more room taken from a neighbour through the layout's ``vars``), and
+only then is refused with a message naming the card.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.lib.colors import Color
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+
+from kitgen.data.card_context import sources
+from kitgen.data.layouts import _at_line, parse_value
+from kitgen.data.sandbox import TEMPLATE_ERRORS, error_text
+from kitgen.errors import KitgenError, RenderError
+from kitgen.layout import lengths
+from kitgen.layout.card_boxes import Place, Places, outside_safe_zone, place_problem, with_bleed
+from kitgen.units import MM, to_mm
+from kitgen.render import fonts
+from kitgen.render.rich_text import IconParagraph, LineSetter, icon_names, para_markup, parse, plain_text
+
+STEP = 0.25                       # points between the sizes tried
+DEFAULT_FLOOR = 6.0               # no text prints smaller, unless a box says so (points)
+LINE_LEADING, PARA_LEADING = 1.08, 1.22
+CAP_HEIGHT = 0.72                 # of the type size: what centres a line of capitals in its box
+ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
+FALSY = ("", "false", "no", "none")
+_PARSED: dict[tuple[str, str], Any] = {}
+
+
+class Overflow(Exception):
+    """A box's text does not fit at this fallback step (``error`` says so if it is the last)."""
+
+    def __init__(self, box, error: KitgenError):
+        self.box, self.error = box, error
+
+
+@dataclass
+class TextFit:
+    size: float
+    lines: list | None = None        # a few lines (LineSetter lines), or
+    setter: LineSetter | None = None
+    para: Any = None                 # a reportlab paragraph
+    height: float = 0.0              # the paragraph's height
+
+
+@dataclass
+class Drawn:
+    """A box as it will be drawn on this card: place in points (top-left origin, bleed applied)."""
+
+    box: Any
+    place: Place
+    content: str
+    style: dict[str, Any]
+    text: TextFit | None = None
+    inner: Place | None = None       # the place less padding, without bleed
+    where: str = ""                  # where its content comes from, for messages
+
+    def signature(self) -> tuple:
+        """What the drawing looks like, to tell apart two backs."""
+        text = (self.text.size, repr(self.text.lines)) if self.text else None
+        return (self.box.name, self.place, self.content, tuple(sorted(self.style.items(), key=lambda kv: kv[0])), text)
+
+
+class Arrangement:
+    """The boxes of ``layout`` for ``card`` (None: a drawing that reads no row) at a card size."""
+
+    def __init__(self, painter, layout, card, context: dict, caps: dict[str, float] | None = None):
+        self.painter, self.layout, self.card, self.context = painter, layout, card, context
+        self.caps = caps or {}
+        self.scale = painter.scale_for(layout)
+        self.names = {b.name for b in layout.boxes}
+        self.by_name = {b.name: b for b in layout.boxes}
+        self.steps = {b.name: 0 for b in layout.boxes}
+        self.fitted_first: dict[str, float] = {}     # box -> size its text fits at in its first place
+
+    # --- settings ----------------------------------------------------------------------
+
+    def where(self, box, setting=None) -> str:
+        """How a message names the place of a problem: the cell(s) a value came from, else the layout."""
+        card, painter = self.card, self.painter
+        found = sources(setting, card, painter.game) if setting is not None and not setting.constant else []
+        columns = [s for s in found if s.startswith("column")]
+        if columns and card is not None:
+            return f"{painter.source}, row {card.row}, {', '.join(columns)} (card {card.name!r})"
+        if found:
+            return ", ".join(found)
+        return self.in_layout(box)
+
+    def in_layout(self, box, key: str | None = None, line: int | None = None, source: str = "") -> str:
+        file = _at_line(box.file or self.layout.file, source, line) if line else (box.file or self.layout.file)
+        text = f"{file}, layout '{self.layout.name}', box '{box.name}'" + (f", key '{key}'" if key else "")
+        if self.card is not None:
+            text += f" (row {self.card.row}, card {self.card.name!r})"
+        return text
+
+    def render(self, setting, box, key: str) -> str:
+        try:
+            return setting.template.render({n: self.context[n] for n in setting.names if n in self.context})
+        except KitgenError:
+            raise
+        except TEMPLATE_ERRORS as exc:
+            line = next((f.lineno for f in reversed(traceback.extract_tb(exc.__traceback__))
+                         if f.filename == "<template>"), None)
+            where = (self.in_layout(box, key, line, setting.source) if box is not None else
+                     f"{_at_line(self.layout.file, setting.source, line)}, layout '{self.layout.name}', {key}")
+            raise RenderError(f"{where}: {error_text(exc)}") from None
+
+    def value(self, box, key: str, step: int | None = None) -> Any:
+        setting = box.get(key, self.steps[box.name] if step is None else step)
+        if setting is None:
+            return None
+        if setting.constant:
+            return setting.value
+        text = self.render(setting, box, key)
+        return self._parse(key, text, box, setting)
+
+    def _parse(self, key: str, text: str, box, setting) -> Any:
+        if key in ("content", "when", "font"):
+            return text
+        cached = _PARSED.get((key, text))
+        if cached is None:
+            try:
+                cached = parse_value(key, text)
+            except ValueError as exc:
+                raise RenderError(f"{self.where(box, setting)}: {self.about(box)}, key '{key}': {exc}") from None
+            _PARSED[(key, text)] = cached
+        return cached
+
+    def about(self, box) -> str:
+        return f"box '{box.name}' of layout '{self.layout.name}'"
+
+    def var(self, name: str):
+        setting = None
+        for box in self.layout.boxes:
+            for i in range(self.steps[box.name]):
+                if name in box.fallback_vars[i]:
+                    setting = box.fallback_vars[i][name]
+        setting = setting or self.layout.vars[name]
+        if setting.constant:
+            return setting.value
+        text = self.render(setting, None, f"vars.{name}")
+        key = ("var", text)
+        if key not in _PARSED:
+            try:
+                _PARSED[key] = parse_value("var", text)
+            except ValueError as exc:
+                raise RenderError(f"{self.layout.file}, layout '{self.layout.name}', vars.{name}: {exc}") from None
+        return _PARSED[key]
+
+    # --- the whole card -----------------------------------------------------------------
+
+    def arrange(self) -> list[Drawn]:
+        """Every box shown on the card, fitted, in drawing order; RenderError for what cannot print."""
+        while True:
+            try:
+                return self._attempt()
+            except Overflow as over:
+                box = over.box
+                if self.steps[box.name] >= len(box.fallback):
+                    raise over.error from None
+                self.steps[box.name] += 1
+
+    def _attempt(self) -> list[Drawn]:
+        p = self.painter
+        self._fits: dict[str, TextFit] = {}
+        self.places = Places(p.width, p.height, self.scale, self.names,
+                             lambda b, k: self.value(self.by_name[b], k), self.var, self._size_of)
+        drawn = []
+        for box in self.layout.boxes:
+            if not self.shown(box):
+                continue
+            try:
+                place = self.places.place(box.name)
+            except lengths.LengthError as exc:
+                raise RenderError(f"{self.in_layout(box)}: {exc}") from None
+            problem = place_problem(place, p.width, p.height, box.kind)
+            if problem:
+                raise RenderError(f"{self.in_layout(box)}: {problem}")
+            keys = set(box.settings).union(*box.fallback[:self.steps[box.name]])
+            style = {k: self.value(box, k) for k in keys if k not in ("x", "y", "w", "h", "content", "when")}
+            try:
+                for key in ("radius", "stroke_width", "gap"):
+                    if style.get(key) is not None:
+                        style[key] = self.places.length(style[key], None, 1.0)
+            except lengths.LengthError as exc:
+                raise RenderError(f"{self.in_layout(box)}: {exc}") from None
+            content = self.content(box)
+            text = self.fit(box) if box.kind == "text" else None
+            inner = self.inner(box)
+            if style.get("bleed"):
+                place = with_bleed(place, p.width, p.height, p.bleed)
+            else:
+                self._safe_zone(box, place, style)
+            where = self.where(box, box.get("content", self.steps[box.name]))
+            drawn.append(Drawn(box, place, content, style, text, inner, where))
+        return drawn
+
+    def _safe_zone(self, box, place: Place, style: dict) -> None:
+        if box.kind not in ("text", "icons") and not style.get("stroke"):
+            return
+        safe = self.layout.safe
+        inset = lengths.points(lengths.evaluate(safe.value, lambda n, a: (0.0, 0), 1.0, None), 1.0, MM)
+        past = outside_safe_zone(place, self.painter.width, self.painter.height, inset)
+        if past > 0.05:
+            what = "text" if box.kind in ("text", "icons") else "border"
+            self.painter.warn((self.layout.name, box.name),
+                              f"{self.in_layout(box)}: its {what} reaches {to_mm(past):.1f} mm past the safe zone "
+                              f"({to_mm(inset):g} mm inside the trim), where the cut may take it off")
+
+    def shown(self, box) -> bool:
+        when = box.settings.get("when")
+        if when is not None and self.value(box, "when").strip().lower() in FALSY:
+            return False
+        if "content" in box.settings or box.kind in ("text", "image", "icons"):
+            return bool(self.content(box).strip())
+        return True
+
+    def content(self, box) -> str:
+        return self.value(box, "content") or "" if "content" in box.settings else ""
+
+    # --- text ------------------------------------------------------------------------------
+
+    def _size_of(self, name: str) -> float:
+        box = self.by_name[name]
+        if not self.shown(box):
+            return 0.0
+        return self.fit(box).size
+
+    def fit(self, box) -> TextFit:
+        if box.name in self._fits:
+            return self._fits[box.name]
+        p, places = self.painter, self.places
+        setting = box.get("content", self.steps[box.name])
+        where = self.where(box, setting)
+        bold, italic = bool(self.value(box, "bold")), bool(self.value(box, "italic"))
+        family = self.value(box, "font") or fonts.DEFAULT_FAMILY
+        if not p.fonts.has(family):
+            raise RenderError(f"{self.in_layout(box, 'font')}: no font named {family!r} (fonts: "
+                              f"{', '.join(p.fonts.names())}; a game's own go in its fonts/ folder)")
+        pieces = parse(self.content(box), bold, italic)
+        icons = {name: p.icon(name, where) for name in icon_names(pieces)}
+        for style in {(r.bold, r.italic) for r in pieces if hasattr(r, "bold")}:
+            fonts.check_glyphs(plain_text(pieces, style), where, p.fonts.face(family, *style))
+        lines = self.value(box, "lines")
+        width = self.inner_w(box)
+        height = (lambda: self.inner_h(box))
+        try:
+            size_expr = self.value(box, "size")
+            top = (places.length(size_expr, height() if _has_percent(size_expr) else None, 1.0)
+                   if size_expr is not None else 10.0 * self.scale)
+            low = self.value(box, "min_size")
+            low = places.length(low, height() if _has_percent(low) else None, 1.0) if low is not None else 0.0
+            floor_expr = self.value(box, "floor")
+            floor = (lengths.points(lengths.evaluate(floor_expr, lambda n, a: (0.0, 0), 1.0, None), 1.0, 1.0)
+                     if floor_expr is not None else DEFAULT_FLOOR)
+        except lengths.LengthError as exc:
+            raise RenderError(f"{self.in_layout(box)}: {exc}") from None
+        low = max(low, floor)
+        if box.name in self.caps:
+            top = min(top, self.caps[box.name])
+            low = min(low, top)
+        face = lambda b, i: p.fonts.face(family, b, i)     # noqa: E731
+        fitted = None
+        size = top
+        if lines:
+            setter = LineSetter(pieces, face, icons, (bold, italic))
+            while size >= low - 1e-9:
+                got = setter.lines(size, width)
+                if len(got) <= lines and all(setter.width(line, size) <= width for line in got):
+                    fitted = TextFit(size, lines=got, setter=setter)
+                    break
+                size -= STEP
+        else:
+            leading = self.value(box, "leading") or PARA_LEADING
+            color = self.value(box, "color")
+            base = face(bold, italic)
+            inner_h = height()
+            if family != fonts.DEFAULT_FAMILY:
+                p.fonts.family(family)
+            while size >= low - 1e-9:
+                style = ParagraphStyle("card", fontName=base, fontSize=size, leading=size * leading,
+                                       alignment=ALIGN[self.value(box, "align") or "center"],
+                                       textColor=_color(color) if color else Color(0, 0, 0))
+                para = IconParagraph(para_markup(parse(self.content(box)), size, icons), style, icons)
+                _, h = para.wrap(width, inner_h)
+                if h <= inner_h and max(para.getActualLineWidths0() or [0]) <= width + 0.01:
+                    fitted = TextFit(size, para=para, height=h)
+                    break
+                size -= STEP
+        if fitted is None:
+            raise Overflow(box, self._too_long(box, where, pieces, face, icons, low, width, lines, bold, italic))
+        if self.steps[box.name] == 0:
+            self.fitted_first[box.name] = fitted.size
+        self._fits[box.name] = fitted
+        return fitted
+
+    def _too_long(self, box, where, pieces, face, icons, size, width, lines, bold, italic) -> RenderError:
+        about = self.about(box)
+        if not lines:
+            return RenderError(f"{where}: the text does not fit {about} even at {size:g} pt; shorten it")
+        setter = LineSetter(pieces, face, icons, (bold, italic))
+        need = _needed_width(setter, size, lines)
+        count = "one line" if lines == 1 else f"{lines} lines"
+        return RenderError(f"{where}: {self.content(box)!r} is too long for {about}: at {size:g} pt on {count} it "
+                           f"needs {to_mm(need):.1f} mm and the box is {to_mm(width):.1f} mm wide; shorten it")
+
+    def _pads(self, box) -> tuple:
+        """Padding as (top, right, bottom, left) length trees."""
+        pad = self.value(box, "padding") or ()
+        if len(pad) == 1:
+            return pad * 4
+        if len(pad) == 2:
+            return (pad[0], pad[1], pad[0], pad[1])
+        return tuple(pad) or (None,) * 4
+
+    def _pad(self, box, expr, across: str) -> float:
+        if expr is None:
+            return 0.0
+        base = self.places.attr(box.name, across) if _has_percent(expr) else None
+        return self.places.length(expr, base, MM)
+
+    def inner_w(self, box) -> float:
+        top, right, bottom, left = self._pads(box)
+        return self.places.attr(box.name, "w") - self._pad(box, left, "w") - self._pad(box, right, "w")
+
+    def inner_h(self, box) -> float:
+        top, right, bottom, left = self._pads(box)
+        return self.places.attr(box.name, "h") - self._pad(box, top, "h") - self._pad(box, bottom, "h")
+
+    def inner(self, box) -> Place:
+        """The box's place less its padding."""
+        place = self.places.place(box.name)
+        top, right, bottom, left = self._pads(box)
+        x = self._pad(box, left, "w")
+        y = self._pad(box, top, "h")
+        return Place(place.x + x, place.y + y, self.inner_w(box), self.inner_h(box))
+
+
+def _has_percent(expr) -> bool:
+    if isinstance(expr, lengths.Num):
+        return expr.unit == "%"
+    return any(_has_percent(e) for e in getattr(expr, "args", ()) or
+               [getattr(expr, k) for k in ("arg", "left", "right") if hasattr(expr, k)])
+
+
+def _needed_width(setter: LineSetter, size: float, lines: int) -> float:
+    """The narrowest width at which the text takes ``lines`` lines at ``size``."""
+    widest = setter.width([w for line in setter.lines(size, 1e9) for w in line], size)
+    lo, hi = 0.0, widest
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        got = setter.lines(size, mid)
+        if len(got) <= lines and all(setter.width(line, size) <= mid for line in got):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _color(rgba) -> Color:
+    r, g, b, a = rgba
+    return Color(r, g, b, alpha=a)

@@ -1,0 +1,270 @@
+"""Rich text of card boxes and rulebook tables: ``**bold**``, ``*italic*``, line breaks and ``:icon:``.
+
+The text a template gives is read into pieces (:func:`parse`): runs of text in
+a style, icons, and line breaks; a backslash makes the next character literal
+(``\\*``, ``\\:``).  An icon ``:coin:`` is the picture ``icons/coin.png`` of the
+game folder, drawn as tall as the type size around it, standing on the
+baseline, and as wide as its picture's proportions make it.
+
+Boxes of a few lines (names, corners) are measured, wrapped and drawn here;
+paragraphs are laid out by reportlab's Paragraph, whose ``<img>`` tags draw
+the icons through :class:`IconParagraph`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from reportlab.lib.abag import ABag
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Paragraph
+from reportlab.platypus.paragraph import textTransformFrags
+from reportlab.platypus.paraparser import ParaParser
+
+from kitgen.render.images import draw_image, image_size
+
+_INLINE = re.compile(r"\\(.)|\*\*(.+?)\*\*|\*(.+?)\*|:([A-Za-z][A-Za-z0-9_-]*):", re.S)
+ICON_SRC = "kitgen-icon:"
+ICON_HEIGHT = 1.0            # of the type size
+
+
+@dataclass(frozen=True)
+class Run:
+    text: str
+    bold: bool
+    italic: bool
+
+
+@dataclass(frozen=True)
+class IconRef:
+    name: str
+
+
+BREAK = "\n"
+Piece = Run | IconRef | str
+
+
+@dataclass(frozen=True)
+class Icon:
+    """A picture that stands in text: drawn from the game's file as the kit's art is."""
+
+    name: str
+    path: object
+
+    @property
+    def aspect(self) -> float:
+        w, h = image_size(self.path)
+        return w / h
+
+    def draw(self, canvas, x: float, y: float, w: float, h: float) -> None:
+        draw_image(canvas, self.path, x, y, w, h)
+
+
+def parse(text: str, bold: bool = False, italic: bool = False) -> list[Piece]:
+    """The pieces of ``text``: runs in their style, icons, and BREAK for each line break."""
+    out: list[Piece] = []
+    pos = 0
+    for m in _INLINE.finditer(text):
+        _plain(text[pos:m.start()], bold, italic, out)
+        if m.group(1) is not None:
+            _plain(m.group(1), bold, italic, out)
+        elif m.group(2) is not None:
+            out += parse(m.group(2), True, italic)
+        elif m.group(3) is not None:
+            out += parse(m.group(3), bold, True)
+        else:
+            out.append(IconRef(m.group(4)))
+        pos = m.end()
+    _plain(text[pos:], bold, italic, out)
+    return out
+
+
+def _plain(text: str, bold: bool, italic: bool, out: list) -> None:
+    for i, part in enumerate(text.replace("\r\n", "\n").split("\n")):
+        if i:
+            out.append(BREAK)
+        if part:
+            out.append(Run(part, bold, italic))
+
+
+def icon_names(pieces: list[Piece]) -> list[str]:
+    return [p.name for p in pieces if isinstance(p, IconRef)]
+
+
+def plain_text(pieces: list[Piece], style: tuple[bool, bool] | None = None) -> str:
+    """The characters printed (in one style, when ``style`` is (bold, italic)), for glyph checks."""
+    return "".join(p.text for p in pieces if isinstance(p, Run) and (style is None or (p.bold, p.italic) == style))
+
+
+# --- a few lines, drawn here ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Part:
+    """One drawn piece of a line: text in a face, or an icon; ``width`` in points."""
+
+    text: str
+    face: str
+    icon: Icon | None
+    width: float
+
+
+class LineSetter:
+    """Measures, wraps and draws pieces in up to a few lines, faces chosen by ``face(bold, italic)``."""
+
+    def __init__(self, pieces: list[Piece], face, icons: dict[str, Icon], base: tuple[bool, bool] = (False, False)):
+        self.face, self.icons, self.base = face, icons, base
+        self.words: list[list[Piece] | str] = []      # words, and BREAK between lines
+        word: list[Piece] = []
+        for piece in pieces:
+            if piece == BREAK:
+                if word:
+                    self.words.append(word)
+                self.words.append(BREAK)
+                word = []
+            elif isinstance(piece, IconRef):
+                word.append(piece)
+            else:
+                chunks = re.split(r"(\s+)", piece.text)
+                for chunk in chunks:
+                    if not chunk:
+                        continue
+                    if chunk.isspace():
+                        if word:
+                            self.words.append(word)
+                        word = []
+                    else:
+                        word.append(Run(chunk, piece.bold, piece.italic))
+        if word:
+            self.words.append(word)
+
+    def _parts(self, word, size: float) -> list[Part]:
+        parts = []
+        for piece in word:
+            if isinstance(piece, IconRef):
+                icon = self.icons[piece.name]
+                parts.append(Part("", "", icon, size * ICON_HEIGHT * icon.aspect))
+            else:
+                face = self.face(piece.bold, piece.italic)
+                parts.append(Part(piece.text, face, None, stringWidth(piece.text, face, size)))
+        return parts
+
+    def lines(self, size: float, width: float) -> list[list[list[Part]]]:
+        """Words greedily filled into lines of at most ``width`` (a word wider than a line keeps a
+        line of its own); a line is a list of words, a word a list of parts."""
+        space = stringWidth(" ", self.face(*self.base), size)
+        out: list[list[list[Part]]] = []
+        line: list[list[Part]] = []
+        used = -space
+        for word in self.words:
+            if word == BREAK:
+                out.append(line)
+                line, used = [], -space
+                continue
+            parts = self._parts(word, size)
+            w = sum(p.width for p in parts)
+            if line and used + space + w > width:
+                out.append(line)
+                line, used = [], -space
+            line.append(parts)
+            used += space + w
+        out.append(line)
+        return out
+
+    def width(self, line, size: float) -> float:
+        space = stringWidth(" ", self.face(*self.base), size)
+        return sum(p.width for word in line for p in word) + space * max(0, len(line) - 1)
+
+    def draw(self, canvas, line, x: float, baseline: float, size: float) -> None:
+        """One line from ``x`` on ``baseline``: runs of one face as one string, icons between them."""
+        space = " "
+        groups: list[tuple[str, str | Icon, float]] = []     # (text, face or icon, width)
+        sp = stringWidth(" ", self.face(*self.base), size)
+        for i, word in enumerate(line):
+            for j, part in enumerate(word):
+                lead = space if i and j == 0 else ""
+                if part.icon is not None:
+                    if lead:
+                        groups.append((lead, self.face(*self.base), sp))
+                    groups.append(("", part.icon, part.width))
+                elif groups and groups[-1][1] == part.face:
+                    text, face, w = groups[-1]
+                    groups[-1] = (text + lead + part.text, face, w + (sp if lead else 0) + part.width)
+                else:
+                    if lead:
+                        groups.append((lead, self.face(*self.base), sp))
+                    groups.append((part.text, part.face, part.width))
+        for text, face, w in groups:
+            if isinstance(face, Icon):
+                face.draw(canvas, x, baseline, w, size * ICON_HEIGHT)
+            elif text.strip():
+                canvas.setFont(face, size)
+                canvas.drawString(x, baseline, text)
+            x += w
+
+
+# --- paragraphs, laid out by reportlab -------------------------------------------------
+
+def para_markup(pieces: list[Piece], size: float, icons: dict[str, Icon]) -> str:
+    """reportlab paragraph markup of the pieces at ``size`` (icons as <img> tags)."""
+    out = []
+    for piece in pieces:
+        if piece == BREAK:
+            out.append("<br/>")
+        elif isinstance(piece, IconRef):
+            icon = icons[piece.name]
+            h = size * ICON_HEIGHT
+            out.append(f'<img src="{ICON_SRC}{escape(piece.name)}" width="{h * icon.aspect:.4f}" '
+                       f'height="{h:.4f}" valign="baseline"/>')
+        else:
+            text = escape(piece.text)
+            if piece.italic:
+                text = f"<i>{text}</i>"
+            if piece.bold:
+                text = f"<b>{text}</b>"
+            out.append(text)
+    return "".join(out)
+
+
+class _IconParser(ParaParser):
+    """reportlab's paragraph parser, with <img src="kitgen-icon:NAME"> taken from the game's icons."""
+
+    def __init__(self, icons: dict[str, Icon]):
+        super().__init__()
+        self.icons = icons
+
+    def end_img(self):
+        frag = self._stack[-1]
+        src = getattr(frag, "src", "") or ""
+        if not src.startswith(ICON_SRC):
+            return super().end_img()
+        defn = frag.cbDefn = ABag()
+        defn.kind, defn.src = "img", src
+        defn.image = self.icons[src[len(ICON_SRC):]]
+        defn.width, defn.height = frag.width, frag.height
+        defn.valign = getattr(frag, "valign", "baseline")
+        del frag._selfClosingTag
+        self.handle_data("")
+        self._pop("img")
+
+
+class IconParagraph(Paragraph):
+    """A Paragraph whose icons are the game's pictures, drawn by :meth:`Icon.draw` (see KitCanvas)."""
+
+    def __init__(self, text: str, style, icons: dict[str, Icon]):
+        self._icons = icons
+        super().__init__(text, style)
+
+    def _setup(self, text, style, bulletText, frags, cleaner):
+        if frags is None:
+            text = cleaner(text)
+            parser = _IconParser(self._icons)
+            parser.caseSensitive = self.caseSensitive
+            style, frags, bullet = parser.parse(text, style)
+            if frags is None:
+                raise ValueError(f"paragraph markup error ({parser.errors[0]}) in {text[:30]!r}")
+            textTransformFrags(frags, style)
+            if bullet:
+                bulletText = bullet
+        self.text, self.frags, self.style, self.bulletText, self.debug = text, frags, style, bulletText, 0
