@@ -9,8 +9,9 @@ import pytest
 from PIL import Image
 
 from kitgen.data.art_files import ArtLibrary, art_name
+from kitgen.data.game import load_game
 from kitgen.errors import GameDataError
-from kitgen.layout.card_face import face_layout
+from kitgen.render.card import CardPainter
 from kitgen.units import card_size
 from tests.conftest import run
 from tests.sheets import game_folder
@@ -77,7 +78,8 @@ def test_a_long_placeholder_label_stays_inside_the_art_box(tmp_path):
     kit = tmp_path / "out" / "sheet-game"
     x0, y0, x1, y1 = json.loads((kit / "manifest.json").read_text())["cards"][0]["front"]["box"]
     size = card_size("mini")
-    art = face_layout(size.width, size.height, False, False).art
+    game = load_game(folder)
+    art = CardPainter(game, size.width, size.height, 0.0, ArtLibrary.for_game(game), "cards").boxes(game.cards[0])["art"]
     with pdfplumber.open(kit / "cards.pdf") as doc:
         page = doc.pages[0]
         label = [ch for ch in page.chars if ch["size"] < 5 and x0 <= ch["x0"] <= x1 and y0 <= page.height - ch["top"]]

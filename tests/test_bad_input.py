@@ -138,11 +138,11 @@ def test_text_too_long_names_the_card(altun_copy, tmp_path):
 
 
 @pytest.mark.parametrize("csv_row, toml_edit, needles", [
-    ("Plaza,bid,1,1234567890123,,", None, ["row 2", "column 'value'", "corners"]),
+    ("Plaza,bid,1,1234567890123,,", None, ["row 2", "column 'value'", "box 'corner_value'", "needs 16.0 mm"]),
     ("Plaza,bid,1,1,,", ('label = "Bid"', 'label = "' + "Bid card of the great temple " * 3 + '"'),
      ["types.bid.label", "too long"]),
     ("Plaza,bid,1,1,,", ('subtitle = "Belize, 200 BC - 900 AD"', 'subtitle = "' + "Belize " * 30 + '"'),
-     ["[back] subtitle", "too long"]),
+     ["key 'back.subtitle'", "too long"]),
 ])
 def test_text_that_cannot_fit_its_place_is_refused(altun_copy, tmp_path, csv_row, toml_edit, needles):
     set_csv(altun_copy, HEADER + csv_row + "\n")

@@ -1,4 +1,4 @@
-"""Card faces: where things go, and how long names and texts make room for themselves."""
+"""The built-in face: where things go, and how long names and texts make room for themselves."""
 
 from __future__ import annotations
 
@@ -7,32 +7,31 @@ import json
 import pdfplumber
 import pytest
 
-from kitgen.layout.card_face import ART_SHARES, face_layout
+from kitgen.data.art_files import ArtLibrary
+from kitgen.data.game import load_game
+from kitgen.render.card import CardPainter
 from kitgen.units import card_size
 from tests.conftest import run
 
 
+def _painter(game, size: str) -> CardPainter:
+    card = card_size(size)
+    return CardPainter(game, card.width, card.height, 0.0, ArtLibrary.for_game(game), "cards.csv")
+
+
 @pytest.mark.parametrize("size", ["poker", "mini", "tarot", "square"])
 def test_face_boxes_stay_inside_the_panel_and_apart(size):
-    card = card_size(size)
-    lay = face_layout(card.width, card.height, has_value=True, has_text=True)
-    boxes = [lay.corner_top, lay.corner_bottom, lay.name, lay.art, lay.text, lay.type_line]
-    for box in boxes + [lay.name_wide]:
-        assert lay.panel.contains(box), box
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
-            assert not a.overlaps(b), (a, b)
-    assert lay.name.x + lay.name.w / 2 == pytest.approx(lay.panel.x + lay.panel.w / 2)   # centred
-    assert not lay.name_wide.overlaps(lay.corner_top)
-
-
-def test_a_smaller_art_share_gives_the_text_more_room():
-    card = card_size("poker")
-    layouts = [face_layout(card.width, card.height, True, True, share) for share in ART_SHARES]
-    art_heights = [lay.art.h for lay in layouts]
-    text_heights = [lay.text.h for lay in layouts]
-    assert art_heights == sorted(art_heights, reverse=True) and len(set(art_heights)) == len(ART_SHARES)
-    assert text_heights == sorted(text_heights) and len(set(text_heights)) == len(ART_SHARES)
+    game = load_game("temple-of-inscriptions")          # cards with a value, a text and art
+    boxes = _painter(game, size).boxes(game.cards[1])      # a name that fits between the corners
+    panel = boxes["panel"]
+    parts = ["corner", "corner_turned", "title", "art", "text", "type"]
+    for name in parts:
+        assert panel.contains(boxes[name]), name
+    for i, a in enumerate(parts):
+        for b in parts[i + 1:]:
+            assert not boxes[a].overlaps(boxes[b]), (a, b)
+    title = boxes["title"]
+    assert title.x + title.w / 2 == pytest.approx(panel.x + panel.w / 2)   # centred between the corners
 
 
 def _build(altun_copy, tmp_path, rows: str, *options: str) -> list[dict]:
@@ -80,3 +79,18 @@ def test_long_name_reaches_into_the_free_corner(altun_copy, tmp_path):
         words = [w for w in doc.pages[0].extract_words() if w["text"] == "Stones"]
     assert len(words) == 1 and words[0]["x1"] <= x1
     assert words[0]["x1"] > x0 + (x1 - x0) * 0.8     # past the centred name box
+
+
+@pytest.mark.parametrize("size", ["mini", "poker", "tarot"])
+def test_a_long_name_shrinks_to_the_same_floor_at_every_size_then_wraps(altun_copy, tmp_path, size):
+    # the one-line floor is 7 pt whatever the card size, so a larger card always gives a name more room
+    name = "The Great Temple Of The Jaguar Priests"
+    _build(altun_copy, tmp_path, f"{name},trade,1,,Gain 5 points.,stone.png\n", "--card-size", size)
+    with pdfplumber.open(tmp_path / "altun-ha" / "cards.pdf") as doc:
+        page = doc.pages[0]
+        words = [w for w in page.extract_words(extra_attrs=["size"]) if w["text"] in ("Great", "Priests")]
+    sizes = {round(w["size"], 2) for w in words}
+    tops = {w["text"]: w["top"] for w in words}
+    assert len(sizes) == 1 and min(sizes) >= 6.0 - 0.01
+    if tops["Priests"] > tops["Great"] + 3:        # two lines: only because one line needed less than 7 pt
+        assert min(sizes) < 15

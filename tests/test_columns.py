@@ -197,7 +197,7 @@ def test_a_long_name_takes_two_lines_and_a_long_type_is_one_problem(tmp_path):
     assert result.exit_code == 2
     lines = [line for line in result.output.splitlines() if line.startswith("Error:")]
     assert len(lines) == 1                             # one problem for the type, not one per card
-    assert "row 3, column 'Type'" in lines[0] and "too long for the type line" in lines[0]
+    assert "row 3, column 'Type'" in lines[0] and "too long for box 'type'" in lines[0]
 
     folder = game_folder(tmp_path / "ok", sheet.replace("Elemental Runeblade Ninja Wizard Illusionist Action Attack Reaction", "Passive"))
     assert run("build", folder, "--out", tmp_path / "out").exit_code == 0

@@ -64,7 +64,7 @@ def card_context(card, game) -> dict[str, Any]:
 
 def sources(setting, card, game) -> list[str]:
     """Where the values a setting's template reads are written: column headers (as "column 'X'") or
-    game.toml keys (as "game.toml, types.bid.label"), for messages."""
+    game.toml keys (as "key 'types.bid.label'"), for messages."""
     found: list[str] = []
 
     def column(header: str) -> None:
@@ -80,13 +80,13 @@ def sources(setting, card, game) -> list[str]:
             if name == "card_color" and card is not None and card.color:
                 column(game.column("color"))
             elif declared:
-                found.append(f"game.toml, types.{card.type}.{'label' if name == 'type_label' else 'color'}")
+                found.append(f"key 'types.{card.type}.{'label' if name == 'type_label' else 'color'}'")
             else:
                 column(game.column("type"))
         elif name == "back":
-            found += [f"game.toml, [back] {m}" for n, m in members if n == "back"] or ["game.toml, [back]"]
+            found += [f"key 'back.{m}'" for n, m in members if n == "back"] or ["key 'back'"]
         elif name == "game":
-            found += [f"game.toml, {m}" for n, m in members if n == "game"]
+            found += [f"key '{m}'" for n, m in members if n == "game"]
         elif name == "fields":
             for n, m in members:
                 if n == "fields" and game.sheet is not None and m in card.fields:

@@ -26,6 +26,7 @@ class Problems:
         self.collect = collect
         self.found: list[KitgenError] = []
         self._ids: set[int] = set()         # of the errors in found (they stay alive there)
+        self._messages: set[str] = set()    # the same problem found twice (by two checks) is one
 
     def add(self, error: KitgenError) -> None:
         """Raise ``error``, or keep it (once: a problem met again, e.g. on every card of a type, is one)."""
@@ -36,8 +37,9 @@ class Problems:
     def keep(self, error: KitgenError) -> None:
         """Keep ``error`` (one that stopped the reading) unless it is, or lists, problems kept already."""
         for problem in getattr(error, "problems", [error]):
-            if id(problem) not in self._ids:
+            if id(problem) not in self._ids and str(problem) not in self._messages:
                 self._ids.add(id(problem))
+                self._messages.add(str(problem))
                 self.found.append(problem)
 
     @contextmanager

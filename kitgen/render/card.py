@@ -25,6 +25,7 @@ class CardPainter:
         fonts.register()
         self.game, self.width, self.height, self.bleed, self.art, self.source = game, width, height, bleed, art, source
         self.w, self.h = width, height
+        self.toml = f"{game.slug}/game.toml" if game.builtin else str(game.root / "game.toml")   # for messages
         user = not game.builtin
         self.fonts = fonts.FontSet(game.root / "fonts" if user else None, "fonts")
         self.icons = IconLibrary(game.root / "icons" if user else None)
@@ -36,6 +37,7 @@ class CardPainter:
         self._caps: dict[str, dict[str, float]] = {}  # layout -> box -> one size for the whole deck
         self._forms: set[str] = set()
         self.warnings: list[str] = []
+        self._errors: dict = {}
         self._warned: set = set()
 
     # --- helpers of the arrangement ------------------------------------------------------
@@ -65,8 +67,13 @@ class CardPainter:
 
     def arranged(self, layout, card) -> list[Drawn]:
         """The boxes of ``layout`` for ``card``, fitted; the deck's common sizes applied."""
-        caps = self._caps_of(layout)
-        return Arrangement(self, layout, card, self.context(card), caps).arrange()
+        try:
+            caps = self._caps_of(layout)
+            return Arrangement(self, layout, card, self.context(card), caps).arrange()
+        except RenderError as exc:
+            # the same problem met on many cards (a type's label, the back's title) is reported once
+            key = getattr(exc, "same_as", None) or str(exc)
+            raise self._errors.setdefault(key, exc) from None
 
     def _caps_of(self, layout) -> dict[str, float]:
         """One type size per box across the deck for boxes with ``same_size``: the smallest size any
@@ -128,6 +135,12 @@ class CardPainter:
     def distinct_backs(self) -> bool:
         """Whether the deck's cards have more than one back."""
         return len({self.back_key(card) for card in self.game.cards}) > 1
+
+    def boxes(self, card, back: bool = False) -> dict:
+        """Where each box shown on ``card``'s face (or back) lies: name -> Rect in PDF points from the
+        trim's bottom-left corner (bleed included for boxes that reach into it)."""
+        drawn = self._back(card) if back else self._face(card)
+        return {d.box.name: d.place.pdf(self.height) for d in drawn}
 
     def face(self, canvas, card) -> str:
         name = f"face{card.row}"

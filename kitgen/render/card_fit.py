@@ -95,7 +95,7 @@ class Arrangement:
         if columns and card is not None:
             return f"{painter.source}, row {card.row}, {', '.join(columns)} (card {card.name!r})"
         if found:
-            return ", ".join(found)
+            return f"{painter.toml}, {', '.join(found)}"
         return self.in_layout(box)
 
     def in_layout(self, box, key: str | None = None, line: int | None = None, source: str = "") -> str:
@@ -169,6 +169,7 @@ class Arrangement:
             except Overflow as over:
                 box = over.box
                 if self.steps[box.name] >= len(box.fallback):
+                    over.error.same_as = (self.layout.name, box.name, self.content(box))   # one problem, not one per card
                     raise over.error from None
                 self.steps[box.name] += 1
 
