@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import re
 import tomllib
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from kitgen.data.card_context import TEMPLATE_NAMES, column_names
 from kitgen.data.files import decode_text, read_bytes
 from kitgen.data.layout_model import KINDS, Box, Layout, Setting
-from kitgen.data.sandbox import environment, referenced
+from kitgen.data.sandbox import compile_template, environment
 from kitgen.data.values import layout_color
 from kitgen.errors import GameDataError
 from kitgen.layout import lengths
@@ -92,6 +93,11 @@ def read_layouts(data: dict, root: Path | None, toml_label: str, columns) -> dic
     return {name: reader.layout(name) for name in sources}
 
 
+@lru_cache(maxsize=1)
+def _env():
+    return environment()
+
+
 def _add(sources: dict, table: Any, label: str, key: str) -> None:
     if not isinstance(table, dict):
         raise GameDataError(f"'{key}' must hold tables such as [layouts.my-card]", file=label)
@@ -108,7 +114,7 @@ def _add(sources: dict, table: Any, label: str, key: str) -> None:
 class _Reader:
     def __init__(self, sources: dict[str, tuple[dict, str]], columns: set[str]):
         self.sources, self.columns = sources, columns
-        self.env = environment()
+        self.env = _env()
         self.done: dict[str, Layout] = {}
         self.merged: dict[str, tuple[dict, dict[str, str]]] = {}
 
@@ -251,8 +257,7 @@ class _Reader:
     def _setting(self, raw: Any, key: str, file: str, where: str) -> Setting:
         if isinstance(raw, str) and ("{{" in raw or "{%" in raw) and key not in NOT_TEMPLATED:
             try:
-                names, members = referenced(self.env, raw)
-                template = self.env.from_string(raw)
+                template, names, members = compile_template(self.env, raw)
             except Exception as exc:  # jinja2's syntax errors, unknown filters and tests
                 line = getattr(exc, "lineno", None)
                 raise GameDataError(f"{where}: template error: {getattr(exc, 'message', None) or exc}",

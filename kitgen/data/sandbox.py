@@ -9,6 +9,8 @@ get three colour filters: ``{{ color | darken(0.35) }}``,
 
 from __future__ import annotations
 
+import re
+
 import jinja2
 from jinja2 import nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -53,6 +55,46 @@ def error_text(exc: Exception) -> str:
     if isinstance(exc, jinja2.TemplateError):
         return f"template error: {exc}"
     return f"template error: {type(exc).__name__}: {exc}"
+
+
+_SIMPLE = re.compile(r"^\{\{\s*([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\s*"
+                     r"((?:\|\s*(?:upper|lower|darken|lighten)\s*(?:\(\s*[0-9.]+\s*\))?\s*)*)\}\}$")
+_FILTER = re.compile(r"\|\s*(upper|lower|darken|lighten)\s*(?:\(\s*([0-9.]+)\s*\))?")
+
+
+class _Lookup:
+    """A template that only prints one value, with simple filters (``{{ back.title | upper }}``): the
+    same text as jinja2 gives, without compiling it, as most layout settings are such templates."""
+
+    def __init__(self, env, name: str, attr: str | None, filters: list[tuple[str, str | None]]):
+        self.env, self.name, self.attr = env, name, attr
+        self.filters = [(env.filters[f], float(arg) if arg else None) for f, arg in filters]
+
+    def render(self, context: dict) -> str:
+        value = context[self.name]
+        if self.attr is not None:
+            value = value[self.attr] if isinstance(value, dict) else self.env.getattr(value, self.attr)
+        for apply, arg in self.filters:
+            value = apply(value) if arg is None else apply(value, arg)
+        return str(value)
+
+
+_COMPILED: dict[str, tuple] = {}
+
+
+def compile_template(env, source: str) -> tuple:
+    """(template with a ``render(context)`` method, names read, {name: members read}) of a short template,
+    kept for the process (a game is read again by validate and build)."""
+    if source not in _COMPILED:
+        simple = _SIMPLE.match(source)
+        if simple:
+            name, attr, filters = simple.groups()
+            template = _Lookup(env, name, attr, _FILTER.findall(filters or ""))
+            _COMPILED[source] = (template, {name}, {name: {attr}} if attr else {})
+        else:
+            names, members = referenced(env, source)
+            _COMPILED[source] = (env.from_string(source), names, members)
+    return _COMPILED[source]
 
 
 TEMPLATE_ERRORS = (jinja2.TemplateError, TypeError, ValueError, ArithmeticError, LookupError, AttributeError)

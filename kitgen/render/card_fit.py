@@ -204,7 +204,7 @@ class Arrangement:
                 place = with_bleed(place, p.width, p.height, p.bleed)
             else:
                 self._safe_zone(box, place, style)
-            where = self.where(box, box.get("content", self.steps[box.name]))
+            where = self.where(box, box.get("content", self.steps[box.name])) if box.kind in ("image", "icons") else ""
             drawn.append(Drawn(box, place, content, style, text, inner, where))
         return drawn
 

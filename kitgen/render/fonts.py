@@ -76,6 +76,7 @@ _STYLE_SUFFIX = re.compile(r"^(.*?)[-_ ]?(regular|book|roman|bolditalic|boldobli
 _BUILTIN = {(False, False): REGULAR, (True, False): BOLD, (False, True): ITALIC, (True, True): BOLD_ITALIC}
 
 
+@lru_cache(maxsize=256)
 def family_key(name: str) -> str:
     """A font name as compared: case, spaces, '-' and '_' ignored ('DejaVu Sans' == 'dejavusans')."""
     return re.sub(r"[\s_-]+", "", name).casefold()
