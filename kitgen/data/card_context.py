@@ -9,6 +9,7 @@ own values, which win over a column of the same name::
     color (the card's own colour, or ""), card_color (its own, else its type's),
     back (game.toml's [back]: title, subtitle, color, accent, text_color, art),
     game (title, subtitle, slug)
+    vars (the layout's own named values, as text: ``{{ vars.colour }}``)
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import re
 from typing import Any
 
 CARD_NAMES = ("name", "type", "type_label", "type_color", "count", "value", "numeric_value", "text", "art",
-              "row", "color", "card_color", "fields", "back", "game")
+              "row", "color", "card_color", "fields", "back", "game", "vars")
 TEMPLATE_NAMES = frozenset(CARD_NAMES)
 FIELD_OF = {"name": "name", "type": "type", "count": "count", "value": "value", "numeric_value": "value",
             "text": "text", "art": "art", "color": "color"}

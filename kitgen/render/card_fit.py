@@ -13,6 +13,7 @@ only then is refused with a message naming the card.
 from __future__ import annotations
 
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +74,28 @@ class Drawn:
         return (self.box.name, self.place, self.content, tuple(sorted(self.style.items(), key=lambda kv: kv[0])), text)
 
 
+class _VarTexts(Mapping):
+    """A layout's vars as templates read them (``vars.colour``): each one's text for this card."""
+
+    def __init__(self, arrangement):
+        self.arrangement = arrangement
+
+    def __getitem__(self, name):
+        layout = self.arrangement.layout
+        if name not in layout.vars:
+            raise KeyError(name)
+        setting = layout.vars[name]
+        if setting.constant:
+            return str(setting.source)
+        return self.arrangement.render(setting, None, f"vars.{name}")
+
+    def __iter__(self):
+        return iter(self.arrangement.layout.vars)
+
+    def __len__(self):
+        return len(self.arrangement.layout.vars)
+
+
 class Arrangement:
     """The boxes of ``layout`` for ``card`` (None: a drawing that reads no row) at a card size."""
 
@@ -107,7 +130,10 @@ class Arrangement:
 
     def render(self, setting, box, key: str) -> str:
         try:
-            return setting.template.render({n: self.context[n] for n in setting.names if n in self.context})
+            values = {n: self.context[n] for n in setting.names if n in self.context}
+            if "vars" in setting.names:
+                values["vars"] = _VarTexts(self)
+            return setting.template.render(values)
         except KitgenError:
             raise
         except TEMPLATE_ERRORS as exc:

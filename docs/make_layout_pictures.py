@@ -1,0 +1,173 @@
+"""The pictures of docs/layouts.md, made by kitgen from the example games in docs/examples/.
+
+Run from the repository root:  python docs/make_layout_pictures.py
+
+It first draws the examples' icons and art (simple shapes, so the examples carry
+no borrowed pictures), then renders cards of each example with kitgen's own
+card painter and writes docs/images/layout-*.png.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kitgen.outputs.card_pages import CardPage, card_pages_pdf  # noqa: E402
+from kitgen.outputs.export_job import ExportOptions, prepare  # noqa: E402
+from kitgen.outputs.raster import rasterise, PageJob  # noqa: E402
+
+EXAMPLES = ROOT / "docs" / "examples"
+IMAGES = ROOT / "docs" / "images"
+DPI = 110
+ICON = 96
+
+
+def _canvas(size=ICON):
+    image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    return image, ImageDraw.Draw(image)
+
+
+def _star(draw, cx, cy, r, fill, points=5, inner=0.45):
+    pts = []
+    for i in range(points * 2):
+        a = -math.pi / 2 + i * math.pi / points
+        rr = r if i % 2 == 0 else r * inner
+        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    draw.polygon(pts, fill=fill)
+
+
+def icon(kind: str, colour) -> Image.Image:
+    image, draw = _canvas()
+    s = ICON
+    if kind == "cube":
+        draw.rounded_rectangle((10, 10, s - 10, s - 10), radius=14, fill=colour, outline=(40, 40, 40), width=5)
+    elif kind == "disc":
+        draw.ellipse((8, 8, s - 8, s - 8), fill=colour, outline=(40, 40, 40), width=5)
+    elif kind == "star":
+        _star(draw, s / 2, s / 2 + 3, s / 2 - 4, colour)
+    elif kind == "heart":
+        draw.ellipse((8, 14, 52, 58), fill=colour)
+        draw.ellipse((44, 14, 88, 58), fill=colour)
+        draw.polygon([(11, 46), (85, 46), (48, 88)], fill=colour)
+    elif kind == "hourglass":
+        draw.polygon([(18, 8), (78, 8), (48, 48)], fill=colour)
+        draw.polygon([(18, 88), (78, 88), (48, 48)], fill=colour)
+        draw.rectangle((12, 4, 84, 12), fill=(90, 60, 30))
+        draw.rectangle((12, 84, 84, 92), fill=(90, 60, 30))
+    elif kind == "hexagon":
+        pts = [(s / 2 + 42 * math.cos(math.pi / 3 * i), s / 2 + 42 * math.sin(math.pi / 3 * i)) for i in range(6)]
+        draw.polygon(pts, fill=colour, outline=(240, 240, 240))
+    elif kind == "ship":
+        draw.polygon([(48, 6), (84, 88), (48, 70), (12, 88)], fill=colour)
+    elif kind == "arrow":
+        draw.rectangle((6, 38, 60, 58), fill=colour)
+        draw.polygon([(56, 18), (92, 48), (56, 78)], fill=colour)
+    return image
+
+
+ICONS = {
+    "kitchen-rivals": {"taste": ("star", (214, 162, 58, 255)), "favor": ("heart", (196, 71, 54, 255)),
+                       "time": ("hourglass", (214, 162, 58, 255))},
+    "star-exchange": {"green": ("cube", (70, 160, 80, 255)), "white": ("cube", (235, 235, 235, 255)),
+                      "brown": ("cube", (140, 90, 50, 255)), "yellow": ("disc", (240, 200, 60, 255)),
+                      "black": ("disc", (40, 40, 45, 255)), "ultra": ("hexagon", (80, 170, 220, 255)),
+                      "point": ("star", (240, 190, 60, 255)), "ship": ("ship", (200, 200, 210, 255)),
+                      "arrow": ("arrow", (150, 150, 170, 255))},
+}
+
+ART = {"stew": ((47, 93, 168), "disc"), "tart": ((240, 200, 60), "star"), "skewers": ((196, 71, 54), "ship"),
+       "cheese": ((240, 200, 90), "hexagon"), "market": ((184, 105, 42), "cube"), "roast": ((150, 70, 40), "disc"),
+       "critic": ((63, 143, 69), "star"), "notebook": ((63, 143, 69), "cube")}
+
+
+def art_picture(colour, kind) -> Image.Image:
+    """A plain picture for an example card: a soft gradient and one shape."""
+    w, h = 480, 300
+    image = Image.new("RGB", (w, h))
+    top = tuple(min(255, c + 90) for c in colour)
+    for y in range(h):
+        t = y / (h - 1)
+        image.paste(tuple(round(a + (b - a) * t) for a, b in zip(top, colour)), (0, y, w, y + 1))
+    shape = icon(kind, (255, 255, 255, 170)).resize((200, 200))
+    image.paste(shape, ((w - 200) // 2, (h - 200) // 2), shape)
+    return image
+
+
+def write_sources() -> None:
+    """The icons and art the examples use, drawn here."""
+    for game, icons in ICONS.items():
+        folder = EXAMPLES / game / "icons"
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, (kind, colour) in icons.items():
+            icon(kind, colour).resize((48, 48), Image.LANCZOS).save(folder / f"{name}.png", optimize=True)
+    art = EXAMPLES / "kitchen-rivals" / "art"
+    art.mkdir(exist_ok=True)
+    for name, (colour, kind) in ART.items():
+        art_picture(colour, kind).save(art / f"{name}.png", optimize=True)
+
+
+def card_images(game: str, pages) -> list[Image.Image]:
+    """The given pages (cards and backs) of a game, as pictures at DPI."""
+    job = prepare(game, ExportOptions(), 0.0, DPI)
+    pages = pages(job.game.cards)
+    pdf = card_pages_pdf(job, pages, "layouts", "docs", bleed=0.0, boxes=False)
+    w, h = job.pixels(job.card.width), job.pixels(job.card.height)
+    return rasterise(pdf, [PageJob(i, w, h) for i in range(len(pages))], 1)
+
+
+def strip(images: list[Image.Image], columns: int | None = None, gap: int = 18) -> Image.Image:
+    """Pictures in a grid on a light background, ``columns`` to a row."""
+    columns = columns or len(images)
+    rows = math.ceil(len(images) / columns)
+    w, h = images[0].size
+    sheet = Image.new("RGB", (columns * w + (columns + 1) * gap, rows * h + (rows + 1) * gap), (243, 239, 230))
+    for i, image in enumerate(images):
+        r, c = divmod(i, columns)
+        sheet.paste(image, (gap + c * (w + gap), gap + r * (h + gap)))
+    return sheet
+
+
+def outlined(game: str, index: int) -> Image.Image:
+    """One face with the outline and name of every box drawn over it."""
+    from kitgen.render.card import CardPainter
+
+    job = prepare(game, ExportOptions(), 0.0, DPI)
+    card = job.game.cards[index]
+    face = card_images(game, lambda cards: [CardPage(cards[index])])[0].convert("RGB")
+    k = DPI / 72.0
+    big = face.resize((face.width * 2, face.height * 2), Image.LANCZOS)
+    draw = ImageDraw.Draw(big)
+    painter = CardPainter(job.game, job.card.width, job.card.height, 0.0, job.art, job.source)
+    for name, rect in painter.boxes(card).items():
+        x0, y0 = rect.x * k * 2, (job.card.height - rect.y1) * k * 2
+        x1, y1 = rect.x1 * k * 2, (job.card.height - rect.y) * k * 2
+        draw.rectangle((x0, y0, x1, y1), outline=(220, 30, 120), width=2)
+        draw.text((x0 + 3, y0 + 1), name, fill=(220, 30, 120))
+    return big
+
+
+def main() -> None:
+    write_sources()
+    IMAGES.mkdir(exist_ok=True)
+    altun = card_images("altun-ha", lambda cards: [CardPage(cards[0]), CardPage(cards[9]), CardPage(cards[21]),
+                                                   CardPage(cards[0], back=True)])
+    strip(altun).save(IMAGES / "layout-builtin.png", optimize=True)
+    kitchen = EXAMPLES / "kitchen-rivals"
+    faces = card_images(str(kitchen), lambda cards: [CardPage(c) for c in cards[:8]])
+    strip(faces, columns=4).save(IMAGES / "layout-kitchen-rivals.png", optimize=True)
+    stars = EXAMPLES / "star-exchange"
+    sides = card_images(str(stars), lambda cards: [CardPage(c) for c in cards[:4]] +
+                        [CardPage(c, back=True) for c in cards[:4]])
+    strip(sides, columns=4).save(IMAGES / "layout-star-exchange.png", optimize=True)
+    outlined(str(kitchen), 0).save(IMAGES / "layout-boxes.png", optimize=True)
+    print(f"wrote {', '.join(sorted(p.name for p in IMAGES.glob('layout-*.png')))} into {IMAGES.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
