@@ -279,13 +279,18 @@ def _by_reportlab(path: str) -> EncodedImage:
     obj = PDFImageXObject("art", path, mask="auto")
     smask = getattr(obj, "_smask", None)
     return EncodedImage(obj.width, obj.height, obj.bitsPerComponent, PDFName(obj.colorSpace), tuple(obj._filters),
-                        obj.streamContent, decode=_decode_of(obj), mask=tuple(obj.mask) if obj.mask else None,
+                        _bytes(obj.streamContent), decode=_decode_of(obj), mask=tuple(obj.mask) if obj.mask else None,
                         smask=_by_reportlab_mask(smask) if smask is not None else None)
 
 
 def _by_reportlab_mask(obj) -> EncodedImage:
     return EncodedImage(obj.width, obj.height, obj.bitsPerComponent, PDFName(obj.colorSpace), tuple(obj._filters),
-                        obj.streamContent, decode=_decode_of(obj))
+                        _bytes(obj.streamContent), decode=_decode_of(obj))
+
+
+def _bytes(stream) -> bytes:
+    """reportlab keeps some streams as text of byte values; PDF streams are bytes."""
+    return stream.encode("latin-1") if isinstance(stream, str) else stream
 
 
 def _decode_of(obj) -> tuple | None:

@@ -206,7 +206,7 @@ class Builder:
         """A table with a shaded header row; ``styles[r][c]`` overrides a body cell's style."""
         head = [self.text.literal(h, self.st["cell_head"]) for h in header]
         body = [[self.text.literal(c, (styles[r][i] if styles and styles[r][i] else self.st["cell"]))
-                 for i, c in enumerate(row)] for r, row in enumerate(rows)]
+                 if isinstance(c, str) else c for i, c in enumerate(row)] for r, row in enumerate(rows)]
         table = Table([head] + body, colWidths=widths, repeatRows=1, hAlign="LEFT")
         style = [
             ("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL),
@@ -239,11 +239,37 @@ class Builder:
                            for k, t in self.game.types.items()}
             styles = [[type_styles[key] if i == col else None for i in range(len(data.columns))]
                       for key in data.types]
-        table = self._grid(data.header, data.rows, widths, styles=styles)
+        rows = self._rich_rows(data, type, styles)
+        table = self._grid(data.header, rows, widths, styles=styles)
         out = [table]
         if caption:
             out.append(self.text.para(caption, self.st["caption"]))
         return out
+
+    def _rich_rows(self, data: tables.CardTable, type, styles) -> list[list]:
+        """The table's cells, those from the card sheet as rich text: **bold**, *italic* and :icons:."""
+        from kitgen.data.icons import IconLibrary
+        from kitgen.render.rich_text import Icon, IconParagraph, icon_names, para_markup, parse, plain_text
+
+        game = self.game
+        library = IconLibrary(None if game.builtin else game.root / "icons")
+        cards = [c for c in game.cards if type is None or c.type == type]
+        rows = []
+        for r, (card, row) in enumerate(zip(cards, data.rows)):
+            cells: list = []
+            for i, (col, value) in enumerate(zip(data.columns, row)):
+                if col in ("type", "count"):
+                    cells.append(value)
+                    continue
+                style = styles[r][i] if styles and styles[r][i] else self.st["cell"]
+                header = game.column(col) if col in tables.DEFAULT_COLUMNS else col
+                where = f"{game.sheet.file}, row {card.row}, card {card.name!r}, column '{header}'"
+                pieces = parse(" ".join(value.split("\n")))       # a table cell runs its lines together
+                icons = {n: Icon(n, library.find(n, where)) for n in icon_names(pieces)}
+                fonts.check_glyphs(plain_text(pieces), where, style.fontName)
+                cells.append(IconParagraph(para_markup(pieces, style.fontSize, icons), style, icons))
+            rows.append(cells)
+        return rows
 
     def _column_widths(self, data: tables.CardTable) -> list[float]:
         """Short columns as wide as their longest entry; the effect text takes what is left."""
