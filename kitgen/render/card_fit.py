@@ -121,6 +121,12 @@ class Arrangement:
             return f"{painter.toml}, {', '.join(found)}"
         return self.in_layout(box)
 
+    def layout_error(self, box, message: str, key: str | None = None) -> RenderError:
+        """A mistake of the layout itself, met on this card first: reported once, not once per card."""
+        error = RenderError(f"{self.in_layout(box, key)}: {message}")
+        error.same_as = (self.layout.name, box.name, key, message)
+        return error
+
     def in_layout(self, box, key: str | None = None, line: int | None = None, source: str = "") -> str:
         file = _at_line(box.file or self.layout.file, source, line) if line else (box.file or self.layout.file)
         text = f"{file}, layout '{self.layout.name}', box '{box.name}'" + (f", key '{key}'" if key else "")
@@ -211,10 +217,10 @@ class Arrangement:
             try:
                 place = self.places.place(box.name)
             except lengths.LengthError as exc:
-                raise RenderError(f"{self.in_layout(box)}: {exc}") from None
+                raise self.layout_error(box, str(exc)) from None
             problem = place_problem(place, p.width, p.height, box.kind)
             if problem:
-                raise RenderError(f"{self.in_layout(box)}: {problem}")
+                raise self.layout_error(box, problem)
             keys = set(box.settings).union(*box.fallback[:self.steps[box.name]])
             style = {k: self.value(box, k) for k in keys if k not in ("x", "y", "w", "h", "content", "when")}
             try:
@@ -222,7 +228,7 @@ class Arrangement:
                     if style.get(key) is not None:
                         style[key] = self.places.length(style[key], None, 1.0)
             except lengths.LengthError as exc:
-                raise RenderError(f"{self.in_layout(box)}: {exc}") from None
+                raise self.layout_error(box, str(exc)) from None
             content = self.content(box)
             text = self.fit(box) if box.kind == "text" else None
             inner = self.inner(box)
@@ -274,8 +280,8 @@ class Arrangement:
         bold, italic = bool(self.value(box, "bold")), bool(self.value(box, "italic"))
         family = self.value(box, "font") or fonts.DEFAULT_FAMILY
         if not p.fonts.has(family):
-            raise RenderError(f"{self.in_layout(box, 'font')}: no font named {family!r} (fonts: "
-                              f"{', '.join(p.fonts.names())}; a game's own go in its fonts/ folder)")
+            raise self.layout_error(box, f"no font named {family!r} (fonts: {', '.join(p.fonts.names())}; "
+                                         "a game's own go in its fonts/ folder)", "font")
         pieces = parse(self.content(box), bold, italic)
         icons = {name: p.icon(name, where) for name in icon_names(pieces)}
         for style in {(r.bold, r.italic) for r in pieces if hasattr(r, "bold")}:
@@ -293,7 +299,7 @@ class Arrangement:
             floor = (lengths.points(lengths.evaluate(floor_expr, lambda n, a: (0.0, 0), 1.0, None), 1.0, 1.0)
                      if floor_expr is not None else DEFAULT_FLOOR)
         except lengths.LengthError as exc:
-            raise RenderError(f"{self.in_layout(box)}: {exc}") from None
+            raise self.layout_error(box, str(exc)) from None
         low = max(low, floor)
         if box.name in self.caps:
             top = min(top, self.caps[box.name])

@@ -1,0 +1,214 @@
+"""Card layouts as data, read back from the PDF: texts in their boxes, colours from columns where the
+layout puts them, icons inline, equal titles when asked, and each card's own back behind its front.
+
+The games are the examples of docs/layouts.md (docs/examples/), built once per test module.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pdfplumber
+import pypdfium2 as pdfium
+import pytest
+
+from kitgen.data.art_files import ArtLibrary
+from kitgen.data.game import load_game
+from kitgen.render.card import CardPainter
+from kitgen.units import card_size
+from tests.conftest import REPO, run
+from tests.pdfcheck import norm
+
+EXAMPLES = REPO / "docs" / "examples"
+KITCHEN, STARS = EXAMPLES / "kitchen-rivals", EXAMPLES / "star-exchange"
+
+
+def _build(game: Path, out: Path, *options: str) -> Path:
+    result = run("build", game, "--out", out, *options)
+    assert result.exit_code == 0, result.output
+    return out / load_game(game).slug
+
+
+@pytest.fixture(scope="module")
+def kitchen(tmp_path_factory) -> Path:
+    """The Kitchen Rivals kit, built once."""
+    return _build(KITCHEN, tmp_path_factory.mktemp("kitchen"))
+
+
+def _boxes(game_path: Path, back: bool = False) -> dict[int, dict]:
+    """Card row -> box name -> Rect of the built-in size, as the painter places them."""
+    game = load_game(game_path)
+    size = card_size(game.card_size)
+    painter = CardPainter(game, size.width, size.height, 0.0, ArtLibrary.for_game(game), "cards")
+    return {card.row: painter.boxes(card, back) for card in game.cards}
+
+
+def _words_in(words, box, origin) -> str:
+    """The letters of the words whose centre lies in ``box`` (card coordinates) of the card at ``origin``."""
+    x0, y0 = origin
+    inside = [t for t, cx, cy in words
+              if box.x - 0.5 <= cx - x0 <= box.x1 + 0.5 and box.y - 0.5 <= cy - y0 <= box.y1 + 0.5]
+    return "".join(inside)
+
+
+def _page_words(pdf: Path) -> dict[int, list]:
+    out = {}
+    with pdfplumber.open(pdf) as doc:
+        for number, page in enumerate(doc.pages, start=1):
+            h = float(page.height)
+            out[number] = [(norm(w["text"]), (w["x0"] + w["x1"]) / 2, h - (w["top"] + w["bottom"]) / 2)
+                           for w in page.extract_words()]
+    return out
+
+
+def test_each_box_text_lies_inside_its_box(kitchen):
+    manifest = json.loads((kitchen / "manifest.json").read_text())
+    words = _page_words(kitchen / "cards.pdf")
+    boxes = _boxes(KITCHEN)
+    game = load_game(KITCHEN)
+    by_row = {c.row: c for c in game.cards}
+    checked = 0
+    for copy in manifest["cards"]:
+        card, (x0, y0, _, _) = by_row[copy["row"]], copy["front"]["box"]
+        page, box = words[copy["front"]["page"]], boxes[copy["row"]]
+        expected = {"title": card.name, "kind": card.fields["Kind"], "time": card.fields["Time"],
+                    "cuisine": card.fields["Cuisine"], "tags": card.fields["Tags"].replace(",", "")}
+        for name, text in expected.items():
+            if text:
+                assert norm(text) in _words_in(page, box[name], (x0, y0)), (card.name, name)
+                checked += 1
+        first_word = norm(card.text.split()[0])
+        assert _words_in(page, box["rules"], (x0, y0)).startswith(first_word), card.name
+    assert checked > 60
+
+
+def _pixels(pdf: Path, page: int, scale: float = 2.0):
+    document = pdfium.PdfDocument(str(pdf))
+    image = document[page - 1].render(scale=scale).to_pil().convert("RGB")
+    height = document[page - 1].get_height()
+    document.close()
+    return lambda x, y: image.getpixel((round(x * scale), round((height - y) * scale)))
+
+
+def _hex(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def test_colours_from_columns_appear_where_the_layout_puts_them(kitchen):
+    manifest = json.loads((kitchen / "manifest.json").read_text())
+    boxes = _boxes(KITCHEN)
+    game = load_game(KITCHEN)
+    by_row = {c.row: c for c in game.cards}
+    pixel = _pixels(kitchen / "cards.pdf", 1)
+    seen = set()
+    for copy in (c for c in manifest["cards"] if c["front"]["page"] == 1):
+        card, (x0, y0, x1, y1) = by_row[copy["row"]], copy["front"]["box"]
+        frame = _hex(card.fields["Frame"])
+        assert all(abs(a - b) <= 3 for a, b in zip(pixel(x0 + 2.0, (y0 + y1) / 2), frame)), card.name
+        disc = boxes[copy["row"]]["time_disc"]
+        if card.fields["Time Colour"]:       # the disc's colour, sampled left of the number it holds
+            got = pixel(x0 + disc.x + disc.w * 0.18, y0 + disc.y + disc.h / 2)
+            assert all(abs(a - b) <= 3 for a, b in zip(got, _hex(card.fields["Time Colour"]))), card.name
+        seen.add(card.fields["Frame"])
+    assert len(seen) >= 2                    # cards of different colours were sampled
+
+
+def test_icons_are_drawn_inline_on_the_baseline_at_the_text_size(kitchen):
+    with pdfplumber.open(kitchen / "cards.pdf") as doc:
+        page = doc.pages[0]
+        h = float(page.height)
+        icons = [im for im in page.images if im["height"] < 20]
+        assert icons, "no icon on the first page"
+        lines = {}
+        for ch in page.chars:
+            lines.setdefault(round(ch["matrix"][5], 1), []).append(ch)
+        inline = 0
+        for im in icons:
+            bottom = h - im["bottom"]
+            for baseline, chars in lines.items():
+                same_line = [c for c in chars if abs(c["top"] - im["top"]) < im["height"] * 1.5]
+                if abs(bottom - baseline) < 0.05 and same_line:
+                    assert im["height"] == pytest.approx(same_line[0]["size"], abs=0.05)
+                    inline += 1
+                    break
+        assert inline >= 3        # the rules texts' :taste:, :favor: and :time: stand on their lines
+
+
+def test_one_title_size_for_the_deck_when_the_layout_asks(kitchen, tmp_path):
+    def title_sizes(kit: Path, game_path: Path) -> dict[str, set]:
+        manifest = json.loads((kit / "manifest.json").read_text())
+        boxes = _boxes(game_path)
+        game = load_game(game_path)
+        by_row = {c.row: c for c in game.cards}
+        sizes: dict[str, set] = {}
+        with pdfplumber.open(kit / "cards.pdf") as doc:
+            for copy in manifest["cards"]:
+                page = doc.pages[copy["front"]["page"] - 1]
+                x0, y0 = copy["front"]["box"][:2]
+                box = boxes[copy["row"]]["title"]
+                chars = [c for c in page.chars if box.x <= c["x0"] - x0 and c["x1"] - x0 <= box.x1 + 0.5
+                         and box.y <= page.height - c["bottom"] - y0 + 3 and page.height - c["top"] - y0 <= box.y1 + 3]
+                sizes.setdefault(by_row[copy["row"]].name, set()).update(round(c["size"], 2) for c in chars)
+        return sizes
+
+    sizes = title_sizes(kitchen, KITCHEN)
+    one_line = {name: s for name, s in sizes.items() if not name.startswith("Family")}
+    assert len(set().union(*one_line.values())) == 1            # every title at one size
+    assert max(sizes["Family Recipe Notebook Of The Old Harbour Inn"]) < min(next(iter(one_line.values())))
+
+    copy = shutil.copytree(KITCHEN, tmp_path / "game")         # the same deck without same_size
+    layouts = copy / "layouts.toml"
+    layouts.write_text(layouts.read_text(encoding="utf-8").replace("same_size = true", ""), encoding="utf-8")
+    free = title_sizes(_build(copy, tmp_path / "out"), copy)
+    assert len(set().union(*(s for n, s in free.items() if not n.startswith("Family")))) > 1
+
+
+@pytest.mark.parametrize("options", [("--duplex", "long"), ("--duplex", "short"), ("--layout", "gutterfold")])
+def test_each_card_has_its_own_back_behind_its_front(tmp_path, options):
+    kit = _build(STARS, tmp_path, *options)
+    manifest = json.loads((kit / "manifest.json").read_text())
+    words = _page_words(kit / "cards.pdf")
+    game = load_game(STARS)
+    by_row = {c.row: c for c in game.cards}
+    for copy in manifest["cards"]:
+        card = by_row[copy["row"]]
+        front, back = copy["front"], copy["back"]
+        inside = lambda page, box: [t for t, cx, cy in words[page]
+                                    if box[0] <= cx <= box[2] and box[1] <= cy <= box[3]]
+        front_words, back_words = inside(front["page"], front["box"]), inside(back["page"], back["box"])
+        assert norm(card.name.split()[0]) in front_words
+        assert norm(card.fields["Back Name"].split()[0]) in back_words, (card.name, options)   # names are unique
+
+
+def test_print_shop_png_and_tts_give_every_card_its_own_back(tmp_path):
+    game = load_game(STARS)
+    result = run("export", STARS, "--format", "print-shop", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(tmp_path / "star-exchange" / "print-shop.pdf") as doc:
+        texts = [norm(page.extract_text()) for page in doc.pages]
+    assert len(texts) == 2 * game.deck_size
+    for i, card in enumerate(game.cards):        # one copy of each card: front, then its back
+        assert norm(card.name) in texts[2 * i] and norm(card.fields["Back Name"]) in texts[2 * i + 1]
+
+    assert run("export", STARS, "--format", "png", "--out", tmp_path, "--dpi", "40").exit_code == 0
+    names = sorted(p.name for p in (tmp_path / "star-exchange" / "png").iterdir())
+    assert len(names) == 2 * len(game.cards) and "back.png" not in names
+    assert all(f"{n[:-4]}-back.png" in names for n in names if not n.endswith("-back.png"))
+
+    assert run("export", STARS, "--format", "tts", "--out", tmp_path, "--dpi", "40").exit_code == 0
+    folder = tmp_path / "star-exchange" / "tts"
+    deck = json.loads((folder / "star-exchange.json").read_text())["ObjectStates"][0]
+    entry = deck["CustomDeck"]["1"]
+    assert entry["UniqueBack"] is True and entry["BackURL"].endswith("star-exchange-backs-1.png")
+    from PIL import Image
+
+    with Image.open(folder / "star-exchange-sheet-1.png") as faces, Image.open(folder / "star-exchange-backs-1.png") as backs:
+        assert faces.size == backs.size          # the backs sheet has the faces' grid
+
+
+def test_a_deck_with_one_back_keeps_one_back_image(tmp_path):
+    assert run("export", KITCHEN, "--format", "png", "--out", tmp_path, "--dpi", "40").exit_code == 0
+    names = [p.name for p in (tmp_path / "kitchen-rivals" / "png").iterdir()]
+    assert "back.png" in names and not any(n.endswith("-back.png") for n in names)
