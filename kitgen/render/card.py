@@ -34,7 +34,7 @@ class CardPainter:
         self._faces: dict[int, list[Drawn]] = {}
         self._backs: dict[tuple, list[Drawn]] = {}
         self._back_keys: dict[tuple, int] = {}        # a back's look -> its number
-        self._caps: dict[str, dict[str, float]] = {}  # layout -> box -> one size for the whole deck
+        self._caps: dict[str, dict] = {}              # layout -> (box, fallback step) -> one size for the deck
         self._forms: set[str] = set()
         self.warnings: list[str] = []
         self._errors: dict = {}
@@ -75,14 +75,15 @@ class CardPainter:
             key = getattr(exc, "same_as", None) or str(exc)
             raise self._errors.setdefault(key, exc) from None
 
-    def _caps_of(self, layout) -> dict[str, float]:
+    def _caps_of(self, layout) -> dict[tuple[str, int], float]:
         """One type size per box across the deck for boxes with ``same_size``: the smallest size any
-        card's text takes in the box's first place (a card that needs a fallback keeps its own)."""
+        card's text takes in the box's place; cards that need a fallback (two lines, say) share the
+        smallest size of the cards that need the same one."""
         if layout.name not in self._caps:
             boxes = [b.name for b in layout.boxes if b.same_size]
             self._caps[layout.name] = {}
             if boxes:
-                sizes: dict[str, float] = {}
+                sizes: dict[tuple[str, int], float] = {}
                 for card in self.game.cards:
                     if layout not in (self.game.face_of(card), self.game.back_of(card)):
                         continue
@@ -90,8 +91,9 @@ class CardPainter:
                         None if layout.card_free else card))
                     arrangement.arrange()
                     for name in boxes:
-                        if name in arrangement.fitted_first:
-                            sizes[name] = min(sizes.get(name, 1e9), arrangement.fitted_first[name])
+                        if name in arrangement.fitted:
+                            key = (name, arrangement.fitted[name][0])
+                            sizes[key] = min(sizes.get(key, 1e9), arrangement.fitted[name][1])
                 self._caps[layout.name] = sizes
         return self._caps[layout.name]
 
@@ -160,7 +162,25 @@ class CardPainter:
         canvas.beginForm(name, lowerx=-b, lowery=-b, upperx=self.width + b, uppery=self.height + b)
         draw_boxes(canvas, drawn, self)
         canvas.endForm()
+        _keep_transparency(canvas, name)
         self._forms.add(key)
+
+
+def _keep_transparency(canvas, name: str) -> None:
+    """Give a form the graphics states (transparency) it uses: reportlab lists them for pages only."""
+    doc = canvas._doc
+    form = doc.idToObject[doc.getXObjectName(name)]
+    if not getattr(form, "ExtGState", None):
+        return
+    from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
+
+    resources = PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    resources.ExtGState = form.ExtGState
+    form.Resources = resources
 
 
 __all__ = ["CardPainter", "RenderError"]

@@ -106,7 +106,7 @@ class Arrangement:
         self.names = {b.name for b in layout.boxes}
         self.by_name = {b.name: b for b in layout.boxes}
         self.steps = {b.name: 0 for b in layout.boxes}
-        self.fitted_first: dict[str, float] = {}     # box -> size its text fits at in its first place
+        self.fitted: dict[str, tuple[int, float]] = {}   # box -> (fallback step, size) its text fits at
 
     # --- settings ----------------------------------------------------------------------
 
@@ -301,8 +301,9 @@ class Arrangement:
         except lengths.LengthError as exc:
             raise self.layout_error(box, str(exc)) from None
         low = max(low, floor)
-        if box.name in self.caps:
-            top = min(top, self.caps[box.name])
+        cap = self.caps.get((box.name, self.steps[box.name]))
+        if cap is not None:
+            top = min(top, cap)
             low = min(low, top)
         face = lambda b, i: p.fonts.face(family, b, i)     # noqa: E731
         fitted = None
@@ -334,8 +335,7 @@ class Arrangement:
                 size -= STEP
         if fitted is None:
             raise Overflow(box, self._too_long(box, where, pieces, face, icons, low, width, lines, bold, italic))
-        if self.steps[box.name] == 0:
-            self.fitted_first[box.name] = fitted.size
+        self.fitted[box.name] = (self.steps[box.name], fitted.size)
         self._fits[box.name] = fitted
         return fitted
 
