@@ -49,7 +49,7 @@ PLACE = ("x", "y", "w", "h")
 PLACE_DEFAULTS = {"x": "0mm", "y": "0mm", "w": "100%", "h": "100%"}
 LENGTH_KEYS = {"x", "y", "w", "h", "size", "min_size", "floor", "radius", "stroke_width", "gap"}
 COLOR_KEYS = {"color", "fill", "stroke"}
-BOOL_KEYS = {"bold", "italic", "bleed"}
+BOOL_KEYS = {"bold", "italic", "bleed", "underline"}
 ENUMS = {"align": ("left", "center", "right"), "valign": ("top", "middle", "bottom"),
          "fit": ("contain", "cover")}
 INTS = {"lines": range(1, 21), "rotate": (0, 180)}
@@ -58,8 +58,8 @@ TEXTS = {"content", "when", "font"}
 SHAPE_KEYS = {"fill", "stroke", "stroke_width", "radius"}
 COMMON = {*PLACE, "when", "bleed", "rotate", *SHAPE_KEYS}
 KEYS = {
-    "text": COMMON | {"content", "font", "bold", "italic", "size", "min_size", "floor", "color", "align",
-                      "valign", "lines", "leading", "padding"},
+    "text": COMMON | {"content", "font", "bold", "italic", "underline", "size", "min_size", "floor", "color",
+                      "align", "valign", "lines", "leading", "padding"},
     "image": COMMON | {"content", "fit", "padding"},
     "icons": COMMON | {"content", "gap", "align", "valign", "padding"},
     "rect": COMMON, "circle": COMMON, "line": COMMON - {"fill", "radius"},

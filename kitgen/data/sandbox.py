@@ -3,8 +3,9 @@
 Game folders are shared between designers, so their templates are untrusted
 code: they run in jinja2's immutable sandbox, where an undefined name is an
 error (never a silent blank), and see only plain data.  Layout templates also
-get three colour filters: ``{{ color | darken(0.35) }}``,
-``{{ color | lighten(0.8) }}`` and ``{{ color | mix("#ffffff", 0.5) }}``.
+get three colour filters, ``{{ color | darken(0.35) }}``,
+``{{ color | lighten(0.8) }}`` and ``{{ color | mix("#ffffff", 0.5) }}``, and
+``{{ value | reads_turned }}``: whether a value reads as another upside down (6 and 9).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from jinja2 import nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from kitgen.data.values import mix_colors
+from kitgen.layout.card_face import reads_differently_turned
 
 
 def environment(**options) -> ImmutableSandboxedEnvironment:
@@ -24,6 +26,7 @@ def environment(**options) -> ImmutableSandboxedEnvironment:
     env.filters["mix"] = lambda color, other, t=0.5: mix_colors(str(color), str(other), t)
     env.filters["darken"] = lambda color, t=0.2: mix_colors(str(color), "#000000", t)
     env.filters["lighten"] = lambda color, t=0.2: mix_colors(str(color), "#ffffff", t)
+    env.filters["reads_turned"] = reads_differently_turned
     return env
 
 

@@ -68,10 +68,3 @@ class Line:
     y0: float
     x1: float
     y1: float
-
-
-def fit_image(box: Rect, image_w: int, image_h: int, cover: bool = False) -> Rect:
-    """The image's rectangle inside ``box``, centred, keeping its aspect (cover: fill and overflow)."""
-    scale = (max if cover else min)(box.w / image_w, box.h / image_h)
-    w, h = image_w * scale, image_h * scale
-    return Rect(box.x + (box.w - w) / 2, box.y + (box.h - h) / 2, w, h)

@@ -11,7 +11,8 @@ import re
 
 from reportlab.lib.colors import Color
 
-from kitgen.layout.geometry import Rect, fit_image
+from kitgen.layout.card_face import fit_image
+from kitgen.layout.geometry import Rect
 from kitgen.render.card_fit import CAP_HEIGHT, LINE_LEADING, Drawn
 from kitgen.render.images import draw_art, draw_image
 
@@ -94,6 +95,11 @@ def _text(canvas, d: Drawn, rect: Rect, painter) -> None:
         w = setter.width(line, size)
         x = {"left": inner.x, "right": inner.x1 - w, "center": inner.x + inner.w / 2 - w / 2}[align]
         setter.draw(canvas, line, x, first - i * leading, size)
+        if d.style.get("underline"):
+            if color is not None:
+                _set_stroke(canvas, color)
+            canvas.setLineWidth(size * 0.08)
+            canvas.line(x, first - i * leading - size * 0.14, x + w, first - i * leading - size * 0.14)
 
 
 def _image(canvas, d: Drawn, rect: Rect, painter) -> None:

@@ -27,7 +27,8 @@ from functools import lru_cache
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFObject, PDFObjectReference, PDFStream
 
 from kitgen.errors import RenderError
-from kitgen.layout.geometry import Rect, fit_image
+from kitgen.layout.card_face import fit_image
+from kitgen.layout.geometry import Rect
 from kitgen.render import fonts
 from kitgen.render.colors import INK, PLACEHOLDER, PLACEHOLDER_EDGE
 from kitgen.render.text_fit import fit_line, shorten_line
