@@ -212,3 +212,12 @@ def test_a_deck_with_one_back_keeps_one_back_image(tmp_path):
     assert run("export", KITCHEN, "--format", "png", "--out", tmp_path, "--dpi", "40").exit_code == 0
     names = [p.name for p in (tmp_path / "kitchen-rivals" / "png").iterdir()]
     assert "back.png" in names and not any(n.endswith("-back.png") for n in names)
+
+
+def test_icons_also_show_in_the_rulebook_card_tables(kitchen):
+    with pdfplumber.open(kitchen / "rules.pdf") as doc:
+        icons = [im for page in doc.pages for im in page.images]
+        text = "".join(page.extract_text() for page in doc.pages)
+    assert len(icons) >= 8                       # :taste:, :favor: and :time: of the effect column
+    assert all(im["height"] == pytest.approx(9.0, abs=0.01) for im in icons)   # the table's type size
+    assert ":taste:" not in text and "*A good cook shops first.*" in text     # the rest prints as written

@@ -62,17 +62,21 @@ class Icon:
         draw_image(canvas, self.path, x, y, w, h)
 
 
-def parse(text: str, bold: bool = False, italic: bool = False) -> list[Piece]:
-    """The pieces of ``text``: runs in their style, icons, and BREAK for each line break."""
+_ICONS_ONLY = re.compile(r"()()():([A-Za-z][A-Za-z0-9_-]*):")
+
+
+def parse(text: str, bold: bool = False, italic: bool = False, icons_only: bool = False) -> list[Piece]:
+    """The pieces of ``text``: runs in their style, icons, and BREAK for each line break
+    (``icons_only``: every other character prints as written, as card text in the rulebook does)."""
     out: list[Piece] = []
     pos = 0
-    for m in _INLINE.finditer(text):
+    for m in (_ICONS_ONLY if icons_only else _INLINE).finditer(text):
         _plain(text[pos:m.start()], bold, italic, out)
-        if m.group(1) is not None:
+        if m.group(1):
             _plain(m.group(1), bold, italic, out)
-        elif m.group(2) is not None:
+        elif m.group(2):
             out += parse(m.group(2), True, italic)
-        elif m.group(3) is not None:
+        elif m.group(3):
             out += parse(m.group(3), bold, True)
         else:
             out.append(IconRef(m.group(4)))

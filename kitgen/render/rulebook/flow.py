@@ -247,7 +247,7 @@ class Builder:
         return out
 
     def _rich_rows(self, data: tables.CardTable, type, styles) -> list[list]:
-        """The table's cells, those from the card sheet as rich text: **bold**, *italic* and :icons:."""
+        """The table's cells; those from the card sheet show their :icons:, every other character as written."""
         from kitgen.data.icons import IconLibrary
         from kitgen.render.rich_text import Icon, IconParagraph, icon_names, para_markup, parse, plain_text
 
@@ -264,7 +264,7 @@ class Builder:
                 style = styles[r][i] if styles and styles[r][i] else self.st["cell"]
                 header = game.column(col) if col in tables.DEFAULT_COLUMNS else col
                 where = f"{game.sheet.file}, row {card.row}, card {card.name!r}, column '{header}'"
-                pieces = parse(" ".join(value.split("\n")))       # a table cell runs its lines together
+                pieces = parse(" ".join(value.split("\n")), icons_only=True)   # the rest as written, on one line
                 icons = {n: Icon(n, library.find(n, where)) for n in icon_names(pieces)}
                 fonts.check_glyphs(plain_text(pieces), where, style.fontName)
                 cells.append(IconParagraph(para_markup(pieces, style.fontSize, icons), style, icons))
