@@ -37,9 +37,13 @@ def layout_game(folder: Path, layouts: str = "", sheet: str = SHEET, toml: str =
     return folder
 
 
-def _box(**keys) -> str:
+def text_box(**keys) -> str:
+    """A box 'extra' added to the layout 'mine', its keys written as given (TOML values)."""
     lines = "\n".join(f"{k} = {v}" for k, v in keys.items())
     return f"\n[layouts.mine.boxes.extra]\n{lines}\n"
+
+
+_box = text_box
 
 
 @pytest.mark.parametrize("layouts, needles", [

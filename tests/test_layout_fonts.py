@@ -14,7 +14,7 @@ from fontTools.pens.ttGlyphPen import TTGlyphPen
 from tests.conftest import run
 from tests.pdfcheck import fonts_of, unembedded_fonts
 from tests.test_bad_input import assert_user_error
-from tests.test_layout_errors import layout_game
+from tests.test_layout_errors import layout_game, text_box
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.,"
 
@@ -58,15 +58,7 @@ def make_font(path: Path, family: str, style: str = "Regular", cff: bool = False
     return path
 
 
-FONT_BOX = """
-[layouts.mine.boxes.words]
-content = "{{ text }}"
-font = "Blocky"
-x = "5mm"
-y = "20mm"
-w = "100% - 10mm"
-h = "30mm"
-"""
+FONT_BOX = text_box(content='"{{ text }}"', font='"Blocky"', x='"5mm"', y='"20mm"', w='"100% - 10mm"', h='"30mm"')
 
 
 @pytest.mark.parametrize("cff", [False, True], ids=["ttf", "otf-with-postscript-outlines"])

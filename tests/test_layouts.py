@@ -19,7 +19,7 @@ from kitgen.data.game import load_game
 from kitgen.render.card import CardPainter
 from kitgen.units import card_size
 from tests.conftest import REPO, run
-from tests.pdfcheck import norm
+from tests.pdfcheck import norm, words_by_page
 
 EXAMPLES = REPO / "docs" / "examples"
 KITCHEN, STARS = EXAMPLES / "kitchen-rivals", EXAMPLES / "star-exchange"
@@ -53,19 +53,9 @@ def _words_in(words, box, origin) -> str:
     return "".join(inside)
 
 
-def _page_words(pdf: Path) -> dict[int, list]:
-    out = {}
-    with pdfplumber.open(pdf) as doc:
-        for number, page in enumerate(doc.pages, start=1):
-            h = float(page.height)
-            out[number] = [(norm(w["text"]), (w["x0"] + w["x1"]) / 2, h - (w["top"] + w["bottom"]) / 2)
-                           for w in page.extract_words()]
-    return out
-
-
 def test_each_box_text_lies_inside_its_box(kitchen):
     manifest = json.loads((kitchen / "manifest.json").read_text())
-    words = _page_words(kitchen / "cards.pdf")
+    words = words_by_page(kitchen / "cards.pdf")
     boxes = _boxes(KITCHEN)
     game = load_game(KITCHEN)
     by_row = {c.row: c for c in game.cards}
@@ -169,7 +159,7 @@ def test_one_title_size_for_the_deck_when_the_layout_asks(kitchen, tmp_path):
 def test_each_card_has_its_own_back_behind_its_front(tmp_path, options):
     kit = _build(STARS, tmp_path, *options)
     manifest = json.loads((kit / "manifest.json").read_text())
-    words = _page_words(kit / "cards.pdf")
+    words = words_by_page(kit / "cards.pdf")
     game = load_game(STARS)
     by_row = {c.row: c for c in game.cards}
     for copy in manifest["cards"]:
