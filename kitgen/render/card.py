@@ -87,13 +87,12 @@ class CardPainter:
                 for card in self.game.cards:
                     if layout not in (self.game.face_of(card), self.game.back_of(card)):
                         continue
-                    arrangement = Arrangement(self, layout, None if layout.card_free else card, self.context(
-                        None if layout.card_free else card))
-                    arrangement.arrange()
+                    bound = None if layout.card_free else card
+                    fitted = Arrangement(self, layout, bound, self.context(bound)).sizes(boxes)
                     for name in boxes:
-                        if name in arrangement.fitted:
-                            key = (name, arrangement.fitted[name][0])
-                            sizes[key] = min(sizes.get(key, 1e9), arrangement.fitted[name][1])
+                        if name in fitted:
+                            key = (name, fitted[name][0])
+                            sizes[key] = min(sizes.get(key, 1e9), fitted[name][1])
                 self._caps[layout.name] = sizes
         return self._caps[layout.name]
 

@@ -106,6 +106,7 @@ class Arrangement:
         self.names = {b.name for b in layout.boxes}
         self.by_name = {b.name: b for b in layout.boxes}
         self.steps = {b.name: 0 for b in layout.boxes}
+        self._values: dict[tuple, Any] = {}
         self.fitted: dict[str, tuple[int, float]] = {}   # box -> (fallback step, size) its text fits at
 
     # --- settings ----------------------------------------------------------------------
@@ -150,13 +151,19 @@ class Arrangement:
             raise RenderError(f"{where}: {error_text(exc)}") from None
 
     def value(self, box, key: str, step: int | None = None) -> Any:
-        setting = box.get(key, self.steps[box.name] if step is None else step)
+        step = self.steps[box.name] if step is None else step
+        memo = (box.name, key, step)
+        if memo in self._values:
+            return self._values[memo]
+        setting = box.get(key, step)
         if setting is None:
-            return None
-        if setting.constant:
-            return setting.value
-        text = self.render(setting, box, key)
-        return self._parse(key, text, box, setting)
+            result = None
+        elif setting.constant:
+            result = setting.value
+        else:
+            result = self._parse(key, self.render(setting, box, key), box, setting)
+        self._values[memo] = result
+        return result
 
     def _parse(self, key: str, text: str, box, setting) -> Any:
         if key in ("content", "when", "font"):
@@ -195,9 +202,28 @@ class Arrangement:
 
     def arrange(self) -> list[Drawn]:
         """Every box shown on the card, fitted, in drawing order; RenderError for what cannot print."""
+        return self._until_fitted(self._attempt)
+
+    def sizes(self, names: list[str]) -> dict[str, tuple[int, float]]:
+        """Only the boxes ``names`` fitted (and what they depend on): box -> (fallback step, type size)."""
+        def attempt():
+            self._begin()
+            for name in names:
+                if self.shown(self.by_name[name]):
+                    self.fit(self.by_name[name])
+            return self.fitted
+        return self._until_fitted(attempt)
+
+    def _begin(self) -> None:
+        p = self.painter
+        self._fits: dict[str, TextFit] = {}
+        self.places = Places(p.width, p.height, self.scale, self.names,
+                             lambda b, k: self.value(self.by_name[b], k), self.var, self._size_of)
+
+    def _until_fitted(self, attempt):
         while True:
             try:
-                return self._attempt()
+                return attempt()
             except Overflow as over:
                 box = over.box
                 if self.steps[box.name] >= len(box.fallback):
@@ -207,9 +233,7 @@ class Arrangement:
 
     def _attempt(self) -> list[Drawn]:
         p = self.painter
-        self._fits: dict[str, TextFit] = {}
-        self.places = Places(p.width, p.height, self.scale, self.names,
-                             lambda b, k: self.value(self.by_name[b], k), self.var, self._size_of)
+        self._begin()
         drawn = []
         for box in self.layout.boxes:
             if not self.shown(box):
@@ -306,33 +330,33 @@ class Arrangement:
             top = min(top, cap)
             low = min(low, top)
         face = lambda b, i: p.fonts.face(family, b, i)     # noqa: E731
-        fitted = None
-        size = top
         if lines:
             setter = LineSetter(pieces, face, icons, (bold, italic))
-            while size >= low - 1e-9:
+
+            def attempt(size: float):
                 got = setter.lines(size, width)
                 if len(got) <= lines and all(setter.width(line, size) <= width for line in got):
-                    fitted = TextFit(size, lines=got, setter=setter)
-                    break
-                size -= STEP
+                    return TextFit(size, lines=got, setter=setter)
+                return None
         else:
             leading = self.value(box, "leading") or PARA_LEADING
             color = self.value(box, "color")
             base = face(bold, italic)
             inner_h = height()
+            align = ALIGN[self.value(box, "align") or "center"]
+            text = self.content(box)
             if family != fonts.DEFAULT_FAMILY:
                 p.fonts.family(family)
-            while size >= low - 1e-9:
+
+            def attempt(size: float):
                 style = ParagraphStyle("card", fontName=base, fontSize=size, leading=size * leading,
-                                       alignment=ALIGN[self.value(box, "align") or "center"],
-                                       textColor=_color(color) if color else Color(0, 0, 0))
-                para = IconParagraph(para_markup(parse(self.content(box)), size, icons), style, icons)
+                                       alignment=align, textColor=_color(color) if color else Color(0, 0, 0))
+                para = IconParagraph(para_markup(parse(text), size, icons), style, icons)
                 _, h = para.wrap(width, inner_h)
                 if h <= inner_h and max(para.getActualLineWidths0() or [0]) <= width + 0.01:
-                    fitted = TextFit(size, para=para, height=h)
-                    break
-                size -= STEP
+                    return TextFit(size, para=para, height=h)
+                return None
+        fitted = largest_fit(attempt, top, low)
         if fitted is None:
             raise Overflow(box, self._too_long(box, where, pieces, face, icons, low, width, lines, bold, italic))
         self.fitted[box.name] = (self.steps[box.name], fitted.size)
@@ -386,6 +410,24 @@ def _has_percent(expr) -> bool:
         return expr.unit == "%"
     return any(_has_percent(e) for e in getattr(expr, "args", ()) or
                [getattr(expr, k) for k in ("arg", "left", "right") if hasattr(expr, k)])
+
+
+def largest_fit(attempt, top: float, low: float):
+    """The fit at the largest size from ``top`` down to ``low``, by STEP, at which ``attempt`` succeeds
+    (None if none does): ``top`` first, as most texts fit there, then halving the steps between."""
+    first = attempt(top)
+    if first is not None or top < low - 1e-9:
+        return first
+    steps = int((top - low) / STEP + 1e-9)             # sizes top - STEP ... top - steps * STEP
+    best, lo, hi = None, 1, steps                      # a text that fits at a size fits at every smaller one
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        got = attempt(top - mid * STEP)
+        if got is not None:
+            best, hi = got, mid - 1
+        else:
+            lo = mid + 1
+    return best
 
 
 def _needed_width(setter: LineSetter, size: float, lines: int) -> float:

@@ -1,18 +1,10 @@
-"""Fitting text to a box: the largest size at which a line, a few wrapped lines or a paragraph fit."""
+"""Fitting text to a width: the largest size at which a line or a few wrapped lines fit (card boxes fit
+their rich text in :mod:`kitgen.render.card_fit`)."""
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
-from reportlab.lib.enums import TA_CENTER
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Paragraph
-
-from kitgen.layout.geometry import Rect
-from kitgen.render import fonts
-from kitgen.render.colors import INK
 
 
 def fit_line(text: str, font: str, size: float, min_size: float, width: float,
@@ -67,19 +59,5 @@ def wrap_lines(text: str, font: str, size: float, min_size: float, width: float,
         if len(lines) <= max_lines and not (
                 every_line_fits and any(stringWidth(line, font, size) > width for line in lines)):
             return size, lines
-        size -= 0.25
-    return None
-
-
-def fit_paragraph(text: str, box: Rect, size: float, min_size: float, font: str = fonts.REGULAR):
-    """A centred paragraph shrunk until it fits ``box``, or None if it cannot."""
-    markup = escape(text).replace("\n", "<br/>")
-    while size >= min_size - 1e-9:
-        style = ParagraphStyle("card", fontName=font, fontSize=size, leading=size * 1.22,
-                               alignment=TA_CENTER, textColor=INK)
-        para = Paragraph(markup, style)
-        _, h = para.wrap(box.w, box.h)
-        if h <= box.h and max(para.getActualLineWidths0() or [0]) <= box.w + 0.01:
-            return para, h
         size -= 0.25
     return None
