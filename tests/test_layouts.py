@@ -211,3 +211,34 @@ def test_icons_also_show_in_the_rulebook_card_tables(kitchen):
     assert len(icons) >= 8                       # :taste:, :favor: and :time: of the effect column
     assert all(im["height"] == pytest.approx(9.0, abs=0.01) for im in icons)   # the table's type size
     assert ":taste:" not in text and "*A good cook shops first.*" in text     # the rest prints as written
+
+
+def test_a_column_or_a_type_picks_each_card_its_layout(tmp_path):
+    from tests.test_layout_errors import layout_game
+
+    sheet = "Name,Kind,Look,Shade\nEmber,spell,,#aa3322\nFrost,spell,kitgen,#3366aa\nStone,relic,,#777777\n"
+    folder = layout_game(tmp_path / "g", sheet=sheet, toml='[columns]\ntype = "Kind"\nface = "Look"\n'
+                         '[types.relic]\nlabel = "Relic"\ncolor = "#555555"\nface = "kitgen"\n')
+    boxes = _boxes(folder)
+    assert set(boxes[2]) == {"ground", "title"}         # the game's face: its own layout
+    assert "panel" in boxes[3] and "panel" in boxes[4]  # kitgen's face, named by the row and by the type
+
+
+def test_backgrounds_reach_into_the_bleed_and_art_is_not_scaled_to_fill_it(tmp_path):
+    plain, bled = _build(KITCHEN, tmp_path / "plain"), _build(KITCHEN, tmp_path / "bled", "--bleed", "3")
+    card = load_game(KITCHEN).cards[0]
+    copy = json.loads((bled / "manifest.json").read_text())["cards"][0]
+    x0, y0, x1, y1 = copy["front"]["box"]
+    pixel = _pixels(bled / "cards.pdf", 1)
+    frame = _hex(card.fields["Frame"])
+    assert all(abs(a - b) <= 3 for a, b in zip(pixel(x0 - 1.5 * 72 / 25.4, (y0 + y1) / 2), frame))
+    sizes = []
+    for kit in (plain, bled):
+        first = json.loads((kit / "manifest.json").read_text())["cards"][0]["front"]
+        x0, y0, x1, y1 = first["box"]
+        with pdfplumber.open(kit / "cards.pdf") as doc:
+            page = doc.pages[first["page"] - 1]
+            sizes.append(sorted((round(im["width"], 2), round(im["height"], 2)) for im in page.images
+                                if x0 <= (im["x0"] + im["x1"]) / 2 <= x1
+                                and y0 <= page.height - (im["top"] + im["bottom"]) / 2 <= y1))
+    assert sizes[0] and sizes[0] == sizes[1]             # every picture as large with bleed as without

@@ -121,7 +121,10 @@ class FontSet:
             styles = self.files[key]
             path = next(styles[s] for s in ((bold, italic), (bold, False), (False, italic), (False, False),
                                             *styles) if s in styles)
-            self._faces[wanted] = _register_file(path, f"{self.label}/{path.name}")
+            from kitgen.data.paths import contained
+
+            where = f"{self.label}/{path.name}"
+            self._faces[wanted] = _register_file(contained(path.parent, path.name, where), where)
         return self._faces[wanted]
 
     def family(self, name: str) -> str:
