@@ -66,7 +66,7 @@ def test_back_frame_stays_in_the_safe_zone_with_bleed_as_exports_draw_it(game_na
     bleed = inch(1 / 8)
     job = ExportJob(game, card_size(game.card_size), bleed, DPI, 1, ArtLibrary.for_game(game), "cards.csv",
                     ExportOptions())
-    im = raster(card_pages_pdf(job, [CardPage(None)], "back", "back"))
+    im = raster(card_pages_pdf(job, [CardPage(game.cards[0], back=True)], "back", "back"))
     b = round(bleed / 72 * DPI)
     w, h = im.size
     assert abs(w - (job.card.width + 2 * bleed) / 72 * DPI) <= 1 and abs(h - (job.card.height + 2 * bleed) / 72 * DPI) <= 1

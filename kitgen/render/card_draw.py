@@ -14,7 +14,7 @@ from reportlab.lib.colors import Color
 from kitgen.layout.card_face import fit_image
 from kitgen.layout.geometry import Rect
 from kitgen.render.card_fit import CAP_HEIGHT, LINE_LEADING, Drawn
-from kitgen.render.images import draw_art, draw_image
+from kitgen.render.images import draw_art, draw_art_to_bleed, draw_image, image_size
 
 ICON_GAP = 0.15            # of the icons' height, between two icons of a row
 
@@ -108,13 +108,15 @@ def _image(canvas, d: Drawn, rect: Rect, painter) -> None:
     if d.style.get("fit") != "cover" or path is None:
         draw_art(canvas, path, inner, d.content.strip())
         return
-    from kitgen.render.images import image_size
-
-    w, h = image_size(path)
-    r = fit_image(inner, w, h, cover=True)          # fitted to the trim: never scaled up to fill the bleed
     clip = canvas.beginPath()
     clip.rect(rect.x, rect.y, rect.w, rect.h)
     canvas.clipPath(clip, stroke=0, fill=0)
+    if d.style.get("bleed") and painter.bleed:
+        # fitted to the trim, never scaled up to fill the bleed: its edge pixels reach into it
+        draw_art_to_bleed(canvas, path, inner, painter.bleed, d.content.strip())
+        return
+    w, h = image_size(path)
+    r = fit_image(inner, w, h, cover=True)
     draw_image(canvas, path, r.x, r.y, r.w, r.h)
 
 
