@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from kitgen.render.rulebook import sandbox
+from kitgen.data import bounded_sandbox as sandbox
 from tests.conftest import run
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"

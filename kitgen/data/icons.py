@@ -10,10 +10,12 @@ ICON_SUFFIXES = (".png", ".jpg", ".jpeg")
 
 
 class IconLibrary:
-    """Finds the icon files of one game folder (each name looked up once)."""
+    """Finds the icon files of one game folder (each name looked up once), inside the game folder
+    once symlinks are followed, each checked to be a picture that decodes."""
 
-    def __init__(self, folder: Path | None):
-        self.folder = folder
+    def __init__(self, root: Path | None):
+        self.root = root
+        self.folder = root / "icons" if root is not None else None
         self._found: dict[str, Path | None] = {}
 
     def names(self) -> list[str]:
@@ -24,13 +26,17 @@ class IconLibrary:
     def find(self, name: str, where: str) -> Path:
         """The file of icon ``name``, or an error naming ``where`` the icon was asked for."""
         if name not in self._found:
-            from kitgen.data.paths import contained
+            from kitgen.data.art_files import check_image
+            from kitgen.data.paths import check_folder, inside
 
             found = None
-            if self.folder is not None:
+            if self.root is not None:
+                check_folder(self.root, self.folder, where)
                 for suffix in ICON_SUFFIXES:
-                    if (self.folder / (name + suffix)).is_file():
-                        found = contained(self.folder, name + suffix, where)
+                    path = inside(self.root, f"icons/{name}{suffix}", where)
+                    if path.is_file():
+                        check_image(path, where)
+                        found = path
                         break
             self._found[name] = found
         path = self._found[name]

@@ -27,6 +27,7 @@ drawing) is worked out in :mod:`kitgen.layout.card_boxes` and :mod:`kitgen.rende
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from functools import lru_cache
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from kitgen.data.card_context import TEMPLATE_NAMES, column_names
-from kitgen.data.files import decode_text, read_bytes
+from kitgen.data.files import decode_text, open_inside
 from kitgen.data.layout_model import KINDS, Box, Layout, Setting
 from kitgen.data.sandbox import compile_template, environment
 from kitgen.data.values import layout_color
@@ -77,9 +78,9 @@ def read_layouts(data: dict, root: Path | None, toml_label: str, columns) -> dic
     for name, spec in builtin.items():
         sources[name] = (spec, BUILTIN_LABEL)
     _add(sources, data.get("layouts", {}), toml_label, "layouts")
-    if root is not None and (root / "layouts.toml").is_file():
+    if root is not None and os.path.lexists(root / "layouts.toml"):
         label = str(root / "layouts.toml")
-        text = decode_text(read_bytes(root / "layouts.toml", label), label)
+        text = decode_text(open_inside(root, "layouts.toml", label), label)
         try:
             extra = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

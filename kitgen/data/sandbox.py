@@ -1,7 +1,8 @@
 """The one jinja2 sandbox every template of a game runs in: the rulebook's and the layouts'.
 
 Game folders are shared between designers, so their templates are untrusted
-code: they run in jinja2's immutable sandbox, where an undefined name is an
+code: they run in jinja2's immutable sandbox with bounds on what one render
+may cost (:mod:`kitgen.data.bounded_sandbox`), where an undefined name is an
 error (never a silent blank), and see only plain data.  Layout templates also
 get three colour filters, ``{{ color | darken(0.35) }}``,
 ``{{ color | lighten(0.8) }}`` and ``{{ color | mix("#ffffff", 0.5) }}``, and
@@ -14,15 +15,16 @@ import re
 
 import jinja2
 from jinja2 import nodes
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+
+from kitgen.data.bounded_sandbox import LimitedSandbox, TemplateLimit
 from kitgen.data.values import mix_colors
 from kitgen.layout.card_face import reads_differently_turned
 
 
-def environment(**options) -> ImmutableSandboxedEnvironment:
-    """A sandboxed environment: strict about undefined names, no autoescaping, the colour filters."""
-    env = ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False, **options)
+def environment(**options) -> LimitedSandbox:
+    """A bounded sandbox: strict about undefined names, no autoescaping, the colour filters."""
+    env = LimitedSandbox(undefined=jinja2.StrictUndefined, autoescape=False, **options)
     env.filters["mix"] = lambda color, other, t=0.5: mix_colors(str(color), str(other), t)
     env.filters["darken"] = lambda color, t=0.2: mix_colors(str(color), "#000000", t)
     env.filters["lighten"] = lambda color, t=0.2: mix_colors(str(color), "#ffffff", t)
@@ -57,6 +59,8 @@ def error_text(exc: Exception) -> str:
         return f"not allowed in a template: {exc}"
     if isinstance(exc, jinja2.TemplateError):
         return f"template error: {exc}"
+    if isinstance(exc, TemplateLimit):
+        return f"template too costly: {exc}"
     return f"template error: {type(exc).__name__}: {exc}"
 
 
@@ -100,4 +104,4 @@ def compile_template(env, source: str) -> tuple:
     return _COMPILED[source]
 
 
-TEMPLATE_ERRORS = (jinja2.TemplateError, TypeError, ValueError, ArithmeticError, LookupError, AttributeError)
+TEMPLATE_ERRORS = (TemplateLimit, jinja2.TemplateError, TypeError, ValueError, ArithmeticError, LookupError, AttributeError)

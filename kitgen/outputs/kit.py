@@ -106,10 +106,13 @@ def _validate(game_or_path, problems: Problems) -> ValidationReport:
     game = load_game(game_or_path, problems)
     toml = _label(game_or_path, game, "game.toml")
     size = card_size(game.card_size, f"{toml}: card_size")
+    found = len(problems.found)
     with problems.check():        # what build checks with its default options: the card fits the paper...
         paper = paper_size(BuildOptions.paper)
         layout = card_sheet_layout(BuildOptions(), paper, size, f"{toml}: card_size")
         check_kit_pages(game, layout, paper, size, toml)   # ... and the kit's pages are within bounds
+    if any(isinstance(p, LimitError) for p in problems.found[found:]):
+        return ValidationReport(game, list(game.warnings), [])    # too large to draw: its cards are not checked
     art = ArtLibrary.for_game(game)
     source = _csv_label(game_or_path, game)
     with problems.check():

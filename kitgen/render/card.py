@@ -9,6 +9,7 @@ one per distinct back, and every art image once.
 
 from __future__ import annotations
 
+from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateTimeout
 from kitgen.data.card_context import card_context
 from kitgen.data.icons import IconLibrary
 from kitgen.errors import RenderError
@@ -27,8 +28,8 @@ class CardPainter:
         self.w, self.h = width, height
         self.toml = f"{game.slug}/game.toml" if game.builtin else str(game.root / "game.toml")   # for messages
         user = not game.builtin
-        self.fonts = fonts.FontSet(game.root / "fonts" if user else None, "fonts")
-        self.icons = IconLibrary(game.root / "icons" if user else None)
+        self.fonts = fonts.FontSet(game.root if user else None)
+        self.icons = IconLibrary(game.root if user else None)
         self._icons: dict[str, Icon] = {}
         self._contexts: dict[int, dict] = {}
         self._faces: dict[int, list[Drawn]] = {}
@@ -70,6 +71,10 @@ class CardPainter:
         try:
             caps = self._caps_of(layout)
             return Arrangement(self, layout, card, self.context(card), caps).arrange()
+        except TemplateTimeout:
+            where = f" (row {card.row}, card {card.name!r})" if card is not None else ""
+            raise RenderError(f"{layout.file}, layout '{layout.name}'{where}: its templates were still rendering "
+                              f"after {MAX_SECONDS:g} s (a loop too long?)") from None
         except RenderError as exc:
             # the same problem met on many cards (a type's label, the back's title) is reported once
             key = getattr(exc, "same_as", None) or str(exc)

@@ -21,6 +21,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 
+from kitgen.data.bounded_sandbox import MAX_SECONDS, Watchdog
 from kitgen.data.card_context import sources
 from kitgen.data.layouts import _at_line, parse_value
 from kitgen.data.sandbox import TEMPLATE_ERRORS, error_text
@@ -140,6 +141,9 @@ class Arrangement:
             values = {n: self.context[n] for n in setting.names if n in self.context}
             if "vars" in setting.names:
                 values["vars"] = _VarTexts(self)
+            env = getattr(setting.template, "environment", None)
+            if env is not None:
+                env.iterations = env.depth = 0           # the sandbox's bounds count one render at a time
             return setting.template.render(values)
         except KitgenError:
             raise
@@ -221,6 +225,10 @@ class Arrangement:
                              lambda b, k: self.value(self.by_name[b], k), self.var, self._size_of)
 
     def _until_fitted(self, attempt):
+        with Watchdog(MAX_SECONDS):        # one card's templates may not take longer than a rulebook's
+            return self._fitting(attempt)
+
+    def _fitting(self, attempt):
         while True:
             try:
                 return attempt()

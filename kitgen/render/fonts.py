@@ -85,9 +85,16 @@ def family_key(name: str) -> str:
 class FontSet:
     """The fonts a game's layouts may name: DejaVu Sans, and each family of its ``fonts/`` folder."""
 
-    def __init__(self, folder: Path | None = None, label: str = "fonts"):
+    def __init__(self, root: Path | None = None, label: str = "fonts"):
+        """The fonts of the ``fonts/`` folder of the game folder ``root`` (None: DejaVu Sans only)."""
         register()
-        self.label = label
+        self.root, self.label = root, label
+        folder = None
+        if root is not None:
+            from kitgen.data.paths import check_folder
+
+            folder = root / "fonts"
+            check_folder(root, folder, "fonts/")
         self.files: dict[str, dict[tuple[bool, bool], Path]] = {}
         self.shown: dict[str, str] = {family_key(DEFAULT_FAMILY): DEFAULT_FAMILY}
         self._faces: dict[tuple[str, bool, bool], str] = {}
@@ -121,10 +128,10 @@ class FontSet:
             styles = self.files[key]
             path = next(styles[s] for s in ((bold, italic), (bold, False), (False, italic), (False, False),
                                             *styles) if s in styles)
-            from kitgen.data.paths import contained
+            from kitgen.data.paths import inside
 
             where = f"{self.label}/{path.name}"
-            self._faces[wanted] = _register_file(contained(path.parent, path.name, where), where)
+            self._faces[wanted] = _register_file(inside(self.root, f"fonts/{path.name}", where), where)
         return self._faces[wanted]
 
     def family(self, name: str) -> str:
@@ -149,10 +156,9 @@ def _register_file(path: Path, where: str) -> str:
 
     from kitgen.render.font_convert import truetype_bytes
 
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise RenderError(f"{where}: cannot read the font file ({exc.strerror})") from None
+    from kitgen.data.files import read_regular
+
+    data = read_regular(path, where)
     name = f"KGF-{hashlib.sha256(data).hexdigest()[:16]}"
     try:
         pdfmetrics.getFont(name)

@@ -252,7 +252,7 @@ class Builder:
         from kitgen.render.rich_text import Icon, IconParagraph, icon_names, para_markup, parse, plain_text
 
         game = self.game
-        library = IconLibrary(None if game.builtin else game.root / "icons")
+        library = IconLibrary(None if game.builtin else game.root)
         cards = [c for c in game.cards if type is None or c.type == type]
         rows = []
         for r, (card, row) in enumerate(zip(cards, data.rows)):

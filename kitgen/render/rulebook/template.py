@@ -23,7 +23,8 @@ from kitgen.data.files import read_regular
 from kitgen.data.paths import inside
 from kitgen.errors import GameDataError, KitgenError
 from kitgen.render.rulebook import markup, tables
-from kitgen.render.rulebook.sandbox import MAX_SECONDS, LimitedSandbox, TemplateLimit, TemplateTimeout
+from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateLimit, TemplateTimeout
+from kitgen.data.sandbox import environment
 from kitgen.render.rulebook.diagrams import parse_temples
 from kitgen.units import to_mm
 
@@ -126,9 +127,8 @@ def render_text(game, context: dict[str, Any], inserts: list[markup.Insert]) -> 
         extra[name] = _Source(DEFAULT_TEMPLATE, DEFAULT_LABEL)
     loader = FolderLoader(game.template_dir, folder_label, extra, game.template_root)
     main_label = extra[name].label if name in extra else f"{folder_label}/{name}"
-    env = LimitedSandbox(loader=loader, undefined=jinja2.StrictUndefined,
-                         autoescape=False, finalize=_finalize, keep_trailing_newline=True,
-                         trim_blocks=False, lstrip_blocks=True)
+    env = environment(loader=loader, finalize=_finalize, keep_trailing_newline=True, trim_blocks=False,
+                      lstrip_blocks=True)
     try:
         template = env.get_template(name)
         text = env.render_bounded(template, context)
