@@ -110,3 +110,25 @@ def test_text_or_a_border_outside_the_safe_zone_is_a_warning_of_validate(tmp_pat
     assert "box 'extra'" in warnings[0] and "2.0 mm past the safe zone (3 mm inside the trim)" in warnings[0]
     safe = layout_game(tmp_path / "ok", _box(content='"{{ cost }}"', x='"4mm"', y='"30mm"', w='"10mm"', h='"8mm"'))
     assert "Warning" not in run("validate", safe).output       # the bleed background is no warning either
+
+
+@pytest.mark.parametrize("what", ["icon", "font"])
+def test_icons_and_fonts_are_read_only_inside_the_game_folder(tmp_path, what):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    if what == "icon":
+        from PIL import Image
+
+        Image.new("RGB", (8, 8), (200, 0, 0)).save(outside / "snow.png")
+        sheet = SHEET.replace("Freeze a card.", "Freeze :snow: a card.")
+        folder = layout_game(tmp_path / "g", text_box(content='"{{ text }}"', y='"20mm"', h='"30mm"'), sheet)
+        (folder / "icons").mkdir()
+        (folder / "icons" / "snow.png").symlink_to(outside / "snow.png")
+    else:
+        (outside / "Blocky.ttf").write_bytes(b"\0" * 64)
+        folder = layout_game(tmp_path / "g", text_box(content='"{{ text }}"', font='"Blocky"', y='"20mm"', h='"30mm"'))
+        (folder / "fonts").mkdir()
+        (folder / "fonts" / "Blocky.ttf").symlink_to(outside / "Blocky.ttf")
+    for command in (["build", folder, "--out", tmp_path / "out"], ["validate", folder]):
+        assert_user_error(run(*command), "leads outside the game folder")
+    assert not (tmp_path / "out").exists()
