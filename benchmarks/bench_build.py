@@ -127,6 +127,7 @@ def synthetic_game(folder: Path, cards: int = 1000, copies: int = 4) -> Path:
     shutil.copytree(art, folder / "art", ignore=shutil.ignore_patterns("*.py"))
     shutil.copytree(templates, folder / "templates")
     toml = (folder / "game.toml").read_text(encoding="utf-8")
+    toml = toml.replace('rulebook = "rules.md.j2"', "")      # the plain rulebook: Altun Ha's names its own cards
     (folder / "game.toml").write_text(toml.replace('title = "Altun Ha"', 'title = "Synthetic"'), encoding="utf-8")
     pictures = sorted(p.name for p in (folder / "art").glob("*.png") if "token" not in p.name)
     with open(folder / "cards.csv", "w", newline="", encoding="utf-8") as fh:
