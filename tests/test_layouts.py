@@ -243,3 +243,12 @@ def test_backgrounds_reach_into_the_bleed_and_art_is_not_scaled_to_fill_it(tmp_p
                                 if x0 <= (im["x0"] + im["x1"]) / 2 <= x1
                                 and y0 <= page.height - (im["top"] + im["bottom"]) / 2 <= y1))
     assert sizes[0] and sizes[0] == sizes[1]             # every picture as large with bleed as without
+
+
+def test_the_served_preview_shows_each_cards_own_back(tmp_path):
+    from kitgen.web.preview import build_preview
+
+    preview = build_preview(str(STARS), str(tmp_path))
+    assert len(preview["backs"]) == len(preview["faces"]) == len(load_game(STARS).cards)
+    assert len(set(preview["backs"])) == len(preview["backs"]) and preview["back"] == preview["backs"][0]
+    assert build_preview(str(KITCHEN), str(tmp_path))["backs"] == []      # one back for the whole deck

@@ -30,7 +30,8 @@ def build_preview(game: str, out: str) -> dict:
     """Build the kit of ``game`` under ``out`` and picture its cards.
 
     Returns the title, the kit's files and page counts, the cards (name, type,
-    count, value) with a PNG of each face, the back's PNG and the warnings.
+    count, value) with a PNG of each face, the back's PNG (and each card's, when their backs differ)
+    and the warnings.
     """
     from kitgen.outputs.card_pages import CardPage, card_pages_pdf
     from kitgen.outputs.export_job import ExportOptions, prepare
@@ -40,7 +41,10 @@ def build_preview(game: str, out: str) -> dict:
     started = time.perf_counter()
     result = build_kit(game, out)
     job = prepare(game, ExportOptions(dpi=CARD_DPI), 0.0, CARD_DPI)
-    pages = [CardPage(card) for card in job.game.cards] + [CardPage(None)]
+    deck = list(job.game.cards)
+    own_backs = job.painter(0.0).distinct_backs()        # double-faced cards, backs chosen per card
+    pages = [CardPage(card) for card in deck] + [CardPage(card, back=True) for card in
+                                                 (deck if own_backs else deck[:1])]
     pdf = card_pages_pdf(job, pages, f"{job.game.title} - preview", "card faces", bleed=0.0, boxes=False)
     size = (job.pixels(job.card.width), job.pixels(job.card.height))
     images = rasterise(pdf, [PageJob(i, *size) for i in range(len(pages))])
@@ -57,8 +61,9 @@ def build_preview(game: str, out: str) -> dict:
         "pages": dict(result.pages),
         "deck_size": result.cards,
         "cards": cards,
-        "faces": faces[:-1],
-        "back": faces[-1],
+        "faces": faces[:len(deck)],
+        "back": faces[len(deck)],
+        "backs": faces[len(deck):] if own_backs else [],     # each card's own back, when they differ
         "card_px": list(size),
         "warnings": list(result.warnings),
         "seconds": round(time.perf_counter() - started, 3),
