@@ -132,6 +132,10 @@ def _deep_arrays(game: Path) -> None:
         fh.write("\n[rules]\nnested = " + "[" * 5000 + "]" * 5000 + "\n")
 
 
+def _deep_layouts(game: Path) -> None:
+    (game / "layouts.toml").write_text("[layouts.deep]\nvars = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+
+
 def _deep_dotted(game: Path) -> None:
     text = (game / "game.toml").read_text(encoding="utf-8")
     (game / "game.toml").write_text(text.replace(TOP, TOP + ".".join(["a"] * 5000) + " = 1\n"), encoding="utf-8")
@@ -159,6 +163,7 @@ MAKERS = {
     "back-art-bomb": lambda game: _bomb(game, "bomb.png"),
     "toml-nested-5000-arrays": _deep_arrays,
     "toml-nested-5000-dotted-keys": _deep_dotted,
+    "layouts-toml-nested-5000-arrays": _deep_layouts,
     "cards-100000-rows": _rows(100_000),
     "kit-too-many-pages": _rows(19_000),
 }

@@ -7,18 +7,24 @@ which opens it without following a symlink and without waiting (a FIFO would
 block a plain open), and refuses anything but a regular file: a FIFO, a
 device, a socket or a folder is named as such.  A game folder may come from
 someone else, so no file is read past :data:`MAX_FILE_BYTES`.
+:func:`read_toml` reads game.toml and layouts.toml through it, within the
+bounds of :mod:`kitgen.data.limits` on nesting.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import tomllib
 from pathlib import Path
+from typing import Any
 
+from kitgen.data.limits import check_dotted_keys, check_toml_depth, deep_toml_place
 from kitgen.data.paths import inside
-from kitgen.errors import GameDataError
+from kitgen.errors import GameDataError, LimitError
 
 MAX_FILE_BYTES = 64 * 1024 * 1024     # a card sheet of 100,000 rows is a few megabytes
+MAX_TOML_BYTES = 4 * 1024 * 1024      # game.toml describes a game; its cards live in the sheet
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 _KINDS = ((stat.S_ISDIR, "is a folder, expected a file"), (stat.S_ISFIFO, "is a named pipe (FIFO), not a file"),
           (stat.S_ISCHR, "is a device, not a file"), (stat.S_ISBLK, "is a device, not a file"),
@@ -92,3 +98,18 @@ def decode_text(raw: bytes, where: str) -> str:
         raise GameDataError(
             f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
             "save it as UTF-8 (\"CSV UTF-8\" in spreadsheet programs)", file=where) from None
+
+
+def read_toml(root: Path, name: str, where: str) -> dict[str, Any]:
+    """The TOML file ``name`` of the game folder ``root`` (game.toml, layouts.toml), read through
+    :func:`open_inside`; bad TOML, or TOML nested deeper than kitgen reads, names ``where``."""
+    text = decode_text(open_inside(root, name, where, limit=MAX_TOML_BYTES), where)
+    check_dotted_keys(text, where)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise GameDataError(f"bad TOML: {exc}", file=where) from None
+    except RecursionError:          # the parser recurses once per level of arrays and inline tables
+        raise LimitError(deep_toml_place(text), file=where) from None
+    check_toml_depth(data, where)
+    return data

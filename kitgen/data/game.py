@@ -16,7 +16,6 @@ and ``card_art/<slug>``.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -24,9 +23,9 @@ from typing import Any
 from kitgen.data.art_files import ArtLibrary, art_name
 from kitgen.data.card_context import column_names, mark_used
 from kitgen.data.columns import Fields, map_columns
-from kitgen.data.files import decode_text, open_inside
+from kitgen.data.files import open_inside, read_toml
 from kitgen.data.layouts import DEFAULT_BACK, DEFAULT_FACE, read_layouts
-from kitgen.data.limits import MAX_CARDS, check_dotted_keys, check_toml_depth, deep_toml_place
+from kitgen.data.limits import MAX_CARDS
 from kitgen.data.model import Back, Card, CardType, Game
 from kitgen.data.paths import check_folder, control_character, inside, relative, resolve_game_dirs
 from kitgen.data.problems import Problems
@@ -85,7 +84,7 @@ def load_game(game_or_path: str | Path, problems: Problems | None = None) -> Gam
     if not builtin:
         for folder in (template_dir, art_dir):
             check_folder(root, folder, label(folder.name))
-    data = _read_toml(root, toml_file)
+    data = read_toml(root, "game.toml", toml_file)
     name, sheet_name = _data_file(data, root, toml_file)
     raw = open_inside(root, name, label(name))
     sheet = read_sheet(inside(root, name, label(name)), label(name), sheet_name, problems, raw=raw)
@@ -95,22 +94,6 @@ def load_game(game_or_path: str | Path, problems: Problems | None = None) -> Gam
 
 
 # --- reading files ---------------------------------------------------------
-
-MAX_TOML_BYTES = 4 * 1024 * 1024      # game.toml describes a game; its cards live in the sheet
-
-
-def _read_toml(root: Path, where: str) -> dict[str, Any]:
-    text = decode_text(open_inside(root, "game.toml", where, limit=MAX_TOML_BYTES), where)
-    check_dotted_keys(text, where)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise GameDataError(f"bad TOML: {exc}", file=where) from None
-    except RecursionError:          # the parser recurses once per level of arrays and inline tables
-        raise LimitError(deep_toml_place(text), file=where) from None
-    check_toml_depth(data, where)
-    return data
-
 
 def _data_file(data: dict, root: Path, where: str) -> tuple[str, str | None]:
     """(file name, sheet name or None) of the card sheet: game.toml's ``data``, else the first of

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from kitgen.data.card_context import TEMPLATE_NAMES, column_names
-from kitgen.data.files import decode_text, open_inside
+from kitgen.data.files import read_toml
 from kitgen.data.layout_model import KINDS, Box, Layout, Setting
 from kitgen.data.sandbox import compile_template, environment
 from kitgen.data.values import layout_color
@@ -80,11 +80,7 @@ def read_layouts(data: dict, root: Path | None, toml_label: str, columns) -> dic
     _add(sources, data.get("layouts", {}), toml_label, "layouts")
     if root is not None and os.path.lexists(root / "layouts.toml"):
         label = str(root / "layouts.toml")
-        text = decode_text(open_inside(root, "layouts.toml", label), label)
-        try:
-            extra = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise GameDataError(f"bad TOML: {exc}", file=label) from None
+        extra = read_toml(root, "layouts.toml", label)
         unknown = sorted(set(extra) - {"layouts"})
         if unknown:
             raise GameDataError(f"unknown key '{unknown[0]}': layouts.toml holds [layouts.NAME] tables",

@@ -2,8 +2,8 @@
 
 A game is printed on paper, so every count has a bound that paper sets: no
 deck of more than :data:`MAX_CARDS` cards, no kit of more than
-:data:`MAX_PAGES` pages (counted before anything is drawn), no game.toml
-nested deeper than :data:`MAX_TOML_DEPTH` levels.
+:data:`MAX_PAGES` pages (counted before anything is drawn), no game.toml or
+layouts.toml nested deeper than :data:`MAX_TOML_DEPTH` levels.
 """
 
 from __future__ import annotations
