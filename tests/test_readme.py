@@ -219,3 +219,22 @@ def test_the_readme_reader_finds_commands_tables_and_named_options():
     assert commands.shows() == {"list", "build"}
     assert playing.runs == [("simulate", {"--games"}), ("new", set())]
     assert playing.named == {"--seed"}
+
+
+def test_the_game_toml_example_uses_only_keys_kitgen_reads():
+    """The example of "### game.toml" sets every key where kitgen reads it (a key written below a
+    [table] header belongs to that table)."""
+    import tomllib
+
+    from kitgen.data.columns import FIELDS
+    from kitgen.data.game import BACK_KEYS, TOP_LEVEL_KEYS, TYPE_KEYS
+    from kitgen.data.rulings import parse_rulings
+
+    example = re.search(r"^### game\.toml\n+```toml\n(.*?)^```", README.read_text(encoding="utf-8"), re.S | re.M)
+    assert example, "README has no game.toml example under '### game.toml'"
+    data = tomllib.loads(example.group(1))
+    assert sorted(set(data) - TOP_LEVEL_KEYS) == []
+    assert sorted(set(data["back"]) - BACK_KEYS) == []
+    assert all(set(spec) <= TYPE_KEYS for spec in data["types"].values())
+    assert sorted(set(data["columns"]) - set(FIELDS)) == []
+    assert [r.name for r in parse_rulings(data["rulings"], "README")] == list(data["rulings"])
