@@ -3,7 +3,7 @@
 Each ``[[components]]`` entry is checked here, once, into a typed object; the
 renderers trust what they get.  A kind is one parser in :data:`PARSERS`, so a
 new kind (a board tiled over several pages, say) is one more function here and
-one more renderer in :mod:`kitgen.aids`.
+one more renderer in :mod:`kitgen.render.aids`.
 
 Shaped pieces (``token``, ``tile``, ``mat``) share one schema::
 

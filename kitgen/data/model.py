@@ -64,7 +64,7 @@ class Game:
     types: dict[str, CardType]
     cards: tuple[Card, ...]
     back: Back
-    components: tuple[Any, ...]   # parsed by kitgen.components
+    components: tuple[Any, ...]   # parsed by kitgen.data.components
     rules: dict[str, Any]         # numbers of the rules (for solvers), as written
     rulings: dict[str, Any]
     root: Path                    # the folder holding game.toml

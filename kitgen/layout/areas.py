@@ -1,7 +1,7 @@
 """Where the labelled spaces of a board or mat go: pure geometry, in points.
 
 An :class:`AreaSpec` is one ``[[components.areas]]`` table, already checked by
-:mod:`kitgen.components`: a group of ``count`` equal spaces laid in a grid of
+:mod:`kitgen.data.components`: a group of ``count`` equal spaces laid in a grid of
 ``columns`` per row, ``gap`` apart, whose top-left corner sits ``x``, ``y``
 from the top-left corner of the piece (or centred across / down it).
 :func:`place_areas` turns the specs into :class:`Space` rectangles in the

@@ -1,11 +1,11 @@
 """Where table aids go on the page: pure geometry, in PDF points (origin bottom left).
 
 Nothing here draws.  The functions take sizes and a page and return
-rectangles (:class:`kitgen.geometry.Rect`); the renderers only stroke and fill
+rectangles (:class:`kitgen.layout.geometry.Rect`); the renderers only stroke and fill
 what they are given.
 
 * :func:`content_area`: what is left of the printable area
-  (:func:`kitgen.layout.printable_area`, a margin of at least 5 mm on every
+  (:func:`kitgen.layout.sheet.printable_area`, a margin of at least 5 mm on every
   side) under a page heading.
 * :func:`pack_groups`: pieces of every kind (tokens, tiles, mats, reference
   cards), each given by its bounding box, copies of one size edge to edge so

@@ -3,7 +3,7 @@
 A temple is drawn as a staggered stack: the first card sits at the bottom and
 every later card is placed a little higher and to the right, so the value in
 the top band of each card stays visible.  Everything here is in points and
-free of drawing code; :mod:`kitgen.rulebook.diagrams` only strokes what these
+free of drawing code; :mod:`kitgen.render.rulebook.diagrams` only strokes what these
 functions return.
 """
 

@@ -2,7 +2,7 @@
 
 Faces are rasterised one by one from the kit's card drawing (no bleed: the
 simulator shows the trimmed card) and pasted into sheet grids planned by
-:mod:`kitgen.exports.tts_grid`.  The saved object (``<slug>.json``) is a deck
+:mod:`kitgen.layout.tts_grid`.  The saved object (``<slug>.json``) is a deck
 with one card per copy, named after the data; copy it into the simulator's
 "Saved Objects" folder.  Images are referred to by local file URLs, or by
 ``base_url`` + file name when they will be hosted online.

@@ -3,8 +3,8 @@
 ``render_rulebook(game, paper)`` is the whole public API.  The game's
 ``rulebook`` key names a template inside its template folder; without one the
 generic ``kitgen/render/rulebook/default_rules.md.j2`` is used.  What a template can use is
-described in :mod:`kitgen.rulebook.template` and the language it writes in
-:mod:`kitgen.rulebook.markup`.
+described in :mod:`kitgen.render.rulebook.template` and the language it writes in
+:mod:`kitgen.render.rulebook.markup`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Diagrams drawn into the rulebook: temples before and after a Build, the round's phases.
 
-Positions come from :mod:`kitgen.rulebook.geometry`; this module only draws.
+Positions come from :mod:`kitgen.layout.temple_diagram`; this module only draws.
 The values a template passes are checked by :func:`parse_temples` when the
 template calls the function, so a mistake is reported at its template line.
 """

@@ -2,7 +2,7 @@
 
 Game folders are shared between designers, so a template is untrusted code:
 it runs in an immutable sandbox, sees only plain copies of the game data
-(never the :class:`~kitgen.game.Game` object, whose paths could be used to
+(never the :class:`~kitgen.data.model.Game` object, whose paths could be used to
 read files), and its loader reads only files inside the game's template
 folder.  Every problem becomes one :class:`GameDataError` naming the template
 file and line.
