@@ -105,12 +105,6 @@ def _key_at(text: str, i: int) -> str:
     return text[i:end]
 
 
-def check_count(count: int, limit: int, what: str, where: str) -> None:
-    """Refuse a count above ``limit``: ``what`` says what is counted, ``where`` the key."""
-    if count > limit:
-        raise LimitError(f"{what} = {count:,} is more than kitgen prints (at most {limit:,})", file=where)
-
-
 def check_pages(pages: dict[str, int], where: str) -> None:
     """Refuse a kit of more than :data:`MAX_PAGES` pages, counted before drawing: ``pages`` by part."""
     total = sum(pages.values())

@@ -123,12 +123,6 @@ def _validate(game_or_path, problems: Problems) -> ValidationReport:
             painter.check_face(card)
         with problems.check():
             painter.check_back(card)
-        if card.art:
-            with problems.check():
-                art.find(card.art, f"{source}, row {card.row}, column '{game.column('art')}'")
-    if game.back.art:
-        with problems.check():
-            art.find(game.back.art, "game.toml, [back] art")
     for component in game.components:
         if getattr(component, "areas", ()):
             with problems.check():

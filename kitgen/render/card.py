@@ -25,7 +25,6 @@ class CardPainter:
     def __init__(self, game, width: float, height: float, bleed: float, art, source: str):
         fonts.register()
         self.game, self.width, self.height, self.bleed, self.art, self.source = game, width, height, bleed, art, source
-        self.w, self.h = width, height
         self.toml = f"{game.slug}/game.toml" if game.builtin else str(game.root / "game.toml")   # for messages
         user = not game.builtin
         self.fonts = fonts.FontSet(game.root if user else None)
@@ -186,5 +185,3 @@ def _keep_transparency(canvas, name: str) -> None:
     resources.ExtGState = form.ExtGState
     form.Resources = resources
 
-
-__all__ = ["CardPainter", "RenderError"]

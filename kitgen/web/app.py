@@ -37,7 +37,6 @@ from kitgen.web.games import ServedGame, served_games
 from kitgen.web.limits import MAX_BODY, BodyLimit, read_json
 from kitgen.web.live import LiveGame, watch
 from kitgen.web.pages import render_page
-from kitgen.web.preview import DOCUMENTS
 from kitgen.web.worker import Worker, WorkerError
 
 HERE = Path(__file__).resolve().parent
@@ -454,4 +453,4 @@ def create_app(games: list[str], watch_files: bool = True, body_limit: int = MAX
     return app
 
 
-__all__ = ["DOCUMENTS", "WebServer", "check_address", "create_app"]
+__all__ = ["WebServer", "check_address", "create_app"]

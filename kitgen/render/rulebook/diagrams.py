@@ -262,12 +262,12 @@ class CardRow(Flowable):
 
     def wrap(self, available_width, available_height):
         self.width = available_width
-        self.height = self.painter.h * self.scale + 6
+        self.height = self.painter.height * self.scale + 6
         return self.width, self.height
 
     def draw(self):
         c, p = self.canv, self.painter
-        w, h = p.w * self.scale, p.h * self.scale
+        w, h = p.width * self.scale, p.height * self.scale
         total = len(self.cards) * w + (len(self.cards) - 1) * CARD_GAP
         x = (self.width - total) / 2
         for card in self.cards:

@@ -329,7 +329,7 @@ class Builder:
             self.painter = CardPainter(self.game, size.width, size.height, 0.0, self.art, "cards.csv")
         for card in chosen:
             self.painter.check(card)
-        rows_of = diagrams.card_rows(len(chosen), self.painter.w, self.painter.h, self.width)
+        rows_of = diagrams.card_rows(len(chosen), self.painter.width, self.painter.height, self.width)
         out: list = [Spacer(1, 4)]
         for k, (start, stop, scale) in enumerate(rows_of):
             row = diagrams.CardRow(self.painter, chosen[start:stop], scale)
