@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from kitgen.outputs.card_pages import CardPage, card_pages_pdf  # noqa: E402
 from kitgen.outputs.export_job import ExportOptions, prepare  # noqa: E402
-from kitgen.outputs.raster import rasterise, PageJob  # noqa: E402
+from kitgen.outputs.raster import PageJob, rasterise  # noqa: E402
 
 EXAMPLES = ROOT / "docs" / "examples"
 IMAGES = ROOT / "docs" / "images"

@@ -16,7 +16,6 @@ import re
 import jinja2
 from jinja2 import nodes
 
-
 from kitgen.data.bounded_sandbox import LimitedSandbox, TemplateLimit
 from kitgen.data.values import mix_colors
 from kitgen.layout.card_face import reads_differently_turned

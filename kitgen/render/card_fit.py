@@ -28,9 +28,9 @@ from kitgen.data.sandbox import TEMPLATE_ERRORS, error_text
 from kitgen.errors import KitgenError, RenderError
 from kitgen.layout import lengths
 from kitgen.layout.card_boxes import Place, Places, outside_safe_zone, place_problem, with_bleed
-from kitgen.units import MM, to_mm
 from kitgen.render import fonts
 from kitgen.render.rich_text import IconParagraph, LineSetter, icon_names, para_markup, parse, plain_text
+from kitgen.units import MM, to_mm
 
 STEP = 0.25                       # points between the sizes tried
 DEFAULT_FLOOR = 6.0               # no text prints smaller, unless a box says so (points)

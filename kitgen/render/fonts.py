@@ -154,9 +154,8 @@ def _register_file(path: Path, where: str) -> str:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    from kitgen.render.font_convert import truetype_bytes
-
     from kitgen.data.files import read_regular
+    from kitgen.render.font_convert import truetype_bytes
 
     data = read_regular(path, where)
     name = f"KGF-{hashlib.sha256(data).hexdigest()[:16]}"

@@ -19,12 +19,12 @@ from typing import Any
 import jinja2
 from jinja2.sandbox import SecurityError
 
+from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateLimit, TemplateTimeout
 from kitgen.data.files import read_regular
 from kitgen.data.paths import inside
+from kitgen.data.sandbox import environment
 from kitgen.errors import GameDataError, KitgenError
 from kitgen.render.rulebook import markup, tables
-from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateLimit, TemplateTimeout
-from kitgen.data.sandbox import environment
 from kitgen.render.rulebook.diagrams import parse_temples
 from kitgen.units import to_mm
 
