@@ -15,7 +15,7 @@ from kitgen.data.game import load_game
 from kitgen.errors import GameDataError
 from kitgen.layout import temple_diagram as geo
 from kitgen.render.colors import READABLE, contrast
-from kitgen.render.rulebook import _blocks, flow, markup, render_rulebook
+from kitgen.render.rulebook import _blocks, document, markup, render_rulebook
 from kitgen.render.rulebook.diagrams import NAME_SIZES, band_label
 from kitgen.render.text_fit import ELLIPSIS
 from kitgen.units import MM, paper_size
@@ -30,7 +30,7 @@ def diagrams_pdf(game) -> bytes:
     blocks, where = _blocks(game)
     kept = [b for b in blocks if isinstance(b, markup.Insert) and b.kind in ("temples", "phases")]
     assert kept
-    return flow.build_pdf(kept, game, LETTER, where)
+    return document.build_pdf(kept, game, LETTER, where)
 
 
 def long_names_game(tmp_path):

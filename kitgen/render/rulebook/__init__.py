@@ -9,7 +9,7 @@ described in :mod:`kitgen.render.rulebook.template` and the language it writes i
 
 from __future__ import annotations
 
-from kitgen.render.rulebook import flow, markup, template
+from kitgen.render.rulebook import document, markup, template
 from kitgen.units import Size
 
 
@@ -31,7 +31,7 @@ def render_rulebook(game, paper: Size, art=None) -> bytes:
 
         art = ArtLibrary.for_game(game)
     blocks, where = _blocks(game)
-    return flow.build_pdf(blocks, game, paper, where, art)
+    return document.build_pdf(blocks, game, paper, where, art)
 
 
 def check_rulebook(game, paper: Size | None = None) -> None:
@@ -41,7 +41,7 @@ def check_rulebook(game, paper: Size | None = None) -> None:
     from kitgen.units import paper_size
 
     blocks, where = _blocks(game)
-    flow.check_blocks(blocks, game, paper or paper_size("letter"), where, ArtLibrary.for_game(game))
+    document.check_blocks(blocks, game, paper or paper_size("letter"), where, ArtLibrary.for_game(game))
 
 
 __all__ = ["render_rulebook", "check_rulebook"]

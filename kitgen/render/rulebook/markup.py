@@ -70,7 +70,7 @@ class Box:
 
 @dataclass(frozen=True)
 class Insert:
-    """A data-driven block: ``kind`` names a builder in :mod:`kitgen.render.rulebook.flow`."""
+    """A data-driven block: ``kind`` names a builder in :mod:`kitgen.render.rulebook.flowables`."""
 
     kind: str
     args: dict[str, Any] = field(default_factory=dict, compare=False)
