@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
-from reportlab.lib.colors import HexColor, white
+from reportlab.lib.colors import white
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (
@@ -32,17 +32,17 @@ from reportlab.platypus import (
 
 from kitgen.render import fonts
 from kitgen.render.canvas import canvas_bytes, new_canvas
+from kitgen.render.colors import BAR, WARNING_FILL
+from kitgen.render.colors import BAR_VARIANT as BAR2
+from kitgen.render.colors import CHART_GRID as GRID
+from kitgen.render.colors import NEGATIVE as NEG
+from kitgen.render.colors import REFERENCE as REF
+from kitgen.render.colors import REPORT_HEAD as HEAD
+from kitgen.render.colors import REPORT_STRIPE as STRIPE
+from kitgen.render.colors import RULEBOOK_INK as INK
+from kitgen.render.colors import RULEBOOK_MUTED as MUTED
 from kitgen.units import mm
 
-INK = HexColor("#222222")
-MUTED = HexColor("#666666")
-GRID = HexColor("#dddddd")
-BAR = HexColor("#2a7f62")
-BAR2 = HexColor("#a0522d")
-NEG = HexColor("#b03a2e")
-REF = HexColor("#d9822b")
-STRIPE = HexColor("#f3f1ea")
-HEAD = HexColor("#2d3a2e")
 MARGIN = mm(18)
 PAGE = letter
 WIDTH = PAGE[0] - 2 * MARGIN
@@ -64,7 +64,7 @@ def _styles() -> dict[str, ParagraphStyle]:
         "meta": ParagraphStyle("meta", base, fontSize=8.5, leading=11.5, textColor=MUTED, spaceAfter=6),
         "bullet": ParagraphStyle("bullet", base, leftIndent=11, bulletIndent=0, spaceAfter=3),
         "warning": ParagraphStyle("warning", base, fontName=fonts.BOLD, fontSize=9.5, leading=13, textColor=NEG,
-                                  backColor=HexColor("#fbeceb"), borderColor=NEG, borderWidth=0.8,
+                                  backColor=WARNING_FILL, borderColor=NEG, borderWidth=0.8,
                                   borderPadding=6, spaceBefore=4, spaceAfter=10),
         "cell": ParagraphStyle("cell", base, fontSize=8, leading=10),
         "cell_bold": ParagraphStyle("cell_bold", base, fontName=fonts.BOLD, fontSize=8, leading=10, textColor=white),

@@ -34,6 +34,17 @@ DIAGRAM_LABEL = HexColor("#555555")
 RULE = HexColor("#b9ad8f")           # rules under table headers and around the page
 HEADER_FILL = HexColor("#e9e1cc")
 ZEBRA = HexColor("#f7f3ea")          # every other row of a rulebook table
+CARD_OUTLINE = HexColor("#bdb6a8")   # round a card the rulebook shows
+
+# the balance report (its text is the rulebook's ink and muted grey)
+REPORT_HEAD = HexColor("#2d3a2e")    # headings and table headers
+REPORT_STRIPE = HexColor("#f3f1ea")  # every other row of a table
+CHART_GRID = HexColor("#dddddd")     # grid lines and table rules
+BAR = HexColor("#2a7f62")            # the baseline's bars
+BAR_VARIANT = HexColor("#a0522d")    # a compared variant's bars
+NEGATIVE = HexColor("#b03a2e")       # bars below zero, warnings
+REFERENCE = HexColor("#d9822b")      # reference lines such as the fair share
+WARNING_FILL = HexColor("#fbeceb")   # behind a warning
 
 
 def _color(value: Color | str) -> Color:

@@ -16,7 +16,7 @@ from reportlab.platypus import Flowable
 from kitgen.errors import GameDataError
 from kitgen.layout import temple_diagram as geo
 from kitgen.render import fonts
-from kitgen.render.colors import DIAGRAM_LABEL, DIAGRAM_TITLE, RULEBOOK_INK, mix, readable_on
+from kitgen.render.colors import CARD_OUTLINE, DIAGRAM_LABEL, DIAGRAM_TITLE, RULEBOOK_INK, mix, readable_on
 from kitgen.render.text_fit import fit_line, fit_or_shorten, shorten_line
 
 MAX_LEVEL = 8
@@ -278,7 +278,7 @@ class CardRow(Flowable):
             c.doForm(form)
             c.restoreState()
             c.saveState()
-            c.setStrokeColor(colors.HexColor("#bdb6a8"))
+            c.setStrokeColor(CARD_OUTLINE)
             c.setLineWidth(0.5)
             c.rect(x, 3, w, h, stroke=1, fill=0)
             c.restoreState()
