@@ -1,10 +1,11 @@
-"""Single values users write, checked or normalised: colours, slugs and whole numbers.
+"""Single values users write, checked or normalised: colours, slugs, whole numbers, text direction.
 
 The readers of game.toml (:mod:`kitgen.data.game`, :mod:`kitgen.data.components`)
 check colours here, and whatever names a folder or file after a title or a card
 (the game's slug, exported file names, ``kitgen new``) makes its slug here.
 Card types that game.toml does not declare take their colours from
-:func:`type_colors`.
+:func:`type_colors`.  Layouts read their colours with :func:`layout_color`, and
+their templates' colour filters mix them with :func:`mix_colors`.
 """
 
 from __future__ import annotations
@@ -90,7 +91,6 @@ def right_to_left(text: str) -> str | None:
     return None
 
 
-_ANY_COLOR = re.compile(r"^#([0-9a-fA-F]{6})([0-9a-fA-F]{2})?$")
 NO_COLOR = ("", "none", "transparent")
 
 
@@ -100,7 +100,7 @@ def layout_color(value: str) -> tuple[float, float, float, float] | None:
     text = value.strip()
     if text.lower() in NO_COLOR:
         return None
-    found = _ANY_COLOR.match(text)
+    found = _HEX_COLOR_ALPHA.match(text)
     if not found:
         raise ValueError(f"{value!r} is not a colour like \"#2f5da8\", \"#2f5da880\" (with transparency) "
                          "or \"none\"")
