@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from jinja2.sandbox import SecurityError
 
-from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateLimit, TemplateTimeout
+from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateTimeout
 from kitgen.data.files import read_regular
 from kitgen.data.paths import inside
-from kitgen.data.sandbox import environment
+from kitgen.data.sandbox import TEMPLATE_ERRORS, environment, error_text
 from kitgen.errors import GameDataError, KitgenError
 from kitgen.render.rulebook import markup, tables
 from kitgen.render.rulebook.diagrams import parse_temples
@@ -132,9 +131,6 @@ def render_text(game, context: dict[str, Any], inserts: list[markup.Insert]) -> 
     try:
         template = env.get_template(name)
         text = env.render_bounded(template, context)
-    except TemplateLimit as exc:
-        where = _where(exc, loader, main_label)
-        raise GameDataError(f"template too costly: {exc}", file=where) from None
     except TemplateTimeout as exc:
         where = _where(exc, loader, main_label)
         raise GameDataError(f"template still rendering after {MAX_SECONDS:g} s (a loop too long?); "
@@ -157,25 +153,16 @@ def render_text(game, context: dict[str, Any], inserts: list[markup.Insert]) -> 
                                 "(game.toml names it as 'rulebook')") from None
         where = _where(exc, loader, main_label)
         raise GameDataError(f"template {exc.name!r} not found in {folder_label}/", file=where) from None
-    except SecurityError as exc:
-        where = _where(exc, loader, main_label)
-        raise GameDataError(f"not allowed in a rulebook template: {exc}", file=where) from None
-    except jinja2.UndefinedError as exc:
-        where = _where(exc, loader, main_label)
-        raise GameDataError(f"undefined in template: {exc.message}", file=where) from None
-    except GameDataError as exc:
+    except GameDataError as exc:           # raised by a template function (card_named, show_cards...)
         if exc.file is None:
             where = _where(exc, loader, main_label)
             raise GameDataError(str(exc), file=where) from None
         raise
     except KitgenError:
         raise
-    except jinja2.TemplateError as exc:
+    except TEMPLATE_ERRORS as exc:         # the sandbox's refusals and bounds, undefined names, bad values
         where = _where(exc, loader, main_label)
-        raise GameDataError(f"template error: {exc}", file=where) from None
-    except (TypeError, ValueError, ArithmeticError, LookupError, AttributeError) as exc:
-        where = _where(exc, loader, main_label)
-        raise GameDataError(f"template error: {type(exc).__name__}: {exc}", file=where) from None
+        raise GameDataError(error_text(exc), file=where) from None
     return text, main_label
 
 
