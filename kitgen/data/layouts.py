@@ -258,13 +258,13 @@ class _Reader:
             except Exception as exc:  # jinja2's syntax errors, unknown filters and tests
                 line = getattr(exc, "lineno", None)
                 raise GameDataError(f"{where}: template error: {getattr(exc, 'message', None) or exc}",
-                                    file=_at_line(file, raw, line)) from None
+                                    file=at_line(file, raw, line)) from None
             names = {n for n in names if n not in self.env.globals}
             unknown = sorted(n for n in names if n not in TEMPLATE_NAMES and n not in self.columns)
             if unknown:
                 shown = ", ".join(sorted(self.columns)) or "(none)"
                 raise GameDataError(f"{where}: no column or value named '{unknown[0]}' (the sheet's columns, as "
-                                    f"templates name them: {shown})", file=_at_line(file, raw, 1))
+                                    f"templates name them: {shown})", file=at_line(file, raw, 1))
             pairs = tuple(sorted((n, m) for n, ms in members.items() for m in ms))
             return Setting(key, raw, template=template, names=frozenset(names), members=pairs)
         try:
@@ -357,7 +357,7 @@ def parse_value(key: str, raw: Any) -> Any:
     raise ValueError(f"unknown key '{key}'")
 
 
-def _at_line(file: str, source: str, line: int | None) -> str:
+def at_line(file: str, source: str, line: int | None) -> str:
     """``file`` with the line where ``source`` is written (found by its text), when it can be found."""
     if file == BUILTIN_LABEL or not line:
         return file

@@ -23,7 +23,7 @@ from reportlab.lib.styles import ParagraphStyle
 
 from kitgen.data.bounded_sandbox import MAX_SECONDS, Watchdog
 from kitgen.data.card_context import sources
-from kitgen.data.layouts import _at_line, parse_value
+from kitgen.data.layouts import at_line, parse_value
 from kitgen.data.sandbox import TEMPLATE_ERRORS, error_text
 from kitgen.errors import KitgenError, RenderError
 from kitgen.layout import lengths
@@ -130,7 +130,7 @@ class Arrangement:
         return error
 
     def in_layout(self, box, key: str | None = None, line: int | None = None, source: str = "") -> str:
-        file = _at_line(box.file or self.layout.file, source, line) if line else (box.file or self.layout.file)
+        file = at_line(box.file or self.layout.file, source, line) if line else (box.file or self.layout.file)
         text = f"{file}, layout '{self.layout.name}', box '{box.name}'" + (f", key '{key}'" if key else "")
         if self.card is not None:
             text += f" (row {self.card.row}, card {self.card.name!r})"
@@ -151,7 +151,7 @@ class Arrangement:
             line = next((f.lineno for f in reversed(traceback.extract_tb(exc.__traceback__))
                          if f.filename == "<template>"), None)
             where = (self.in_layout(box, key, line, setting.source) if box is not None else
-                     f"{_at_line(self.layout.file, setting.source, line)}, layout '{self.layout.name}', {key}")
+                     f"{at_line(self.layout.file, setting.source, line)}, layout '{self.layout.name}', {key}")
             raise RenderError(f"{where}: {error_text(exc)}") from None
 
     def value(self, box, key: str, step: int | None = None) -> Any:
