@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from kitgen.cli.kit import echo_warnings
 from kitgen.cli.params import CardSizeType
 from kitgen.cli.progress import DelayedBar
 
@@ -40,7 +41,6 @@ def export(game, fmt, out, card_size, bleed, dpi, jobs, base_url):
     options = ExportOptions(card_size=card_size, bleed=bleed, dpi=dpi, jobs=jobs, base_url=base_url)
     with DelayedBar("Exporting") as bar:
         result = export_game(game, fmt, out, options, bar)
-    for warning in result.warnings:
-        click.echo(f"Warning: {warning}", err=True)
+    echo_warnings(result.warnings)
     click.echo(f"Exported {result.title} ({result.cards} cards, {result.faces} faces) as {fmt}: "
                f"{result.target} ({len(result.files)} file{'s' if len(result.files) != 1 else ''})")
