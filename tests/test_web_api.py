@@ -147,6 +147,20 @@ def test_a_bad_play_is_a_400_with_the_command_lines_message(client):
     assert "Error: " + response.json()["error"] == cli_error(*cli_args(q), "--play", "plant Sun God")
 
 
+def test_a_missing_play_names_the_key_and_a_solver_bug_is_a_500_not_the_users_mistake(client, monkeypatch):
+    from kitgen.web import solving
+
+    response = client.post("/api/check", json=POSITIONS[0])
+    assert response.status_code == 400 and response.json()["error"].startswith('"play" is missing')
+
+    def broken(question):
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(solving, "solve", broken)
+    response = client.post("/api/solve", json=POSITIONS[0])
+    assert response.status_code == 500 and "a bug in kitgen" in response.json()["error"]
+
+
 @pytest.mark.parametrize("body, message", [
     (b"{not json", "not JSON"),
     (b"\xff\xfe", "not UTF-8"),

@@ -269,8 +269,10 @@ async def _answer(request: Request, with_play: bool, answer):
         return JSONResponse(await run_in_threadpool(work))
     except KitgenError as exc:
         return _error(400, str(exc))
-    except (ValueError, TypeError) as exc:  # values the checks did not foresee: still the user's input
-        return _error(400, f"cannot read the question ({exc})")
+    except Exception:  # a bug, not the question's fault (as `kitgen solve` says on stderr): logged, one line
+        log.exception("%s failed on %r", request.url.path, data)
+        return _error(500, "the solver failed on this question; this is a bug in kitgen (the server's log "
+                           "has the details)")
 
 
 async def api_solve(request: Request):

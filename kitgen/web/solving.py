@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kitgen.errors import KitgenError, OptionError
+from kitgen.errors import KitgenError
 
 ALTUN_HA_TYPES = frozenset({"bid", "trade", "god"})
 
@@ -75,7 +75,7 @@ def read_request(data, games: dict[str, str], with_play: bool = False) -> Reques
     rules = parse_rules([f"{name}={_switch_text(value)}" for name, value in switches.items()], base)
     text = play[0] if with_play else None
     if with_play and (not isinstance(text, str) or not text.strip()):
-        raise OptionError("--play", "missing: give the play, e.g. 'farm Sun God; build Stage@1, Stairs@2'")
+        raise KitgenError('"play" is missing: give the play, e.g. "farm Sun God; build Stage@1, Stairs@2"')
     return Request(hand, population, temples, rules, game, text)
 
 
