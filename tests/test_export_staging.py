@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from kitgen.outputs import files
-from kitgen.outputs.files import OutputError, clean_leftovers, kit_lock, replace_folder, write_files
+from kitgen.outputs.files import OutputError, clean_leftovers, replace_folder, write_files
+from kitgen.outputs.kit_lock import kit_lock
 
 OLD = {"cards.pdf": b"old cards", "rules.pdf": b"old rules"}
 NEW = {"cards.pdf": b"new cards", "rules.pdf": b"new rules"}
@@ -167,7 +168,7 @@ def test_a_second_writer_waits_then_fails_naming_the_holder(kit):
 
 def test_the_lock_is_released_when_its_holder_is_killed(kit):
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from pathlib import Path; from kitgen.outputs.files import kit_lock\n"
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; from kitgen.outputs.kit_lock import kit_lock\n"
          "with kit_lock(Path(sys.argv[1]), 'kitgen build held'):\n    print('held', flush=True); time.sleep(60)",
          str(kit)], stdout=subprocess.PIPE, text=True)
     try:

@@ -70,15 +70,15 @@ class KitgenGroup(click.Group):
         sys.exit(0)
 
     def invoke(self, ctx):
-        from kitgen.outputs import files
+        from kitgen.outputs import interrupts
 
-        files.clear_stop()
+        interrupts.clear_stop()
         previous = _catch_ctrl_c()
         try:
             try:
                 return super().invoke(ctx)
             except Exception:         # a library that swallowed Ctrl-C fails later: it was still Ctrl-C
-                if files.stop_requested():
+                if interrupts.stop_requested():
                     raise KeyboardInterrupt from None
                 raise
         except KeyboardInterrupt:
@@ -106,13 +106,13 @@ def _catch_ctrl_c():
     the previous handler, or None off the main thread."""
     import threading
 
-    from kitgen.outputs import files
+    from kitgen.outputs import interrupts
 
     if threading.current_thread() is not threading.main_thread():
         return None
 
     def on_ctrl_c(signum, frame):
-        files.request_stop()
+        interrupts.request_stop()
         raise KeyboardInterrupt
 
     return signal.signal(signal.SIGINT, on_ctrl_c)

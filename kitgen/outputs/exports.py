@@ -15,7 +15,7 @@ from pathlib import Path
 
 from kitgen.errors import OptionError
 from kitgen.outputs.export_job import ExportOptions, prepare
-from kitgen.outputs.files import kit_lock
+from kitgen.outputs.kit_lock import kit_lock
 from kitgen.outputs.progress import Report
 
 # format -> (module, output name under <out>/<slug>/)

@@ -1,5 +1,4 @@
-"""Atomic writes: a whole folder swapped in at once, or files into a folder all or nothing; and the lock
-that keeps two kitgen runs from writing the same kit at once.
+"""Atomic writes: a whole folder swapped in at once, or files into a folder all or nothing.
 
 **A folder swapped in** (:func:`replace_folder`: the kit of ``kitgen build``,
 the ``png/`` and ``tts/`` exports).  The new content is written into a fresh
@@ -29,11 +28,9 @@ staged beside its target and moved in with ``os.replace``; if a step fails,
 Ctrl-C included, what was moved in is taken out and what was set aside is
 put back.
 
-**The lock** (:func:`kit_lock`): a build or export holds an exclusive
-``flock`` (worker processes close their inherited copy: :func:`forget_locks`) on ``.<name>.kitgen-lock`` beside the folder it writes, from the
-moment it knows the folder until it is done.  A second run waits up to
-:data:`LOCK_WAIT` seconds, then fails with one line naming the holder.  The
-kernel drops the lock when its process ends, kill -9 included.
+Ctrl-C while either is written only marks a stop (:mod:`kitgen.outputs.interrupts`),
+checked before anything is committed.  Two runs writing the same kit are kept
+apart by :mod:`kitgen.outputs.kit_lock`.
 """
 
 from __future__ import annotations
@@ -45,23 +42,14 @@ import errno
 import os
 import secrets
 import shutil
-import signal
 import stat
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
-from typing import Iterator
 
 from kitgen.errors import KitgenError
+from kitgen.outputs.interrupts import check_stop, deferred_interrupts
 
-try:
-    import fcntl
-except ImportError:          # Windows: no flock; kitgen runs unlocked there
-    fcntl = None
-
-LOCK_WAIT = float(os.environ.get("KITGEN_LOCK_WAIT", "3"))   # seconds a second run waits for the lock
 MARK = ".kitgen-"            # in the names of staged and set-aside entries, and of the lock
 
 
@@ -112,45 +100,6 @@ def replace_folder(target: Path, files: dict[str, bytes | dict], option: str = "
         finally:
             _remove(staged)            # the new folder not swapped in, or the old one swapped out
     return [target / name for name in files]
-
-
-# --- Ctrl-C ------------------------------------------------------------------------
-
-_stop = threading.Event()
-
-
-def request_stop() -> None:
-    """Ctrl-C was pressed: nothing may be committed from now on (even if a library swallowed the
-    KeyboardInterrupt on its way)."""
-    _stop.set()
-
-
-def stop_requested() -> bool:
-    return _stop.is_set()
-
-
-def clear_stop() -> None:
-    _stop.clear()
-
-
-def check_stop() -> None:
-    if _stop.is_set():
-        raise KeyboardInterrupt
-
-
-@contextlib.contextmanager
-def deferred_interrupts() -> Iterator[None]:
-    """While the block writes (stages, swaps, cleans up), Ctrl-C only marks a stop; the block checks
-    it before it commits, and it is raised as KeyboardInterrupt once the block is over."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: request_stop())
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    check_stop()
 
 
 def swap_in(staged: Path, target: Path) -> None:
@@ -344,80 +293,3 @@ def _put_back(staging: Path, moved: list[tuple[Path, Path | None]]) -> None:
                 target.unlink()
         if old is not None:
             os.replace(old, target)
-
-
-# --- the lock ------------------------------------------------------------------------
-
-@contextlib.contextmanager
-def kit_lock(target: Path, what: str, option: str = "--out", wait: float | None = None) -> Iterator[None]:
-    """Hold the lock of the folder ``target`` while the block runs (``what``: the command, shown to a
-    second run that finds the lock taken).  Waits up to ``wait`` (default :data:`LOCK_WAIT`) seconds."""
-    if fcntl is None:
-        yield
-        return
-    target = Path(target)
-    created = [p for p in (target.parent, *target.parent.parents) if not p.exists()]
-    ensure_dir(target.parent, option)
-    path = target.parent / f".{target.name}{MARK}lock"
-    fd = _acquire(path, target, option, LOCK_WAIT if wait is None else wait)
-    _held.add(fd)
-    try:
-        os.ftruncate(fd, 0)
-        os.write(fd, f"pid {os.getpid()}, {what}, since {time.strftime('%H:%M:%S')}".encode())
-        yield
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(path)        # waiters holding the old file see it is gone and open the new one
-        _held.discard(fd)
-        os.close(fd)
-        for folder in created:     # a run that wrote nothing leaves no empty --out behind
-            try:
-                os.rmdir(folder)
-            except OSError:
-                break
-
-
-_held: set[int] = set()     # descriptors of the locks this process holds
-
-
-def forget_locks() -> None:
-    """In a forked worker process: close the inherited descriptors of the parent's locks, so a worker
-    that outlives its parent does not keep the kit locked."""
-    for fd in list(_held):
-        with contextlib.suppress(OSError):
-            os.close(fd)
-    _held.clear()
-
-
-def _acquire(path: Path, target: Path, option: str, wait: float) -> int:
-    deadline = time.monotonic() + wait
-    while True:
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise OutputError(f"{option}: cannot create the lock file {path} ({exc.strerror})") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = _holder(fd)
-            os.close(fd)
-            if time.monotonic() >= deadline:
-                raise OutputError(f"{option}: {target} is being written by another kitgen ({holder}); "
-                                  f"wait for it to finish, or choose another {option}") from None
-            time.sleep(0.05)
-            continue
-        try:
-            same = os.fstat(fd).st_ino == os.stat(path).st_ino
-        except FileNotFoundError:
-            same = False
-        if same:
-            return fd
-        os.close(fd)               # the holder removed this file as it let go: take the new one
-
-
-def _holder(fd: int) -> str:
-    try:
-        text = os.pread(fd, 300, 0).decode("utf-8", "replace").strip()
-    except OSError:
-        text = ""
-    return text or "a run that has just started"

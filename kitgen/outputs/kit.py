@@ -198,7 +198,8 @@ def build_kit(game_or_path: str | Path, out: str | Path = "output",
 
 
 def _build(game_or_path, out, options: BuildOptions, progress: Report | None = None) -> BuildResult:
-    from kitgen.outputs.files import kit_lock, replace_folder
+    from kitgen.outputs.files import replace_folder
+    from kitgen.outputs.kit_lock import kit_lock
     from kitgen.outputs.manifest import manifest_bytes, sheet_manifest
     from kitgen.render.aids import render_aids
     from kitgen.render.rulebook import render_rulebook

@@ -110,7 +110,7 @@ def start_worker() -> None:
     """In a worker: leave Ctrl-C to the main process, which stops the pool (no traceback per worker);
     on Linux, also die with the main process if it is killed (kill -9 leaves no workers behind)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from kitgen.outputs.files import forget_locks
+    from kitgen.outputs.kit_lock import forget_locks
 
     forget_locks()
     if sys.platform.startswith("linux"):
