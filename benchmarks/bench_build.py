@@ -70,10 +70,10 @@ def run(cmd: list[str], what: str) -> tuple[float, float, float]:
 
 
 def best_of(cmd: list[str], what: str, repeat: int) -> tuple[float, float, float]:
-    """Best wall time and best CPU time in seconds, and largest peak memory in MB, over ``repeat``
-    fresh processes (CPU time is what to compare when other work shares the machine)."""
+    """As :func:`run`, over ``repeat`` fresh processes: the best wall and CPU times, the largest peak
+    memory (CPU time is what to compare when other work shares the machine)."""
     runs = [run(cmd, what) for _ in range(repeat)]
-    return min(r[0] for r in runs), max(r[2] for r in runs), min(r[1] for r in runs)
+    return min(r[0] for r in runs), min(r[1] for r in runs), max(r[2] for r in runs)
 
 
 def protograf_python() -> Path:
@@ -120,16 +120,21 @@ def side_by_side(tmp: Path, pairs: int) -> None:
     print(f"  ratio A/B, median of pairs: {wall:.2f} wall, {cpu:.2f} CPU (target: <= 0.50)")
 
 
+def altun_ha_art(folder: Path) -> list[str]:
+    """Altun Ha's art copied into ``folder/art``; the names of its card pictures (not the tokens')."""
+    shutil.copytree(builtin_dirs("altun-ha")[2], folder / "art", ignore=shutil.ignore_patterns("*.py"))
+    return sorted(p.name for p in (folder / "art").glob("*.png") if "token" not in p.name)
+
+
 def synthetic_game(folder: Path, cards: int = 1000, copies: int = 4) -> Path:
     """A game of `cards` cards: cards/copies kinds with text, values and the Altun Ha art."""
-    data, templates, art = builtin_dirs("altun-ha")
+    data, templates, _ = builtin_dirs("altun-ha")
     shutil.copytree(data, folder)
-    shutil.copytree(art, folder / "art", ignore=shutil.ignore_patterns("*.py"))
+    pictures = altun_ha_art(folder)
     shutil.copytree(templates, folder / "templates")
     toml = (folder / "game.toml").read_text(encoding="utf-8")
     toml = toml.replace('rulebook = "rules.md.j2"', "")      # the plain rulebook: Altun Ha's names its own cards
     (folder / "game.toml").write_text(toml.replace('title = "Altun Ha"', 'title = "Synthetic"'), encoding="utf-8")
-    pictures = sorted(p.name for p in (folder / "art").glob("*.png") if "token" not in p.name)
     with open(folder / "cards.csv", "w", newline="", encoding="utf-8") as fh:
         out = csv.writer(fh)
         out.writerow(["name", "type", "count", "value", "text", "art"])
@@ -141,101 +146,22 @@ def synthetic_game(folder: Path, cards: int = 1000, copies: int = 4) -> Path:
     return folder
 
 
-LAYOUT_DECK = """
-face = "bench"
-
-[layouts.bench.boxes.ground]
-kind = "rect"
-bleed = true
-fill = "{{ colour }}"
-
-[layouts.bench.boxes.panel]
-kind = "rect"
-x = "3mm"
-y = "3mm"
-w = "100% - 6mm"
-h = "100% - 6mm"
-radius = "2mm"
-fill = "#fff8e8"
-
-[layouts.bench.boxes.cost_disc]
-kind = "circle"
-x = "4mm"
-y = "4mm"
-w = "10mm"
-h = "10mm"
-fill = "{{ colour | darken(0.2) }}"
-
-[layouts.bench.boxes.cost]
-content = "{{ cost }}"
-x = "4mm"
-y = "4mm"
-w = "10mm"
-h = "10mm"
-bold = true
-size = "16pt"
-lines = 1
-color = "#ffffff"
-
-[layouts.bench.boxes.title]
-content = "{{ name }}"
-x = "15mm"
-y = "4mm"
-w = "100% - 19mm"
-h = "10mm"
-bold = true
-size = "12pt"
-floor = "8pt"
-lines = 1
-same_size = true
-fallback = [{ lines = 2, floor = "6pt" }]
-
-[layouts.bench.boxes.art]
-kind = "image"
-content = "{{ art }}"
-x = "4mm"
-y = "16mm"
-w = "100% - 8mm"
-h = "35%"
-
-[layouts.bench.boxes.rules]
-content = "{{ rules }}"
-x = "5mm"
-y = "art.bottom + 2mm"
-w = "100% - 10mm"
-h = "100% - 10mm - (art.bottom + 2mm)"
-size = "9pt"
-min_size = "6pt"
-align = "left"
-valign = "top"
-
-[layouts.bench.boxes.footer]
-content = "{{ faction | upper }} · {{ row }}"
-x = "4mm"
-y = "100% - 8mm"
-w = "100% - 8mm"
-h = "4mm"
-size = "6.5pt"
-lines = 1
-fill = "{{ colour }}"
-color = "#ffffff"
-"""
+LAYOUTS = REPO / "benchmarks" / "layout_deck.toml"   # eight boxes; the rules text holds icons
 
 
 def layout_game(folder: Path, cards: int = 1000) -> Path:
-    """A deck of ``cards`` different cards, drawn with LAYOUT_DECK: eight boxes, icons in the rules."""
+    """A deck of ``cards`` different cards, drawn with the layout of LAYOUTS: eight boxes, icons in the rules."""
     from PIL import Image, ImageDraw
 
-    data, _, art = builtin_dirs("altun-ha")
     folder.mkdir()
-    shutil.copytree(art, folder / "art", ignore=shutil.ignore_patterns("*.py"))
+    pictures = altun_ha_art(folder)
     (folder / "icons").mkdir()
     for name, colour in (("coin", (214, 162, 58)), ("star", (60, 120, 200))):
         icon = Image.new("RGBA", (48, 48), (0, 0, 0, 0))
         ImageDraw.Draw(icon).ellipse((4, 4, 44, 44), fill=colour + (255,))
         icon.save(folder / "icons" / f"{name}.png")
-    (folder / "game.toml").write_text('title = "Layout Bench"\n' + LAYOUT_DECK, encoding="utf-8")
-    pictures = sorted(p.name for p in (folder / "art").glob("*.png") if "token" not in p.name)
+    (folder / "game.toml").write_text('title = "Layout Bench"\nface = "bench"\n', encoding="utf-8")
+    shutil.copyfile(LAYOUTS, folder / "layouts.toml")
     colours = ("#2f5da8", "#c44736", "#3f8f45", "#7a3b69", "#b8692a")
     with open(folder / "cards.csv", "w", newline="", encoding="utf-8") as fh:
         out = csv.writer(fh)
@@ -265,13 +191,13 @@ def main() -> None:
         if not args.no_protograf:
             side_by_side(tmp, args.pairs)
         build = [*kitgen_cmd(), "build"]
-        altun_s, altun_mb, altun_cpu = best_of([*build, "altun-ha", "--out", str(tmp / "out")], "kitgen build altun-ha", 5)
+        altun_s, altun_cpu, altun_mb = best_of([*build, "altun-ha", "--out", str(tmp / "out")], "kitgen build altun-ha", 5)
         kit = tmp / "out" / "altun-ha"
         size_mb = sum(p.stat().st_size for p in kit.iterdir()) / 1e6
         game = synthetic_game(tmp / "synthetic")
-        big_s, big_mb, big_cpu = best_of([*build, str(game), "--out", str(tmp / "out")], "the synthetic build", 3)
+        big_s, big_cpu, big_mb = best_of([*build, str(game), "--out", str(tmp / "out")], "the synthetic build", 3)
         deck = layout_game(tmp / "layout-deck")
-        lay_s, lay_mb, lay_cpu = best_of([*build, str(deck), "--out", str(tmp / "out")], "the layout deck's build", 3)
+        lay_s, lay_cpu, lay_mb = best_of([*build, str(deck), "--out", str(tmp / "out")], "the layout deck's build", 3)
     print(f"Altun Ha kit (80 cards + rulebook + aids), end to end: {altun_s:.2f} s ({altun_cpu:.2f} s CPU), "
           f"{80 / altun_s:.0f} cards/s, peak {altun_mb:.0f} MB, kit size {size_mb:.2f} MB "
           f"(targets: < 1.5 s, < 3 MB)")
