@@ -2,8 +2,9 @@
 
 Everything a user can get wrong (a game folder, an option, a solver question)
 raises a subclass of :class:`KitgenError`.  The CLI turns it into one line,
-``Error: <message>``, and exit status 2; nothing else should ever reach a user
-as a traceback.
+``Error: <message>``, and its :attr:`~KitgenError.exit_code` (2; 1 for
+:class:`WorkerFailed`, which is not the user's mistake); nothing else should
+ever reach a user as a traceback.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 Every command is thin: the work happens in library modules that can be used
 from Python without click.  A :class:`~kitgen.errors.KitgenError` raised
-anywhere becomes one ``Error: ...`` line and exit status 2, here and only here
-(``kitgen validate`` lists every problem it found, one ``Error:`` line each).
+anywhere becomes one ``Error: ...`` line and its exit status (2; 1 for a
+worker process that failed), here and only here (``kitgen validate`` lists
+every problem it found, one ``Error:`` line each).
 Commands with heavy dependencies (the solver's OR-Tools) load on first use, so
 ``kitgen build`` starts fast.
 """
