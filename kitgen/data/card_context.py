@@ -52,9 +52,8 @@ def card_context(card, game) -> dict[str, Any]:
     if card is None:
         return context
     if game.sheet is not None:
-        cells = card.fields
         for name, i in game.layout_columns.items():
-            context[name] = cells._cells[i] if i < len(cells._cells) else ""
+            context[name] = card.fields.cell(i)
     ctype = game.types[card.type]
     context.update(name=card.name, type=card.type, type_label=ctype.label, type_color=ctype.color,
                    count=card.count, value=card.value, numeric_value=card.numeric_value, text=card.text,

@@ -99,6 +99,10 @@ class Fields(Mapping):
         if i is None:
             raise KeyError(key)
         self._columns.used.add(i)
+        return self.cell(i)
+
+    def cell(self, i: int) -> str:
+        """The cell of column ``i`` ("" past the row's end), without marking the column used."""
         return self._cells[i] if i < len(self._cells) else ""
 
     def __contains__(self, key: object) -> bool:
@@ -111,7 +115,7 @@ class Fields(Mapping):
         return len(self._columns.positions)
 
     def __repr__(self) -> str:
-        cells = (self._cells[i] if i < len(self._cells) else "" for i in self._columns.named())
+        cells = (self.cell(i) for i in self._columns.named())
         return f"Fields({dict(zip(self, cells))!r})"      # without marking the columns used
 
 
