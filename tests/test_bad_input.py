@@ -101,6 +101,15 @@ def test_bad_game_toml(altun_copy, tmp_path, edit, needles):
     assert not out.exists()
 
 
+def test_a_bad_card_size_in_game_toml_is_refused_even_when_the_build_names_another(altun_copy, tmp_path):
+    toml = altun_copy / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('card_size = "poker"', 'card_size = "huge"'),
+                    encoding="utf-8")
+    assert_user_error(run("build", altun_copy, "--out", tmp_path / "out", "--card-size", "mini"),
+                      "game.toml: 'card_size'", "unknown card size 'huge'")
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("args, needles", [
     (["--card-size", "200x300"], ["--card-size", "does not fit on letter"]),
     (["--card-size", "big"], ["--card-size", "unknown card size"]),

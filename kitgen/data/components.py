@@ -305,11 +305,7 @@ def _areas(e: _Entry, game, width: float, height: float) -> tuple[AreaSpec, ...]
         size = a.get("size")
         if shape == "card":
             if size is None:
-                try:
-                    s = card_size(game.card_size, "card_size")
-                except OptionError as exc:
-                    e.fail(f"{what}: the game's {exc}")
-                w, h = s.width, s.height
+                w, h = card_size(game.card_size)
             else:
                 pair = _pair(e, size, f"{what}: 'size'")
                 if pair is None:

@@ -32,7 +32,8 @@ from kitgen.data.problems import Problems
 from kitgen.data.rulings import parse_rulings
 from kitgen.data.sheet import Sheet, read_sheet, split_sheet_name
 from kitgen.data.values import card_color, hex_color, right_to_left, slugify, type_colors, whole_number
-from kitgen.errors import GameDataError, LimitError
+from kitgen.errors import GameDataError, LimitError, OptionError
+from kitgen.units import card_size
 
 DEFAULT_DATA = ("cards.csv", "cards.tsv", "cards.xlsx")   # the card sheet when game.toml names none
 MAX_COUNT = 10_000           # copies of one card; more is a typing slip, not a deck
@@ -142,6 +143,16 @@ def _players(value: Any, where: str) -> tuple[int, int]:
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (lo, hi)) or not 1 <= lo <= hi:
         raise GameDataError("'players' must give whole numbers with 1 <= min <= max", file=where)
     return lo, hi
+
+
+def _card_size(data: dict, where: str) -> str:
+    """game.toml's ``card_size``, checked once here: every later reader of it can trust it."""
+    size = _str(data, "card_size", where, "poker")
+    try:
+        card_size(size)
+    except OptionError as exc:
+        raise GameDataError(f"'card_size': {exc.message}", file=where) from None
+    return size
 
 
 def _types(data: dict, where: str) -> dict[str, CardType]:
@@ -307,6 +318,7 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
                             "card backs and the rulebook's cover", file=toml_file)
     slug = slugify(_str(data, "slug", toml_file, title))
     lo, hi = _players(data.get("players", "2-4"), toml_file)
+    size = _card_size(data, toml_file)
     declared = _types(data, toml_file)
     rulebook = _str(data, "rulebook", toml_file, "")
     if rulebook:
@@ -338,7 +350,7 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
 
     game = Game(slug=slug, title=title, subtitle=_str(data, "subtitle", toml_file, ""),
                 players_min=lo, players_max=hi,
-                card_size=_str(data, "card_size", toml_file, "poker"), rulebook=rulebook,
+                card_size=size, rulebook=rulebook,
                 types=types, cards=cards, back=back, components=(),
                 rules=dict(data.get("rules", {})), rulings=dict(data.get("rulings", {})),
                 root=root, template_dir=template_dir, art_dir=art_dir, builtin=builtin, raw=data,

@@ -59,7 +59,7 @@ class Game:
     subtitle: str
     players_min: int
     players_max: int
-    card_size: str
+    card_size: str                # a name or WxH, checked as the game loads (kitgen.units.card_size)
     rulebook: str                 # template file name inside template_dir, "" for none
     types: dict[str, CardType]
     cards: tuple[Card, ...]

@@ -129,8 +129,7 @@ def prepare(game_or_path: str | Path, options: ExportOptions, default_bleed: flo
         raise OptionError("--jobs", f"{options.jobs!r} is not a number of processes (1 or more)")
     parse_base_url(options.base_url)
     game = load_game(game_or_path)
-    size = card_size(options.card_size or game.card_size,
-                     "--card-size" if options.card_size else "game.toml card_size")
+    size = card_size(options.card_size or game.card_size)      # the game's was checked as it loaded
     job = ExportJob(game=game, card=size, bleed=bleed, dpi=dpi, jobs=options.jobs,
                     art=ArtLibrary.for_game(game), source=_csv_label(game_or_path, game), options=options)
     if full_size_images:

@@ -105,7 +105,7 @@ def _validate(game_or_path, problems: Problems) -> ValidationReport:
 
     game = load_game(game_or_path, problems)
     toml = _label(game_or_path, game, "game.toml")
-    size = card_size(game.card_size, f"{toml}: card_size")
+    size = card_size(game.card_size)
     found = len(problems.found)
     with problems.check():        # what build checks with its default options: the card fits the paper...
         paper = paper_size(BuildOptions.paper)
@@ -224,7 +224,7 @@ def _build(game_or_path, out, options: BuildOptions, progress: Report | None = N
     check_printed_glyphs(game_or_path, game)
     paper = paper_size(options.paper)
     size_option = "--card-size" if options.card_size else f"{_label(game_or_path, game, 'game.toml')}: card_size"
-    size = card_size(options.card_size or game.card_size, size_option)
+    size = card_size(options.card_size or game.card_size)      # the game's was checked as it loaded
     art = ArtLibrary.for_game(game)
     layout = card_sheet_layout(options, paper, size, size_option)
     pages = check_kit_pages(game, layout, paper, size, _label(game_or_path, game, "game.toml"))

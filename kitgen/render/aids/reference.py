@@ -81,7 +81,7 @@ def _size(ref: Reference, game) -> Size:
     if ref.size is not None:
         return Size(*ref.size)
     try:
-        return card_size(game.card_size, "card_size")
+        return card_size(game.card_size)
     except OptionError as exc:
         raise GameDataError(f"{ref.where}: the game's {exc}") from None
 

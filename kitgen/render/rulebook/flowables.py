@@ -319,7 +319,7 @@ class Builder:
             from kitgen.render.card import CardPainter
             from kitgen.units import card_size
 
-            size = card_size(self.game.card_size, "game.toml: card_size")
+            size = card_size(self.game.card_size)
             self.painter = CardPainter(self.game, size.width, size.height, 0.0, self.art, "cards.csv")
         for card in chosen:
             self.painter.check(card)
