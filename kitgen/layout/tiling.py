@@ -109,6 +109,11 @@ def _count(width: float, height: float, area: Rect, overlap: float) -> int:
     return len(spans(width, area.w, overlap)) * len(spans(height, area.h, overlap))
 
 
+def part_count(width: float, height: float, area: Rect, overlap: float) -> int:
+    """How many pages :func:`tile_board` prints the board on (it takes the better way round)."""
+    return min(_count(width, height, area, overlap), _count(height, width, area, overlap))
+
+
 def tile_board(width: float, height: float, area: Rect, overlap: float) -> Tiling:
     """Parts of a ``width`` x ``height`` board printed in ``area`` of each page.
 

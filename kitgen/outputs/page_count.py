@@ -2,9 +2,10 @@
 
 A game that asks for a million tokens should be refused in a second, not after
 an hour of drawing, so :func:`check_kit_pages` counts the pages of cards.pdf
-exactly (from the card sheet's layout) and those of aids.pdf from below (as
-if each kind of piece had pages of its own, packed in a grid), and refuses a
-kit of more than :data:`~kitgen.data.limits.MAX_PAGES` pages.
+exactly (from the card sheet's layout) and those of aids.pdf from above (as
+if each kind of piece had pages of its own, laid in a grid with gaps: the
+packer, which lays copies edge to edge and shares pages, never needs more),
+and refuses a kit of more than :data:`~kitgen.data.limits.MAX_PAGES` pages.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from __future__ import annotations
 import math
 
 from kitgen.data.limits import check_pages
+from kitgen.errors import LayoutError
 from kitgen.layout.packing import GAP, content_area
 from kitgen.layout.sheet import fit_count
-from kitgen.layout.tiling import spans
+from kitgen.layout.tiling import part_count
 from kitgen.units import Size
 
 
@@ -25,7 +27,7 @@ def card_pages(deck: int, layout) -> int:
 
 
 def aid_pages(components, paper: Size, card: Size) -> int:
-    """Pages of aids.pdf, counted from below: per kind of piece, a grid of as many as fit on a page."""
+    """Pages of aids.pdf, at most: per kind of piece, a grid of as many as fit on a page (boards: their parts)."""
     area = content_area(paper)
     pages = 0
     for comp in components:
@@ -34,8 +36,8 @@ def aid_pages(components, paper: Size, card: Size) -> int:
             pages += comp.count
         elif kind == "board":
             try:
-                parts = len(spans(comp.width, area.w, comp.overlap)) * len(spans(comp.height, area.h, comp.overlap))
-            except Exception:       # the board's own checks say what is wrong with it
+                parts = part_count(comp.width, comp.height, area, comp.overlap)
+            except LayoutError:     # the board's own checks say what is wrong with it
                 parts = 1
             pages += comp.count * max(1, parts)
         else:
