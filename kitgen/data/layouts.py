@@ -34,6 +34,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import jinja2
+
 from kitgen.data.card_context import TEMPLATE_NAMES, column_names
 from kitgen.data.files import read_toml
 from kitgen.data.layout_model import KINDS, Box, Layout, Setting
@@ -255,10 +257,11 @@ class _Reader:
         if isinstance(raw, str) and ("{{" in raw or "{%" in raw) and key not in NOT_TEMPLATED:
             try:
                 template, names, members = compile_template(self.env, raw)
-            except Exception as exc:  # jinja2's syntax errors, unknown filters and tests
-                line = getattr(exc, "lineno", None)
-                raise GameDataError(f"{where}: template error: {getattr(exc, 'message', None) or exc}",
-                                    file=at_line(file, raw, line)) from None
+            except jinja2.TemplateError as exc:  # syntax errors, unknown filters and tests
+                raise GameDataError(f"{where}: template error: {exc.message or exc}",
+                                    file=at_line(file, raw, getattr(exc, "lineno", None))) from None
+            except RecursionError:             # the parser recurses once per level of brackets
+                raise GameDataError(f"{where}: template error: nested too deeply", file=file) from None
             names = {n for n in names if n not in self.env.globals}
             unknown = sorted(n for n in names if n not in TEMPLATE_NAMES and n not in self.columns)
             if unknown:
