@@ -8,7 +8,7 @@ does no lookups by name.  What a card does comes from the deck's data
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from solver.altunha.sim.variants import Setup
 
@@ -33,14 +33,41 @@ class Table:
     def size(self) -> int:
         return len(self.kind)
 
-    @property
+    @cached_property
     def trade_ids(self) -> frozenset[int]:
         """The ids of the Trade cards (a hand without any skips the Trade phase's question)."""
-        found = self.__dict__.get("_trade_ids")
-        if found is None:
-            found = frozenset(c for c, k in enumerate(self.kind) if k == TRADE)
-            object.__setattr__(self, "_trade_ids", found)
-        return found
+        return frozenset(c for c, k in enumerate(self.kind) if k == TRADE)
+
+    @cached_property
+    def by_effect(self) -> dict[str, frozenset[int]]:
+        """The ids of the Trade cards of each effect."""
+        out: dict[str, set[int]] = {}
+        for c, effect in enumerate(self.effect):
+            if effect:
+                out.setdefault(effect, set()).add(c)
+        return {effect: frozenset(ids) for effect, ids in out.items()}
+
+    @cached_property
+    def planner(self):
+        """The enumerator's memo for this deck's rules (:class:`~solver.altunha.sim.enumerate.Planner`)."""
+        from solver.altunha.sim.enumerate import planner_for
+
+        return planner_for(self.setup.rules, self.size.bit_length())
+
+    @cached_property
+    def token(self) -> tuple:
+        """Each card's token for the enumerator: its Bid value, GOD or FEED (None: plays no part)."""
+        from solver.altunha.cards import FEED as FEED_KIND
+        from solver.altunha.cards import GOD as GOD_KIND
+        from solver.altunha.sim.enumerate import FEED, GOD
+
+        tokens = {GOD_KIND: GOD, FEED_KIND: FEED}
+        return tuple(k if isinstance(k, int) else tokens.get(k) for k in self.rule_kind)
+
+    @cached_property
+    def weight(self) -> tuple[int, ...]:
+        """What each card adds to a hand's code for the enumerator (:meth:`Planner.weight`)."""
+        return tuple(self.planner.weight(k) for k in self.rule_kind)
 
 
 @lru_cache(maxsize=32)

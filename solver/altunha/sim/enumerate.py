@@ -23,6 +23,8 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
+from solver.altunha.cards import FEED as CARD_FEED
+from solver.altunha.cards import GOD as CARD_GOD
 from solver.altunha.rules import BUILT, FAMINE, Rules, build_points, can_place, no_build_outcome
 
 GOD = -1
@@ -202,21 +204,31 @@ def best_bid(values, gods, feed, population, tops, r: Rules, min_points: int,
     to the better turn, then to fewer cards."""
     cap = r.max_farm_cards + r.max_build_cards + r.max_bid_cards
     counts, top_counts = _value_counts(values, tops, cap, r)
-    gods, feed, population = min(gods, cap), bool(feed), _ceiling(population, r)
+    return _bid_of_counts(counts, min(gods, cap), bool(feed), _ceiling(population, r), top_counts, r,
+                          min_points, keep_feed)
+
+
+def _bid_of_counts(counts, gods, feed, population, top_counts, r: Rules, min_points, keep_feed):
+    """best_bid of a hand and table summarised (counts capped, Population at its ceiling)."""
     if min_points > 1 or keep_feed:
         return _best_bid(counts, gods, feed, population, top_counts, r, min_points, keep_feed)
     # For a bid worth at least 1 point, whether it works is whether some Farm leaves a card that
-    # can be laid (see _can_build), which depends on the temples only through the values of the
-    # hand that can be laid: the bids passing that test are found on that smaller key, and the
-    # optimal turn is worked out only to choose between several of them.
+    # can be laid (see _can_build), which depends on the temples only through the values that can
+    # be laid: the bids passing that test are found with no optimal turn worked out, and the
+    # optimal turn only chooses between several of them.
     if r.max_build_cards < 1:
         return ()
-    placeable = tuple([v for v in range(1, r.max_stage + 1) if counts[v] and (v == 1 or top_counts[v - 1])])
-    candidates = _bid_candidates(counts, gods, feed, population, placeable, r)
+    candidates = _bid_candidates(counts, gods, feed, population, layable(top_counts, r), r)
+    return _choose_bid(candidates, counts, gods, feed, population, top_counts, r)
+
+
+def _choose_bid(candidates, counts, gods, feed, population, top_counts, r: Rules) -> tuple[int, ...]:
+    """The bid of several of the same total whose optimal turn scores most (then the fewest cards)."""
     if len(candidates) < 2:
         return candidates[0][2] if candidates else ()
     best, best_key = (), None
-    for total, size, combo, left, g, _ in candidates:
+    for total, size, combo in candidates:
+        left, g = _left_after(counts, gods, combo, r)
         turn = _best_turn(left, g, feed, population, top_counts, r)
         key = (total, turn.points, -size)
         if best_key is None or key > best_key:
@@ -224,66 +236,88 @@ def best_bid(values, gods, feed, population, tops, r: Rules, min_points: int,
     return best
 
 
+def layable(top_counts, r: Rules) -> frozenset:
+    """The tokens a card of which can be laid on a table with these temple tops: a God card, a
+    value 1, and a value one above a temple's top."""
+    return frozenset([GOD, 1, *(v for v in range(2, r.max_stage + 1) if top_counts[v - 1])])
+
+
 @lru_cache(maxsize=100_000)
 def _bid_options(counts, gods, r: Rules) -> tuple:
-    """Every distinct bid of 1..max_bid_cards Bid/God cards, highest total first (in enumeration order
-    within a total): (total, cards, tokens, counts left, Gods left, the highest worths left), what is
-    left capped as in a turn."""
+    """The hand's Bid and God cards, highest worth first, as (worth, token); and every distinct bid
+    of 1..max_bid_cards of them, highest total first (in enumeration order within a total), as
+    (total, cards, tokens)."""
+    gv = r.god_value
     kinds = [v for v in range(1, r.max_stage + 1) if counts[v]] + ([GOD] if gods else [])
     options = []
-    gv = r.god_value
-    cap = r.max_farm_cards + r.max_build_cards
     for size in range(1, r.max_bid_cards + 1):
         for combo in combinations_with_replacement(kinds, size):
             if len(set(combo)) < size and \
                     any(combo.count(k) > (gods if k == GOD else counts[k]) for k in set(combo)):
                 continue
-            left, g = _without(counts, gods, combo)
-            if max(left) > cap or g > cap:
-                left, g = tuple(min(c, cap) for c in left), min(g, cap)
-            options.append((sum(gv if k == GOD else k for k in combo), size, combo, left, g,
-                            _top_worths(left, g, r.max_farm_cards + 1, r)))
+            options.append((sum(gv if k == GOD else k for k in combo), size, combo))
     options.sort(key=lambda o: -o[0])
-    return tuple(options)
+    cards = [(v, v) for v in range(1, r.max_stage + 1) for _ in range(counts[v])] + [(gv, GOD)] * gods
+    cards.sort(key=lambda c: -c[0])
+    return tuple(cards), tuple(options)
 
 
-def _top_worths(counts, gods: int, n: int, r: Rules) -> list[int]:
-    """The ``n`` highest worths of a hand (a God card counts god_value), highest first."""
-    out, gv = [], r.god_value
-    for v in range(r.max_stage, 0, -1):
-        while gods and gv >= v and len(out) < n:
-            out.append(gv)
-            gods -= 1
-        c = counts[v]
-        while c and len(out) < n:
-            out.append(v)
-            c -= 1
-        if len(out) >= n:
-            return out
-    return out + [gv] * min(gods, n - len(out))
+def _left_after(counts, gods, tokens, r: Rules):
+    """The Bid counts and God count a bid leaves, capped as in a turn."""
+    left, g = _without(counts, gods, tokens)
+    cap = r.max_farm_cards + r.max_build_cards
+    if max(left) > cap or g > cap:
+        left, g = tuple(min(c, cap) for c in left), min(g, cap)
+    return left, g
 
 
-def _can_build(counts, gods, feed, population, placeable, top, r: Rules) -> bool:
-    """Whether some Farm leaves a card that can be laid: then the optimal turn builds, as any Build
-    scores at least 1, more than building nothing.
+def _can_build(cards, bid, feed, population, layable, r: Rules) -> bool:
+    """Whether some Farm after this bid leaves a card that can be laid: then the optimal turn builds,
+    as any Build scores at least 1, more than building nothing.
 
-    That is: some card that can be laid (a God, or a Bid value in ``placeable``) can be kept
-    back while the rest still feeds, i.e. its best max_farm_cards cards are worth the Population.
-    ``top`` holds the max_farm_cards + 1 highest worths of the hand."""
-    keep = ([r.god_value] if gods else []) + [v for v in placeable if counts[v]]
-    if not keep:
+    ``cards`` are the hand's (worth, token), highest worth first.  Keeping back
+    the lowest card that can be laid leaves the most for the Farm: then the
+    best max_farm_cards cards left must be worth the Population (the feed card
+    feeds any; a lone card cannot both feed and be laid)."""
+    left = list(cards)
+    for token in bid:
+        for i, card in enumerate(left):
+            if card[1] == token:
+                del left[i]
+                break
+    for kept in range(len(left) - 1, -1, -1):
+        if left[kept][1] in layable:
+            break
+    else:
         return False
     if feed:
         return True
-    k = r.max_farm_cards
-    best = sum(top[:k])
-    kth = top[k - 1] if len(top) >= k else 0      # keeping back a card this high costs the Farm...
-    after = top[k] if len(top) > k else 0         # ...which then takes the next card instead
-    cards = sum(counts) + gods
-    for v in keep:
-        if (best - v + after if v >= kth else best) >= population and (population > 0 or cards > 1):
-            return True
-    return False
+    if population <= 0 and len(left) <= 1:
+        return False
+    del left[kept]
+    return sum(worth for worth, _ in left[:r.max_farm_cards]) >= population
+
+
+def _bid_candidates(counts, gods, feed, population, layable, r: Rules) -> tuple:
+    """The bids of the highest total after which some Farm leaves a card to lay.
+
+    Single cards are tried first: a bid holding a card that fails on its own
+    fails too (it leaves less), so when every single card fails, every bid does."""
+    cards, options = _bid_options(counts, gods, r)
+    failed = {option[2][0] for option in options
+              if option[1] == 1 and not _can_build(cards, option[2], feed, population, layable, r)}
+    if len(failed) == sum(1 for v in counts[1:] if v) + (gods > 0):
+        return ()
+    found = []
+    for option in options:
+        total, size, tokens = option
+        if found and total < found[0][0]:
+            break
+        if any(k in failed for k in tokens) or \
+                size > 1 and not _can_build(cards, tokens, feed, population, layable, r):
+            continue
+        found.append(option)
+    return tuple(found)
 
 
 def _works(left, g, feed, population, tops, r: Rules, min_points, keep_feed) -> Turn | None:
@@ -299,33 +333,12 @@ def _works(left, g, feed, population, tops, r: Rules, min_points, keep_feed) -> 
 
 
 @lru_cache(maxsize=200_000)
-def _bid_candidates(counts, gods, feed, population, placeable, r: Rules) -> tuple:
-    """The bid options of the highest total after which some Farm leaves a card to lay."""
-    options = _bid_options(counts, gods, r)
-    # the test only gets harder as a bid takes more cards: a bid holding a card that fails on its
-    # own fails too, and when every single card fails, so does every bid
-    failed = {combo[0] for total, size, combo, left, g, top in options
-              if size == 1 and not _can_build(left, g, feed, population, placeable, top, r)}
-    if len(failed) == (sum(1 for v in counts[1:] if v) + (gods > 0)):
-        return ()
-    found = []
-    for option in options:
-        total, size, combo, left, g, top = option
-        if found and total < found[0][0]:
-            break
-        if any(k in failed for k in combo) or \
-                size > 1 and not _can_build(left, g, feed, population, placeable, top, r):
-            continue
-        found.append(option)
-    return tuple(found)
-
-
-@lru_cache(maxsize=200_000)
 def _best_bid(counts, gods, feed, population, tops, r: Rules, min_points, keep_feed):
     best, best_key = (), None
-    for total, size, combo, left, g, _ in _bid_options(counts, gods, r):
+    for total, size, combo in _bid_options(counts, gods, r)[1]:
         if best_key is not None and total < best_key[0]:
             break
+        left, g = _left_after(counts, gods, combo, r)
         turn = _works(left, g, feed, population, tops, r, min_points, keep_feed)
         if turn is None:
             continue
@@ -335,7 +348,134 @@ def _best_bid(counts, gods, feed, population, tops, r: Rules, min_points, keep_f
     return best
 
 
+class TableKey(NamedTuple):
+    """The temple tops as the enumerator sees them (see :meth:`Planner.table`)."""
+
+    code: int                    # top_counts packed in one int, for memo keys
+    top_counts: tuple[int, ...]  # temples of each top value a card can still go on (capped)
+    layable: frozenset           # the tokens a card of which can be laid on this table
+    lay_code: int                # a hand's code & lay_code: its cards of those tokens
+
+
+class Planner:
+    """The enumerator's answers for one rule set, memoised on small int keys.
+
+    A hand's Bid, God and feed cards are packed into one int, ``bits`` bits of
+    count per token (see :meth:`weight`: a hand's code is the sum of its cards'
+    weights), and the temple tops into another (:meth:`table`); with the
+    Population at its ceiling they key memo tables that answer the same as
+    :func:`best_turn` and :func:`best_bid`.  ``bits`` must hold the count of
+    any token in a hand (the deck's size does)."""
+
+    LIMIT = 300_000   # entries a memo table holds before it starts again (bounded memory on long runs)
+
+    def __init__(self, r: Rules, bits: int):
+        self.r, self.bits = r, bits
+        self.digit = (1 << bits) - 1
+        self.feed_shift = bits * (r.max_stage + 1)
+        self.turn_cap = r.max_farm_cards + r.max_build_cards
+        self.bid_cap = self.turn_cap + r.max_bid_cards
+        self._tables: dict[tuple, TableKey] = {}
+        self._turns: dict[tuple, Turn] = {}
+        self._bids: dict[tuple, tuple] = {}
+        self._candidates: dict[tuple, tuple] = {}
+
+    def weight(self, kind) -> int:
+        """What a card of this kind of the rules model adds to a hand's code (0: it plays no part)."""
+        if kind == CARD_GOD:
+            return 1
+        if kind == CARD_FEED:
+            return 1 << self.feed_shift
+        if isinstance(kind, int) and 1 <= kind <= self.r.max_stage:
+            return 1 << (self.bits * kind)
+        return 0
+
+    def without_feed(self, code: int) -> int:
+        """The code of the same hand with the feed card left out (it may not be used)."""
+        return code & ~(self.digit << self.feed_shift)
+
+    def unpack(self, code: int, cap: int) -> tuple[tuple[int, ...], int, bool]:
+        """(Bid counts, God count, feed card held) of a code, counts capped at ``cap``."""
+        bits, digit = self.bits, self.digit
+        counts = [0] * (self.r.max_stage + 1)
+        for v in range(1, self.r.max_stage + 1):
+            counts[v] = min((code >> (bits * v)) & digit, cap)
+        return tuple(counts), min(code & digit, cap), bool(code >> self.feed_shift)
+
+    def table(self, tops: tuple[int, ...]) -> TableKey:
+        """The enumerator's view of a table with these temple tops (memoised)."""
+        found = self._tables.get(tops)
+        if found is None:
+            top_counts = _value_counts((), tops, 0, self.r)[1]
+            code = sum(c << (4 * t) for t, c in enumerate(top_counts))
+            lay = layable(top_counts, self.r)
+            found = TableKey(code, top_counts, lay, sum(self.digit * self.weight(CARD_GOD if t == GOD else t)
+                                                        for t in lay))
+            self._remember(self._tables, tops, found)
+        return found
+
+    def turn(self, code: int, population: int, table: TableKey) -> Turn:
+        """:func:`best_turn` of the hand ``code`` on ``table``."""
+        population = _ceiling(population, self.r)
+        key = (code, population, table.code)
+        found = self._turns.get(key)
+        if found is None:
+            counts, gods, feed = self.unpack(code, self.turn_cap)
+            found = _best_turn(counts, gods, feed, population, table.top_counts, self.r)
+            self._remember(self._turns, key, found)
+        return found
+
+    def bid(self, code: int, population: int, table: TableKey, min_points: int = 1,
+            keep_feed: bool = False) -> tuple[int, ...]:
+        """:func:`best_bid` of the hand ``code`` on ``table``."""
+        population = _ceiling(population, self.r)
+        if min_points > 1 or keep_feed:
+            key = (code, population, table.code, min_points, keep_feed)
+            found = self._bids.get(key)
+            if found is None:
+                counts, gods, feed = self.unpack(code, self.bid_cap)
+                found = _best_bid(counts, gods, feed, population, table.top_counts, self.r, min_points,
+                                  keep_feed)
+                self._remember(self._bids, key, found)
+            return found
+        if self.r.max_build_cards < 1:
+            return ()
+        # the candidates depend on the table only through which of the hand's cards can be laid
+        key = (code, population, code & table.lay_code)
+        candidates = self._candidates.get(key)
+        if candidates is None:
+            counts, gods, feed = self.unpack(code, self.bid_cap)
+            candidates = _bid_candidates(counts, gods, feed, population, table.layable, self.r)
+            self._remember(self._candidates, key, candidates)
+        if len(candidates) < 2:
+            return candidates[0][2] if candidates else ()
+        counts, gods, feed = self.unpack(code, self.bid_cap)
+        return _choose_bid(candidates, counts, gods, feed, population, table.top_counts, self.r)
+
+    def _remember(self, memo: dict, key, value):
+        if len(memo) >= self.LIMIT:
+            memo.clear()
+        memo[key] = value
+
+    def clear(self):
+        for memo in (self._tables, self._turns, self._bids, self._candidates):
+            memo.clear()
+
+
+_PLANNERS: dict[tuple, Planner] = {}
+
+
+def planner_for(r: Rules, bits: int) -> Planner:
+    """The one Planner of a rule set and code width in this process."""
+    found = _PLANNERS.get((r, bits))
+    if found is None:
+        found = _PLANNERS[r, bits] = Planner(r, bits)
+    return found
+
+
 def clear_caches():
     """Forget every memoised turn, build and bid (for timings that start cold)."""
-    for cached in (_farms, _best_turn, _best_build, _bid_options, _bid_candidates, _best_bid):
+    for cached in (_farms, _best_turn, _best_build, _bid_options, _best_bid):
         cached.cache_clear()
+    for planner in _PLANNERS.values():
+        planner.clear()

@@ -24,9 +24,7 @@ from solver.altunha.rules import can_feed
 from solver.altunha.sim.cards import BID, GOD
 from solver.altunha.sim.effects import EFFECTS
 from solver.altunha.sim.engine import Bid, TablePlacement, TradePlay
-from solver.altunha.sim.enumerate import FEED as FEED_TOKEN
-from solver.altunha.sim.enumerate import GOD as GOD_TOKEN
-from solver.altunha.sim.enumerate import Turn, best_bid, best_turn, farm_options, summarise
+from solver.altunha.sim.enumerate import Turn, farm_options, summarise
 
 # the greedy player's order of Trade effects: points first, then cards, then looking
 TRADE_PRIORITY = ("gain", "steal_points", "target_loses", "others_lose", "draw", "look_and_take",
@@ -37,25 +35,38 @@ AT_BIGGEST_HAND = ("take_cards", "discard_random")                  # aimed at t
 
 # --- shared helpers ------------------------------------------------------------
 
+def hand_code(game, p, without=(), feed=True) -> int:
+    """The enumerator's code of player ``p``'s hand less ``without`` (see Planner); the feed card
+    counts only when ``feed`` and the player may still use it."""
+    weight = game.table.weight
+    hand = game.hands[p]
+    if without:
+        hand = [c for c in hand if c not in without]
+    code = sum(map(weight.__getitem__, hand))
+    if not (feed and game.feed_allowed(p)):
+        code = game.table.planner.without_feed(code)
+    return code
+
+
+def table_key(game):
+    """The enumerator's view of the temples on the table."""
+    return game.table.planner.table(tuple([t[-1][1] for t in game.temples]))
+
+
 def plan(game, p, without=(), feed=True):
     """The optimal Turn for player ``p``'s hand less ``without``."""
-    values, gods, has_feed = game.hand_summary(p, without)
-    return best_turn(values, gods, has_feed and feed and game.feed_allowed(p), game.population, game.tops(),
-                     game.R)
+    return game.table.planner.turn(hand_code(game, p, without, feed), game.population, table_key(game))
 
 
 def realize(game, p, turn):
     """Card ids and placements for a Turn's tokens, on the real hand and temples."""
-    kind, value, effect = game.table.kind, game.table.value, game.table.effect
+    tokens = game.table.token
     hand = sorted(game.hands[p])
     used: set[int] = set()
 
     def card_for(token):
         for c in hand:
-            if c in used:
-                continue
-            if (token == FEED_TOKEN and effect[c] == "feed") or (token == GOD_TOKEN and kind[c] == GOD) or \
-                    (token > 0 and kind[c] == BID and value[c] == token):
+            if tokens[c] == token and c not in used:
                 used.add(c)
                 return c
         raise AssertionError(f"no card for token {token}")
@@ -82,12 +93,11 @@ def cards_for_tokens(game, p, tokens):
     """Card ids of the hand for value tokens (the lowest ids first)."""
     if not tokens:
         return ()
-    kind, value = game.table.kind, game.table.value
+    token = game.table.token
     hand = sorted(game.hands[p])
     used = []
-    for token in tokens:
-        used.append(next(c for c in hand if c not in used and (
-            (token == GOD_TOKEN and kind[c] == GOD) or (token > 0 and kind[c] == BID and value[c] == token))))
+    for t in tokens:
+        used.append(next(c for c in hand if token[c] == t and c not in used))
     return tuple(used)
 
 
@@ -107,8 +117,10 @@ def bid_options(game, p):
 
 def held(game, p, effect):
     """The player's card with this effect (the lowest id), or None."""
-    effects = game.table.effect
-    return min((c for c in game.hands[p] if effects[c] == effect), default=None)
+    ids = game.table.by_effect.get(effect)
+    if not ids or ids.isdisjoint(game.hands[p]):
+        return None
+    return min(ids.intersection(game.hands[p]))
 
 
 def opponents(game, p):
@@ -255,13 +267,13 @@ class GreedyPolicy(Policy):
         return plan(game, p, without)
 
     def bid(self, game, p):
-        values, gods, feed, jade = game.hand_summary(p, with_jade=True)
+        jade = held(game, p, "win_bid")
         if jade is not None and game.R.special_is_trade and p in game.traded:
             jade = None
         if jade is not None and self.use_jade(game, p):
             return Bid((), jade)
-        tokens = best_bid(values, gods, feed and game.feed_allowed(p), game.population, game.tops(),
-                          game.R, self.min_points, self.keep_feed)
+        tokens = game.table.planner.bid(hand_code(game, p), game.population, table_key(game), self.min_points,
+                                        self.keep_feed)
         return Bid(cards_for_tokens(game, p, tokens))
 
     def use_jade(self, game, p):
