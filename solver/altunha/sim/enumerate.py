@@ -218,7 +218,7 @@ def _bid_of_counts(counts, gods, feed, population, top_counts, r: Rules, min_poi
     # optimal turn only chooses between several of them.
     if r.max_build_cards < 1:
         return ()
-    candidates = _bid_candidates(counts, gods, feed, population, layable(top_counts, r), r)
+    candidates = _bid_candidates(_hand_bids(counts, gods, r), feed, population, layable(top_counts, r))
     return _choose_bid(candidates, counts, gods, feed, population, top_counts, r)
 
 
@@ -242,24 +242,106 @@ def layable(top_counts, r: Rules) -> frozenset:
     return frozenset([GOD, 1, *(v for v in range(2, r.max_stage + 1) if top_counts[v - 1])])
 
 
-@lru_cache(maxsize=100_000)
+class HandBids:
+    """The bids of one hand (Bid counts and God count) and the test of what each leaves.
+
+    ``options`` lists every distinct bid of 1..max_bid_cards Bid/God cards,
+    highest total first (in enumeration order within a total), as (total,
+    cards, tokens).  The hand's cards are kept highest worth first, with the
+    sums of their first worths, so that a bid (the first copies of its tokens
+    taken out) is tested with a little arithmetic (:meth:`can_build`)."""
+
+    def __init__(self, counts, gods, r: Rules):
+        gv = r.god_value
+        self.options = _bid_options(tuple(min(c, r.max_bid_cards) for c in counts), min(gods, r.max_bid_cards),
+                                    r)
+        self.kinds = sum(1 for c in counts[1:] if c) + (gods > 0)
+        cards = sorted([(v, v) for v in range(1, r.max_stage + 1) for _ in range(counts[v])]
+                       + [(gv, GOD)] * gods, key=lambda c: -c[0])   # copies of a token stay together
+        self.worths = [w for w, _ in cards]
+        self.tokens = [t for _, t in cards]
+        self.prefix = [0]
+        for w in self.worths:
+            self.prefix.append(self.prefix[-1] + w)
+        self._first: dict[int, int] = {}
+        for i, t in enumerate(self.tokens):
+            self._first.setdefault(t, i)
+        self._taken: list = [None] * len(self.options)
+        self.farm_cards = r.max_farm_cards
+
+    def _positions(self, i: int) -> tuple[int, ...]:
+        """The positions of the cards bid ``i`` takes: the first copies of its tokens."""
+        taken: list[int] = []
+        for token in self.options[i][2]:
+            at = self._first[token]
+            while at in taken:
+                at += 1
+            taken.append(at)
+        self._taken[i] = found = tuple(taken)
+        return found
+
+    def layable_cards(self, layable: frozenset) -> list[int]:
+        """The positions of the cards that can be laid, lowest worth first."""
+        tokens = self.tokens
+        return [i for i in range(len(tokens) - 1, -1, -1) if tokens[i] in layable]
+
+    def can_build(self, i: int, feed: bool, population: int, lay: list[int]) -> bool:
+        """Whether some Farm after bid ``i`` leaves a card that can be laid (``lay``, from
+        :meth:`layable_cards`): then the optimal turn builds, as any Build scores at least 1,
+        more than building nothing.
+
+        Keeping back the lowest card that can be laid leaves the most for the
+        Farm: the best max_farm_cards of the other cards must be worth the
+        Population (the feed card feeds any; a lone card cannot both feed and
+        be laid)."""
+        taken = self._taken[i] or self._positions(i)
+        for kept in lay:
+            if kept not in taken:
+                break
+        else:
+            return False
+        if feed:
+            return True
+        n = len(self.worths)
+        if population <= 0 and n - len(taken) <= 1:
+            return False
+        # the Farm takes the first farm_cards positions that are neither bid nor kept back
+        end, skipped = self.farm_cards, 0
+        for x in sorted((*taken, kept)):
+            if x < end:
+                end += 1
+                skipped += self.worths[x]
+        end = min(end, n)
+        return self.prefix[end] - skipped >= population
+
+
+@lru_cache(maxsize=10_000)
 def _bid_options(counts, gods, r: Rules) -> tuple:
-    """The hand's Bid and God cards, highest worth first, as (worth, token); and every distinct bid
-    of 1..max_bid_cards of them, highest total first (in enumeration order within a total), as
-    (total, cards, tokens)."""
+    """Every distinct bid of 1..max_bid_cards Bid/God cards of a hand with these counts (capped at
+    max_bid_cards), highest total first, in enumeration order within a total: (total, cards, tokens)."""
     gv = r.god_value
     kinds = [v for v in range(1, r.max_stage + 1) if counts[v]] + ([GOD] if gods else [])
-    options = []
-    for size in range(1, r.max_bid_cards + 1):
+    worths = [gv if k == GOD else k for k in kinds]
+    options = [(w, 1, (k,)) for k, w in zip(kinds, worths)] if r.max_bid_cards else []
+    if r.max_bid_cards >= 2:
+        for i, a in enumerate(kinds):
+            if (gods if a == GOD else counts[a]) > 1:
+                options.append((2 * worths[i], 2, (a, a)))
+            for j in range(i + 1, len(kinds)):
+                options.append((worths[i] + worths[j], 2, (a, kinds[j])))
+    for size in range(3, r.max_bid_cards + 1):
         for combo in combinations_with_replacement(kinds, size):
             if len(set(combo)) < size and \
                     any(combo.count(k) > (gods if k == GOD else counts[k]) for k in set(combo)):
                 continue
             options.append((sum(gv if k == GOD else k for k in combo), size, combo))
     options.sort(key=lambda o: -o[0])
-    cards = [(v, v) for v in range(1, r.max_stage + 1) for _ in range(counts[v])] + [(gv, GOD)] * gods
-    cards.sort(key=lambda c: -c[0])
-    return tuple(cards), tuple(options)
+    return tuple(options)
+
+
+@lru_cache(maxsize=100_000)
+def _hand_bids(counts, gods, r: Rules) -> HandBids:
+    return HandBids(counts, gods, r)
 
 
 def _left_after(counts, gods, tokens, r: Rules):
@@ -271,50 +353,25 @@ def _left_after(counts, gods, tokens, r: Rules):
     return left, g
 
 
-def _can_build(cards, bid, feed, population, layable, r: Rules) -> bool:
-    """Whether some Farm after this bid leaves a card that can be laid: then the optimal turn builds,
-    as any Build scores at least 1, more than building nothing.
-
-    ``cards`` are the hand's (worth, token), highest worth first.  Keeping back
-    the lowest card that can be laid leaves the most for the Farm: then the
-    best max_farm_cards cards left must be worth the Population (the feed card
-    feeds any; a lone card cannot both feed and be laid)."""
-    left = list(cards)
-    for token in bid:
-        for i, card in enumerate(left):
-            if card[1] == token:
-                del left[i]
-                break
-    for kept in range(len(left) - 1, -1, -1):
-        if left[kept][1] in layable:
-            break
-    else:
-        return False
-    if feed:
-        return True
-    if population <= 0 and len(left) <= 1:
-        return False
-    del left[kept]
-    return sum(worth for worth, _ in left[:r.max_farm_cards]) >= population
-
-
-def _bid_candidates(counts, gods, feed, population, layable, r: Rules) -> tuple:
+def _bid_candidates(hand: HandBids, feed, population, layable) -> tuple:
     """The bids of the highest total after which some Farm leaves a card to lay.
 
     Single cards are tried first: a bid holding a card that fails on its own
     fails too (it leaves less), so when every single card fails, every bid does."""
-    cards, options = _bid_options(counts, gods, r)
-    failed = {option[2][0] for option in options
-              if option[1] == 1 and not _can_build(cards, option[2], feed, population, layable, r)}
-    if len(failed) == sum(1 for v in counts[1:] if v) + (gods > 0):
+    lay = hand.layable_cards(layable)
+    if not lay:
+        return ()
+    options = hand.options
+    failed = {option[2][0] for i, option in enumerate(options)
+              if option[1] == 1 and not hand.can_build(i, feed, population, lay)}
+    if len(failed) == hand.kinds:
         return ()
     found = []
-    for option in options:
+    for i, option in enumerate(options):
         total, size, tokens = option
         if found and total < found[0][0]:
             break
-        if any(k in failed for k in tokens) or \
-                size > 1 and not _can_build(cards, tokens, feed, population, layable, r):
+        if any(k in failed for k in tokens) or size > 1 and not hand.can_build(i, feed, population, lay):
             continue
         found.append(option)
     return tuple(found)
@@ -335,7 +392,8 @@ def _works(left, g, feed, population, tops, r: Rules, min_points, keep_feed) -> 
 @lru_cache(maxsize=200_000)
 def _best_bid(counts, gods, feed, population, tops, r: Rules, min_points, keep_feed):
     best, best_key = (), None
-    for total, size, combo in _bid_options(counts, gods, r)[1]:
+    for total, size, combo in _bid_options(tuple(min(c, r.max_bid_cards) for c in counts),
+                                           min(gods, r.max_bid_cards), r):
         if best_key is not None and total < best_key[0]:
             break
         left, g = _left_after(counts, gods, combo, r)
@@ -373,12 +431,14 @@ class Planner:
         self.r, self.bits = r, bits
         self.digit = (1 << bits) - 1
         self.feed_shift = bits * (r.max_stage + 1)
+        self.cards_mask = (1 << self.feed_shift) - 1   # a code's Bid and God cards, without the feed card
         self.turn_cap = r.max_farm_cards + r.max_build_cards
         self.bid_cap = self.turn_cap + r.max_bid_cards
         self._tables: dict[tuple, TableKey] = {}
         self._turns: dict[tuple, Turn] = {}
         self._bids: dict[tuple, tuple] = {}
         self._candidates: dict[tuple, tuple] = {}
+        self._hands: dict[int, HandBids] = {}
 
     def weight(self, kind) -> int:
         """What a card of this kind of the rules model adds to a hand's code (0: it plays no part)."""
@@ -444,8 +504,12 @@ class Planner:
         key = (code, population, code & table.lay_code)
         candidates = self._candidates.get(key)
         if candidates is None:
-            counts, gods, feed = self.unpack(code, self.bid_cap)
-            candidates = _bid_candidates(counts, gods, feed, population, table.layable, self.r)
+            cards = code & self.cards_mask
+            hand = self._hands.get(cards)
+            if hand is None:
+                hand = HandBids(*self.unpack(cards, self.bid_cap)[:2], self.r)
+                self._remember(self._hands, cards, hand)
+            candidates = _bid_candidates(hand, code > self.cards_mask, population, table.layable)
             self._remember(self._candidates, key, candidates)
         if len(candidates) < 2:
             return candidates[0][2] if candidates else ()
@@ -458,7 +522,7 @@ class Planner:
         memo[key] = value
 
     def clear(self):
-        for memo in (self._tables, self._turns, self._bids, self._candidates):
+        for memo in (self._tables, self._turns, self._bids, self._candidates, self._hands):
             memo.clear()
 
 
@@ -475,7 +539,7 @@ def planner_for(r: Rules, bits: int) -> Planner:
 
 def clear_caches():
     """Forget every memoised turn, build and bid (for timings that start cold)."""
-    for cached in (_farms, _best_turn, _best_build, _bid_options, _best_bid):
+    for cached in (_farms, _best_turn, _best_build, _bid_options, _hand_bids, _best_bid):
         cached.cache_clear()
     for planner in _PLANNERS.values():
         planner.clear()
