@@ -52,7 +52,7 @@ class Table:
         """The enumerator's memo for this deck's rules (:class:`~solver.altunha.sim.enumerate.Planner`)."""
         from solver.altunha.sim.enumerate import planner_for
 
-        return planner_for(self.setup.rules, self.size.bit_length())
+        return planner_for(self.setup.rules, self.size)
 
     @cached_property
     def token(self) -> tuple:

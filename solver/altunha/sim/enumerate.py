@@ -218,7 +218,8 @@ def _bid_of_counts(counts, gods, feed, population, top_counts, r: Rules, min_poi
     # optimal turn only chooses between several of them.
     if r.max_build_cards < 1:
         return ()
-    candidates = _bid_candidates(_hand_bids(counts, gods, r), feed, population, layable(top_counts, r))
+    hand, lay = _hand_bids(counts, gods, r), layable(top_counts, r)
+    candidates = hand.candidates(feed, population, hand.table(lay, lay))
     return _choose_bid(candidates, counts, gods, feed, population, top_counts, r)
 
 
@@ -242,20 +243,22 @@ def layable(top_counts, r: Rules) -> frozenset:
     return frozenset([GOD, 1, *(v for v in range(2, r.max_stage + 1) if top_counts[v - 1])])
 
 
-class HandBids:
-    """The bids of one hand (Bid counts and God count) and the test of what each leaves.
+NO_CARD_TO_LAY = -(1 << 62)   # a bid's Farm worth when it leaves no card to lay
 
-    ``options`` lists every distinct bid of 1..max_bid_cards Bid/God cards,
-    highest total first (in enumeration order within a total), as (total,
-    cards, tokens).  The hand's cards are kept highest worth first, with the
-    sums of their first worths, so that a bid (the first copies of its tokens
-    taken out) is tested with a little arithmetic (:meth:`can_build`)."""
+
+class HandBids:
+    """One hand's Bid and God cards (Bid counts and God count), for finding the greedy bid.
+
+    The cards are kept highest worth first, with the sums of their first
+    worths, so that what a bid leaves for the Farm (the first copies of its
+    tokens taken out, the lowest card that can be laid kept back) is a little
+    arithmetic, done once per bid and table (:meth:`table`)."""
 
     def __init__(self, counts, gods, r: Rules):
         gv = r.god_value
-        self.options = _bid_options(tuple(min(c, r.max_bid_cards) for c in counts), min(gods, r.max_bid_cards),
-                                    r)
-        self.kinds = sum(1 for c in counts[1:] if c) + (gods > 0)
+        self.kinds = [v for v in range(1, r.max_stage + 1) if counts[v]] + ([GOD] if gods else [])
+        self.count = {k: gods if k == GOD else counts[k] for k in self.kinds}
+        self.worth = {k: gv if k == GOD else k for k in self.kinds}
         cards = sorted([(v, v) for v in range(1, r.max_stage + 1) for _ in range(counts[v])]
                        + [(gv, GOD)] * gods, key=lambda c: -c[0])   # copies of a token stay together
         self.worths = [w for w, _ in cards]
@@ -266,53 +269,90 @@ class HandBids:
         self._first: dict[int, int] = {}
         for i, t in enumerate(self.tokens):
             self._first.setdefault(t, i)
-        self._taken: list = [None] * len(self.options)
-        self.farm_cards = r.max_farm_cards
+        self.farm_cards, self.max_bid = r.max_farm_cards, r.max_bid_cards
+        self._tables: dict = {}
 
-    def _positions(self, i: int) -> tuple[int, ...]:
-        """The positions of the cards bid ``i`` takes: the first copies of its tokens."""
+    def table(self, key, layable: frozenset) -> tuple[list[int], dict]:
+        """The positions of the cards that can be laid on a table (lowest worth first), and what the
+        bids leave for the Farm there (filled in as they are tried); ``key`` names the table."""
+        found = self._tables.get(key)
+        if found is None:
+            tokens = self.tokens
+            lay = [i for i in range(len(tokens) - 1, -1, -1) if tokens[i] in layable]
+            found = self._tables[key] = (lay, {})
+        return found
+
+    def candidates(self, feed: bool, population: int, table) -> tuple:
+        """The bids (total, cards, tokens) of the highest total after which some Farm leaves a card to
+        lay, in the order of :func:`_bid_options` (``table`` from :meth:`table`).
+
+        Single cards are tried first: a bid holding a card that fails on its own
+        fails too (it leaves less), so only bids of the cards that pass alone are tried."""
+        if not table[0] or not self.max_bid:
+            return ()
+        passed = [k for k in self.kinds if self.can_build((k,), feed, population, table)]
+        if not passed:
+            return ()
+        worth, count = self.worth, self.count
+        options = [(worth[k], 1, (k,)) for k in passed]
+        if self.max_bid >= 2:
+            for i, a in enumerate(passed):
+                if count[a] > 1:
+                    options.append((2 * worth[a], 2, (a, a)))
+                for b in passed[i + 1:]:
+                    options.append((worth[a] + worth[b], 2, (a, b)))
+        for size in range(3, self.max_bid + 1):
+            for combo in combinations_with_replacement(passed, size):
+                if len(set(combo)) == size or all(combo.count(k) <= count[k] for k in set(combo)):
+                    options.append((sum(worth[k] for k in combo), size, combo))
+        options.sort(key=lambda o: -o[0])
+        found = []
+        for option in options:
+            total, size, tokens = option
+            if found and total < found[0][0]:
+                break
+            if size == 1 or self.can_build(tokens, feed, population, table):
+                found.append(option)
+        return tuple(found)
+
+    def can_build(self, tokens, feed: bool, population: int, table: tuple[list[int], dict]) -> bool:
+        """Whether some Farm after bidding ``tokens`` leaves a card that can be laid: then the optimal
+        turn builds, as any Build scores at least 1, more than building nothing."""
+        farm = table[1].get(tokens)
+        if farm is None:
+            farm = table[1][tokens] = self._farm_after(tokens, table[0])
+        if farm == NO_CARD_TO_LAY:
+            return False
+        if feed:
+            return True
+        return farm >= population and (population > 0 or len(self.worths) - len(tokens) > 1)
+
+    def _farm_after(self, tokens, lay: list[int]) -> int:
+        """The worth of the best Farm after bidding ``tokens`` that keeps back a card to lay.
+
+        Keeping back the lowest card that can be laid leaves the most for the
+        Farm, which takes the best max_farm_cards of the other cards (the feed
+        card feeds any; a lone card cannot both feed and be laid)."""
         taken: list[int] = []
-        for token in self.options[i][2]:
+        for token in tokens:
             at = self._first[token]
             while at in taken:
                 at += 1
             taken.append(at)
-        self._taken[i] = found = tuple(taken)
-        return found
-
-    def layable_cards(self, layable: frozenset) -> list[int]:
-        """The positions of the cards that can be laid, lowest worth first."""
-        tokens = self.tokens
-        return [i for i in range(len(tokens) - 1, -1, -1) if tokens[i] in layable]
-
-    def can_build(self, i: int, feed: bool, population: int, lay: list[int]) -> bool:
-        """Whether some Farm after bid ``i`` leaves a card that can be laid (``lay``, from
-        :meth:`layable_cards`): then the optimal turn builds, as any Build scores at least 1,
-        more than building nothing.
-
-        Keeping back the lowest card that can be laid leaves the most for the
-        Farm: the best max_farm_cards of the other cards must be worth the
-        Population (the feed card feeds any; a lone card cannot both feed and
-        be laid)."""
-        taken = self._taken[i] or self._positions(i)
         for kept in lay:
             if kept not in taken:
                 break
         else:
-            return False
-        if feed:
-            return True
-        n = len(self.worths)
-        if population <= 0 and n - len(taken) <= 1:
-            return False
+            return NO_CARD_TO_LAY
         # the Farm takes the first farm_cards positions that are neither bid nor kept back
+        taken.append(kept)
+        taken.sort()
         end, skipped = self.farm_cards, 0
-        for x in sorted((*taken, kept)):
+        for x in taken:
             if x < end:
                 end += 1
                 skipped += self.worths[x]
-        end = min(end, n)
-        return self.prefix[end] - skipped >= population
+        return self.prefix[min(end, len(self.worths))] - skipped
 
 
 @lru_cache(maxsize=10_000)
@@ -351,30 +391,6 @@ def _left_after(counts, gods, tokens, r: Rules):
     if max(left) > cap or g > cap:
         left, g = tuple(min(c, cap) for c in left), min(g, cap)
     return left, g
-
-
-def _bid_candidates(hand: HandBids, feed, population, layable) -> tuple:
-    """The bids of the highest total after which some Farm leaves a card to lay.
-
-    Single cards are tried first: a bid holding a card that fails on its own
-    fails too (it leaves less), so when every single card fails, every bid does."""
-    lay = hand.layable_cards(layable)
-    if not lay:
-        return ()
-    options = hand.options
-    failed = {option[2][0] for i, option in enumerate(options)
-              if option[1] == 1 and not hand.can_build(i, feed, population, lay)}
-    if len(failed) == hand.kinds:
-        return ()
-    found = []
-    for i, option in enumerate(options):
-        total, size, tokens = option
-        if found and total < found[0][0]:
-            break
-        if any(k in failed for k in tokens) or size > 1 and not hand.can_build(i, feed, population, lay):
-            continue
-        found.append(option)
-    return tuple(found)
 
 
 def _works(left, g, feed, population, tops, r: Rules, min_points, keep_feed) -> Turn | None:
@@ -418,22 +434,24 @@ class TableKey(NamedTuple):
 class Planner:
     """The enumerator's answers for one rule set, memoised on small int keys.
 
-    A hand's Bid, God and feed cards are packed into one int, ``bits`` bits of
-    count per token (see :meth:`weight`: a hand's code is the sum of its cards'
-    weights), and the temple tops into another (:meth:`table`); with the
-    Population at its ceiling they key memo tables that answer the same as
-    :func:`best_turn` and :func:`best_bid`.  ``bits`` must hold the count of
-    any token in a hand (the deck's size does)."""
+    A hand's Bid, God and feed cards are packed into one int, a count of
+    ``bits`` bits per token (see :meth:`weight`: a hand's code is the sum of
+    its cards' weights), and the temple tops into another (:meth:`table`);
+    with the Population at its ceiling they key memo tables that answer the
+    same as :func:`best_turn` and :func:`best_bid`.
+
+    Counts are not capped as in those functions' keys: cards beyond what a
+    turn or a bid can use change nothing, so the answers are the same."""
 
     LIMIT = 300_000   # entries a memo table holds before it starts again (bounded memory on long runs)
 
-    def __init__(self, r: Rules, bits: int):
-        self.r, self.bits = r, bits
+    def __init__(self, r: Rules, deck_size: int):
+        # one byte per count when the deck is smaller than 256 cards (unpacked by int.to_bytes)
+        self.bits = bits = 8 if deck_size < 256 else deck_size.bit_length()
+        self.r = r
         self.digit = (1 << bits) - 1
         self.feed_shift = bits * (r.max_stage + 1)
         self.cards_mask = (1 << self.feed_shift) - 1   # a code's Bid and God cards, without the feed card
-        self.turn_cap = r.max_farm_cards + r.max_build_cards
-        self.bid_cap = self.turn_cap + r.max_bid_cards
         self._tables: dict[tuple, TableKey] = {}
         self._turns: dict[tuple, Turn] = {}
         self._bids: dict[tuple, tuple] = {}
@@ -452,15 +470,18 @@ class Planner:
 
     def without_feed(self, code: int) -> int:
         """The code of the same hand with the feed card left out (it may not be used)."""
-        return code & ~(self.digit << self.feed_shift)
+        return code & self.cards_mask
 
-    def unpack(self, code: int, cap: int) -> tuple[tuple[int, ...], int, bool]:
-        """(Bid counts, God count, feed card held) of a code, counts capped at ``cap``."""
-        bits, digit = self.bits, self.digit
-        counts = [0] * (self.r.max_stage + 1)
-        for v in range(1, self.r.max_stage + 1):
-            counts[v] = min((code >> (bits * v)) & digit, cap)
-        return tuple(counts), min(code & digit, cap), bool(code >> self.feed_shift)
+    def unpack(self, code: int) -> tuple[tuple[int, ...], int, bool]:
+        """(Bid counts by value, God count, feed card held) of a code."""
+        stage = self.r.max_stage
+        if self.bits == 8:
+            digits = code.to_bytes(stage + 2, "little")
+            return (0, *digits[1:stage + 1]), digits[0], digits[stage + 1] > 0
+        counts = [0] * (stage + 1)
+        for v in range(1, stage + 1):
+            counts[v] = (code >> (self.bits * v)) & self.digit
+        return tuple(counts), code & self.digit, code > self.cards_mask
 
     def table(self, tops: tuple[int, ...]) -> TableKey:
         """The enumerator's view of a table with these temple tops (memoised)."""
@@ -480,7 +501,7 @@ class Planner:
         key = (code, population, table.code)
         found = self._turns.get(key)
         if found is None:
-            counts, gods, feed = self.unpack(code, self.turn_cap)
+            counts, gods, feed = self.unpack(code)
             found = _best_turn(counts, gods, feed, population, table.top_counts, self.r)
             self._remember(self._turns, key, found)
         return found
@@ -493,7 +514,7 @@ class Planner:
             key = (code, population, table.code, min_points, keep_feed)
             found = self._bids.get(key)
             if found is None:
-                counts, gods, feed = self.unpack(code, self.bid_cap)
+                counts, gods, feed = self.unpack(code)
                 found = _best_bid(counts, gods, feed, population, table.top_counts, self.r, min_points,
                                   keep_feed)
                 self._remember(self._bids, key, found)
@@ -507,13 +528,14 @@ class Planner:
             cards = code & self.cards_mask
             hand = self._hands.get(cards)
             if hand is None:
-                hand = HandBids(*self.unpack(cards, self.bid_cap)[:2], self.r)
+                hand = HandBids(*self.unpack(cards)[:2], self.r)
                 self._remember(self._hands, cards, hand)
-            candidates = _bid_candidates(hand, code > self.cards_mask, population, table.layable)
+            candidates = hand.candidates(code > self.cards_mask, population,
+                                         hand.table(code & table.lay_code, table.layable))
             self._remember(self._candidates, key, candidates)
         if len(candidates) < 2:
             return candidates[0][2] if candidates else ()
-        counts, gods, feed = self.unpack(code, self.bid_cap)
+        counts, gods, feed = self.unpack(code)
         return _choose_bid(candidates, counts, gods, feed, population, table.top_counts, self.r)
 
     def _remember(self, memo: dict, key, value):
@@ -529,11 +551,11 @@ class Planner:
 _PLANNERS: dict[tuple, Planner] = {}
 
 
-def planner_for(r: Rules, bits: int) -> Planner:
-    """The one Planner of a rule set and code width in this process."""
-    found = _PLANNERS.get((r, bits))
+def planner_for(r: Rules, deck_size: int) -> Planner:
+    """The one Planner of a rule set and deck size in this process."""
+    found = _PLANNERS.get((r, deck_size))
     if found is None:
-        found = _PLANNERS[r, bits] = Planner(r, bits)
+        found = _PLANNERS[r, deck_size] = Planner(r, deck_size)
     return found
 
 
