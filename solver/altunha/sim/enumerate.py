@@ -119,24 +119,39 @@ def farm_options(counts, gods, feed, population, r: Rules):
 
 
 def _farm_rank(farm, r: Rules):
-    weight = {GOD: r.max_stage + 1, FEED: r.max_stage + 2}
-    costs = [weight.get(k, k) for k in farm]
+    """(cards, value, sum of squared values) of a Farm, a God counting max_stage + 1 and the feed card
+    max_stage + 2."""
+    costs = [r.max_stage + 1 if k == GOD else r.max_stage + 2 if k == FEED else k for k in farm]
     return len(farm), sum(costs), sum(c * c for c in costs)
 
 
 @lru_cache(maxsize=100_000)
 def _farms(counts, gods, feed, population, r: Rules) -> tuple:
-    """The Farms worth trying, with what each leaves and its rank: (tokens, counts left, Gods left, rank).
+    """The Farms worth trying, with what each leaves and its rank: (tokens, counts left, Gods left, rank),
+    in the order of :func:`farm_options`.
 
     A Farm of several cards one of which feeds alone is left out: the single card
     leaves a larger hand (so a Build at least as good) and ranks better."""
     gv = r.god_value
-    out = []
-    for farm in farm_options(counts, gods, feed, population, r):
-        if len(farm) > 1 and any((gv if k == GOD else k) >= population for k in farm):
-            continue
-        out.append((farm, *_without(counts, gods, farm), _farm_rank(farm, r)))
-    return tuple(out)
+    if r.max_farm_cards > 2:
+        farms = [farm for farm in farm_options(counts, gods, feed, population, r)
+                 if len(farm) == 1 or all((gv if k == GOD else k) < population for k in farm)]
+    else:
+        kinds = [v for v in range(1, r.max_stage + 1) if counts[v]] + ([GOD] if gods else [])
+        worths = [gv if k == GOD else k for k in kinds]
+        farms = [(k,) for k, w in zip(kinds, worths) if w >= population]
+        if r.max_farm_cards == 2:
+            for i, a in enumerate(kinds):
+                wa = worths[i]
+                if wa >= population:
+                    continue
+                if wa * 2 >= population and (gods if a == GOD else counts[a]) > 1:
+                    farms.append((a, a))
+                farms += [(a, kinds[j]) for j in range(i + 1, len(kinds))
+                          if population - wa <= worths[j] < population]
+        if feed:
+            farms.append((FEED,))
+    return tuple((farm, *_without(counts, gods, farm), _farm_rank(farm, r)) for farm in farms)
 
 
 @lru_cache(maxsize=200_000)
@@ -177,10 +192,11 @@ def _best_build(counts, gods, tops, slots, r: Rules):
     """(points, placements, God cards among them) of the best Build with at most ``slots`` cards.
 
     ``tops`` counts the temples a card may still go on (with chain off, a temple
-    started or raised in this Build is left out)."""
+    started or raised in this Build is left out).  Ties go to fewer cards, then
+    to fewer God cards, then to the first in the order of :func:`placements`."""
+    if slots <= 1:
+        return _best_placement(counts, gods, tops, r) if slots == 1 else (0, (), 0)
     best_points, best_build, best_gods, best_key = 0, (), 0, (0, 0, 0)
-    if slots <= 0:
-        return best_points, best_build, best_gods
     for token, w in placements(counts, gods, tops, r):
         left, g = _without(counts, gods, (token,))
         new_tops = list(tops)
@@ -188,13 +204,26 @@ def _best_build(counts, gods, tops, slots, r: Rules):
             new_tops[w - 1] -= 1
         if r.chain and w < r.max_stage:
             new_tops[w] = min(new_tops[w] + 1, r.max_build_cards)
-        rest_points, rest, rest_gods = _best_build(left, g, tuple(new_tops), slots - 1, r)
+        if slots == 2:
+            rest_points, rest, rest_gods = _best_placement(left, g, new_tops, r)
+        else:
+            rest_points, rest, rest_gods = _best_build(left, g, tuple(new_tops), slots - 1, r)
         points = w + rest_points
         used_gods = rest_gods + (token == GOD)
         key = (points, -1 - len(rest), -used_gods)
         if key > best_key:
             best_points, best_build, best_gods, best_key = points, ((token, w),) + rest, used_gods, key
     return best_points, best_build, best_gods
+
+
+def _best_placement(counts, gods, tops, r: Rules):
+    """_best_build with one card: the highest value that can be laid, a Bid card before a God card."""
+    value = next((v for v in range(r.max_stage, 0, -1) if counts[v] and (v == 1 or tops[v - 1])), 0)
+    if gods:
+        wild = next(w for w in range(r.max_stage, 0, -1) if w == 1 or tops[w - 1])
+        if wild > value:
+            return wild, ((GOD, wild),), 1
+    return (value, ((value, value),), 0) if value else (0, (), 0)
 
 
 def best_bid(values, gods, feed, population, tops, r: Rules, min_points: int,
@@ -502,7 +531,7 @@ class Planner:
         found = self._turns.get(key)
         if found is None:
             counts, gods, feed = self.unpack(code)
-            found = _best_turn(counts, gods, feed, population, table.top_counts, self.r)
+            found = _best_turn.__wrapped__(counts, gods, feed, population, table.top_counts, self.r)
             self._remember(self._turns, key, found)
         return found
 
