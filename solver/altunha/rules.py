@@ -362,6 +362,10 @@ def resolve_bids(totals: Sequence[int], sizes: Sequence[int], scores: Sequence[i
     no_bids (nobody may win: no cards bid under ``empty_bid_never_wins``)."""
     if len(jades) == 1:
         return jades[0], "jade"
+    if totals and not jades and not rules.empty_bid_never_wins:   # the usual case: one highest total
+        top = max(totals)
+        if totals.count(top) == 1:
+            return totals.index(top), "highest"
     if jades:
         players = list(jades)
     elif rules.empty_bid_never_wins:

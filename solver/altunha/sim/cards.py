@@ -48,6 +48,11 @@ class Table:
         return {effect: frozenset(ids) for effect, ids in out.items()}
 
     @cached_property
+    def checks(self) -> dict:
+        """The engine's memo of what the rules model finds wrong with a move (see Game._problem)."""
+        return {}
+
+    @cached_property
     def planner(self):
         """The enumerator's memo for this deck's rules (:class:`~solver.altunha.sim.enumerate.Planner`)."""
         from solver.altunha.sim.enumerate import planner_for

@@ -58,6 +58,9 @@ class Bid(NamedTuple):
     jade: int | None = None   # the id of the card that wins the bid (Jade), when revealed with the bid
 
 
+NO_BID = Bid()
+
+
 class TablePlacement(NamedTuple):
     """One Build card of a simulated game: card id ``card`` laid as ``value`` on the temple at
     index ``temple`` of ``Game.temples`` (None starts a new temple)."""
@@ -65,6 +68,10 @@ class TablePlacement(NamedTuple):
     card: int
     value: int
     temple: int | None = None
+
+
+def _nothing(game):
+    """No check after a phase."""
 
 
 class Game:
@@ -192,17 +199,27 @@ class Game:
 
     def _check_held(self, player: int, cards, what: str):
         hand = self.hands[player]
-        if len(set(cards)) != len(cards):
+        if len(cards) > 1 and len(set(cards)) != len(cards):
             self.illegal(player, f"{what}: the same card is named twice")
         for c in cards:
             if c not in hand:
                 self.illegal(player, f"{what}: {self._label(c)} is not in the hand")
 
-    def _take(self, player: int, cards, what: str):
-        self._check_held(player, cards, what)
+    def _remove(self, player: int, cards):
+        """Take checked cards (see _check_held) out of a hand."""
         hand = self.hands[player]
         for c in cards:
             hand.remove(c)
+
+    def _problem(self, check, cards, *args) -> str:
+        """What the rules model's ``check`` (bid_problem, farm_problem) finds wrong with these held
+        cards, given as (name, kind), and ``args``.  The answer depends only on the cards' names and
+        ``args``, so it is memoised with the deck table (whose rules are this game's)."""
+        key = (check, tuple(map(self.table.name.__getitem__, cards)), *args)
+        found = self.table.checks.get(key)
+        if found is None:
+            found = self.table.checks[key] = check(self._named(cards), *args, self.R)
+        return found
 
     def _snapshot(self) -> tuple:
         """Everything a move can change, to put back if the move is refused part-way."""
@@ -294,17 +311,17 @@ class Game:
         """Reveal every bid at once; discard them; award the Priest King token (or nobody)."""
         self.phase = "Bid"
         value, effect = self.table.value, self.table.effect
-        totals, sizes, jades = [0] * self.n, [0] * self.n, []
-        empty = Bid()
-        for p in range(self.n):
-            bid = bids.get(p, empty)
+        n = self.n
+        totals, sizes, jades = [0] * n, [0] * n, []
+        played = [bids.get(p, NO_BID) for p in range(n)]
+        for p, bid in enumerate(played):
             cards = bid.cards
             if cards:
                 self._check_held(p, cards, "bid")
-                problem = bid_problem(self._named(cards), self.R)
+                problem = self._problem(bid_problem, cards)
                 if problem:
                     self.illegal(p, problem)
-                totals[p], sizes[p] = sum(value[c] for c in cards), len(cards)
+                totals[p], sizes[p] = sum(map(value.__getitem__, cards)), len(cards)
             if bid.jade is not None:
                 if bid.jade not in self.hands[p] or effect[bid.jade] != "win_bid":
                     self.illegal(p, "reveals the card that wins the bid without holding it")
@@ -313,12 +330,9 @@ class Game:
                                     f"{self.table.name[bid.jade]}")
                 if bid.jade in cards:
                     self.illegal(p, "the card that wins the bid is revealed, not bid")
-        for p in range(self.n):
-            bid = bids.get(p, empty)
+        for p, bid in enumerate(played):
             if bid.cards:
-                hand = self.hands[p]
-                for c in bid.cards:
-                    hand.remove(c)
+                self._remove(p, bid.cards)
                 self.discard.extend(bid.cards)
             if bid.jade is not None:
                 self.hands[p].remove(bid.jade)
@@ -362,14 +376,14 @@ class Game:
             self._finish("famine")
             return False
         self._check_held(pk, cards, "farm")
-        problem = farm_problem(self._named(cards), self.population, self.R)
+        problem = self._problem(farm_problem, cards, self.population)
         if problem:
             self.illegal(pk, problem)
         feeders = [c for c in cards if self.rule_kind[c] == FEED]
         if feeders and not self.feed_allowed(pk):
             self.illegal(pk, f"has already played a Trade card this round, so cannot use "
                              f"{self.table.name[feeders[0]]}")
-        self._take(pk, cards, "farm")
+        self._remove(pk, cards)
         self.discard.extend(cards)
         for c in feeders:
             self.trade_plays.append((self.table.name[c], pk))
@@ -395,7 +409,8 @@ class Game:
             if points:
                 self.add_points(pk, points, "no_build")
             return points
-        self._check_held(pk, [p.card for p in placements], "build")
+        cards = [p.card for p in placements]
+        self._check_held(pk, cards, "build")
         touched: set[int] = set()
         added: list[int] = []    # temples started by this Build (taken back if it is refused)
         raised: list[int] = []   # temples raised by this Build
@@ -407,17 +422,17 @@ class Game:
                 self.temples[t].pop()
             del self.temples[len(self.temples) - len(added):]
             raise
-        self._take(pk, [p.card for p in placements], "build")
+        self._remove(pk, cards)
         return self.add_points(pk, build_points([p.value for p in placements], True, self.R), "build")
 
     def _place(self, pk: int, pl: TablePlacement, touched: set[int], added: list, raised: list):
         if pl.temple is not None and not 0 <= pl.temple < len(self.temples):
             self.illegal(pk, f"there is no temple {pl.temple + 1} (the table has {len(self.temples)})")
         top = None if pl.temple is None else self.temples[pl.temple][-1][1]
-        problem = placement_problem(self._label(pl.card), self.rule_kind[pl.card], pl.value, top,
-                                    pl.temple in touched, self.R)
-        if problem:
-            self.illegal(pk, problem)
+        rebuilt = pl.temple in touched
+        if placement_problem("", self.rule_kind[pl.card], pl.value, top, rebuilt, self.R):  # again to name it
+            self.illegal(pk, placement_problem(self._label(pl.card), self.rule_kind[pl.card], pl.value, top,
+                                               rebuilt, self.R))
         if pl.temple is None:
             self.temples.append([(pl.card, 1)])
             added.append(len(self.temples) - 1)
@@ -448,9 +463,7 @@ class Game:
 
     def end_round(self):
         """Round bookkeeping: the leaders, and the simulator's round cap."""
-        scores = self.scores
-        top = max(scores)
-        self.leaders.append(tuple(p for p, s in enumerate(scores) if s == top))
+        self.leaders.append(self.winners)
         if not self.over and self.round >= self.setup.round_cap:
             self._finish("cap")
 
@@ -460,8 +473,12 @@ class Game:
 
     @property
     def winners(self) -> tuple[int, ...]:
-        top = max(self.scores)
-        return tuple(p for p, s in enumerate(self.scores) if s == top)
+        """The players with the highest score."""
+        scores = self.scores
+        top = max(scores)
+        if scores.count(top) == 1:
+            return (scores.index(top),)
+        return tuple(p for p, s in enumerate(scores) if s == top)
 
     # --- one whole round with policies ----------------------------------------
 
@@ -469,34 +486,36 @@ class Game:
         """Play the eight phases, asking ``policies[p]`` for every decision.
 
         ``check(game)``, when given, is called after every phase (for invariant tests)."""
-        def after():
-            if check is not None:
-                check(self)
-
-        self.calendar_phase(); after()
-        self.population_phase(); after()
-        self.draw_phase(); after()
+        after = check if check is not None else _nothing
+        self.calendar_phase()
+        after(self)
+        self.population_phase()
+        after(self)
+        self.draw_phase()
+        after(self)
         if self.over:
             self.end_round()
             return
-        trade_ids = self.table.trade_ids
+        trade_ids, hands = self.table.trade_ids, self.hands
         for p in self.turn_order():
-            if not trade_ids.isdisjoint(self.hands[p]):
-                play = policies[p].trade(self, p)
-                self.play_trade(p, play, lambda looked, p=p: policies[p].choose(self, p, looked))
+            if not trade_ids.isdisjoint(hands[p]):
+                policy = policies[p]
+                self.play_trade(p, policy.trade(self, p), lambda looked, p=p, policy=policy: policy.choose(self, p, looked))
         self.phase = "Trade"
-        after()
-        bids = {p: policies[p].bid(self, p) for p in range(self.n)}
-        pk = self.bid_phase(bids); after()
+        after(self)
+        pk = self.bid_phase({p: policies[p].bid(self, p) for p in range(self.n)})
+        after(self)
         if pk is not None:
             farm, build = policies[pk].farm_build(self, pk)
-            fed = self.farm_phase(tuple(farm)); after()
+            fed = self.farm_phase(tuple(farm))
+            after(self)
             if fed:
-                self.build_phase(tuple(build)); after()
+                self.build_phase(tuple(build))
+                after(self)
                 limit = self.R.hand_limit
-                self.cycle_phase({p: tuple(policies[p].discard(self, p, len(self.hands[p]) - limit))
-                                  for p in range(self.n) if len(self.hands[p]) > limit})
-                after()
+                self.cycle_phase({p: tuple(policies[p].discard(self, p, len(hands[p]) - limit))
+                                  for p in range(self.n) if len(hands[p]) > limit})
+                after(self)
         self.end_round()
 
     def play(self, policies, check=None):

@@ -58,25 +58,31 @@ def plan(game, p, without=(), feed=True):
     return game.table.planner.turn(hand_code(game, p, without, feed), game.population, table_key(game))
 
 
+def pick_cards(game, p, tokens) -> list[int]:
+    """The hand's cards for value tokens, in order: for each, the lowest id not picked yet."""
+    token = game.table.token
+    hand = sorted(c for c in game.hands[p] if token[c] in tokens)
+    picked = []
+    for t in tokens:
+        for i, c in enumerate(hand):
+            if token[c] == t:
+                picked.append(hand.pop(i))
+                break
+        else:
+            raise AssertionError(f"no card for token {t}")
+    return picked
+
+
 def realize(game, p, turn):
     """Card ids and placements for a Turn's tokens, on the real hand and temples."""
-    tokens = game.table.token
-    hand = sorted(game.hands[p])
-    used: set[int] = set()
-
-    def card_for(token):
-        for c in hand:
-            if tokens[c] == token and c not in used:
-                used.add(c)
-                return c
-        raise AssertionError(f"no card for token {token}")
-
-    farm = tuple(card_for(t) for t in turn.farm)
+    if not turn.build:
+        return tuple(pick_cards(game, p, turn.farm)), ()
+    cards = pick_cards(game, p, turn.farm + tuple(token for token, _ in turn.build))
+    farm, built = tuple(cards[:len(turn.farm)]), cards[len(turn.farm):]
     tops = game.tops()
     touched: set[int] = set()
     build = []
-    for token, w in turn.build:
-        card = card_for(token)
+    for card, (_, w) in zip(built, turn.build):
         if w == 1:
             build.append(TablePlacement(card, 1, None))
             tops.append(1)
@@ -91,14 +97,7 @@ def realize(game, p, turn):
 
 def cards_for_tokens(game, p, tokens):
     """Card ids of the hand for value tokens (the lowest ids first)."""
-    if not tokens:
-        return ()
-    token = game.table.token
-    hand = sorted(game.hands[p])
-    used = []
-    for t in tokens:
-        used.append(next(c for c in hand if token[c] == t and c not in used))
-    return tuple(used)
+    return tuple(pick_cards(game, p, tokens)) if tokens else ()
 
 
 def bid_options(game, p):
@@ -245,7 +244,8 @@ class GreedyPolicy(Policy):
 
     def trade(self, game, p):
         effects = game.table.effect
-        held_effects = {effects[c]: c for c in sorted(game.hands[p], reverse=True) if effects[c]}
+        held_effects = {effects[c]: c for c in sorted(game.table.trade_ids.intersection(game.hands[p]), reverse=True)
+                        if effects[c]}
         for effect in TRADE_PRIORITY:
             if effect not in held_effects:
                 continue
