@@ -20,7 +20,8 @@ Tokens: a Bid value ``v`` (1..max), :data:`GOD` or :data:`FEED`.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import accumulate, combinations_with_replacement
+from operator import itemgetter
 from typing import NamedTuple
 
 from solver.altunha.cards import FEED as CARD_FEED
@@ -288,27 +289,31 @@ class HandBids:
         self.kinds = [v for v in range(1, r.max_stage + 1) if counts[v]] + ([GOD] if gods else [])
         self.count = {k: gods if k == GOD else counts[k] for k in self.kinds}
         self.worth = {k: gv if k == GOD else k for k in self.kinds}
-        cards = sorted([(v, v) for v in range(1, r.max_stage + 1) for _ in range(counts[v])]
-                       + [(gv, GOD)] * gods, key=lambda c: -c[0])   # copies of a token stay together
-        self.worths = [w for w, _ in cards]
-        self.tokens = [t for _, t in cards]
-        self.prefix = [0]
-        for w in self.worths:
-            self.prefix.append(self.prefix[-1] + w)
-        self._first: dict[int, int] = {}
-        for i, t in enumerate(self.tokens):
-            self._first.setdefault(t, i)
+        # highest worth first; a God card after the Bid cards of its worth (copies of a token stay together)
+        self.worths, self.tokens = worths, tokens = [], []
+        for v in range(r.max_stage, 0, -1):
+            if gods and gv > v:
+                worths += [gv] * gods
+                tokens += [GOD] * gods
+                gods = 0
+            worths += [v] * counts[v]
+            tokens += [v] * counts[v]
+        worths += [gv] * gods
+        tokens += [GOD] * gods
+        self.prefix = [0, *accumulate(worths)]
+        self._first = {t: tokens.index(t) for t in self.kinds}
         self.farm_cards, self.max_bid = r.max_farm_cards, r.max_bid_cards
         self._tables: dict = {}
 
-    def table(self, key, layable: frozenset) -> tuple[list[int], dict]:
-        """The positions of the cards that can be laid on a table (lowest worth first), and what the
-        bids leave for the Farm there (filled in as they are tried); ``key`` names the table."""
+    def table(self, key, layable: frozenset) -> tuple[list[int], dict, list[int]]:
+        """The positions of the cards that can be laid on a table (lowest worth first), what the bids
+        leave for the Farm there (filled in as they are tried) and what each single card leaves;
+        ``key`` names the table."""
         found = self._tables.get(key)
         if found is None:
             tokens = self.tokens
             lay = [i for i in range(len(tokens) - 1, -1, -1) if tokens[i] in layable]
-            found = self._tables[key] = (lay, {})
+            found = self._tables[key] = (lay, {}, [self._farm_after((k,), lay) for k in self.kinds])
         return found
 
     def candidates(self, feed: bool, population: int, table) -> tuple:
@@ -317,9 +322,15 @@ class HandBids:
 
         Single cards are tried first: a bid holding a card that fails on its own
         fails too (it leaves less), so only bids of the cards that pass alone are tried."""
-        if not table[0] or not self.max_bid:
+        lay, farms, singles = table
+        if not lay or not self.max_bid:
             return ()
-        passed = [k for k in self.kinds if self.can_build((k,), feed, population, table)]
+        if feed:
+            passed = [k for k, farm in zip(self.kinds, singles) if farm != NO_CARD_TO_LAY]
+        elif population > 0 or len(self.worths) > 2:
+            passed = [k for k, farm in zip(self.kinds, singles) if farm >= population]
+        else:
+            passed = []
         if not passed:
             return ()
         worth, count = self.worth, self.count
@@ -328,13 +339,12 @@ class HandBids:
             for i, a in enumerate(passed):
                 if count[a] > 1:
                     options.append((2 * worth[a], 2, (a, a)))
-                for b in passed[i + 1:]:
-                    options.append((worth[a] + worth[b], 2, (a, b)))
+                options += [(worth[a] + worth[b], 2, (a, b)) for b in passed[i + 1:]]
         for size in range(3, self.max_bid + 1):
             for combo in combinations_with_replacement(passed, size):
                 if len(set(combo)) == size or all(combo.count(k) <= count[k] for k in set(combo)):
                     options.append((sum(worth[k] for k in combo), size, combo))
-        options.sort(key=lambda o: -o[0])
+        options.sort(key=itemgetter(0), reverse=True)   # stable: enumeration order within a total
         found = []
         for option in options:
             total, size, tokens = option
@@ -344,7 +354,7 @@ class HandBids:
                 found.append(option)
         return tuple(found)
 
-    def can_build(self, tokens, feed: bool, population: int, table: tuple[list[int], dict]) -> bool:
+    def can_build(self, tokens, feed: bool, population: int, table) -> bool:
         """Whether some Farm after bidding ``tokens`` leaves a card that can be laid: then the optimal
         turn builds, as any Build scores at least 1, more than building nothing."""
         farm = table[1].get(tokens)
