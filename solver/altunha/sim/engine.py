@@ -90,7 +90,8 @@ class Game:
         rng.shuffle(self.deck)
         self.discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(players)]
-        self.temples: list[list[tuple[int, int]]] = []
+        self._temples: list[list[tuple[int, int]]] = []
+        self._tops: tuple[int, ...] | None = ()
         self.scores = [0] * players
         self.population = self.R.population_start
         self.calendar = rng.randrange(players)
@@ -194,8 +195,25 @@ class Game:
         """Whether the player may still use the feed card (Maize) this round."""
         return not (self.R.special_is_trade and player in self.traded)
 
+    @property
+    def temples(self) -> list[list[tuple[int, int]]]:
+        """The temples on the table, each a list of (card, value) from the bottom up.  Change them
+        through the phases (or assign a new list): the tops are remembered between changes."""
+        return self._temples
+
+    @temples.setter
+    def temples(self, temples: list[list[tuple[int, int]]]):
+        self._temples = temples
+        self._tops = None
+
     def tops(self) -> list[int]:
-        return [t[-1][1] for t in self.temples]
+        return list(self.top_values())
+
+    def top_values(self) -> tuple[int, ...]:
+        """The value on top of each temple, in table order."""
+        if self._tops is None:
+            self._tops = tuple([t[-1][1] for t in self._temples])
+        return self._tops
 
     def _check_held(self, player: int, cards, what: str):
         hand = self.hands[player]
@@ -225,7 +243,7 @@ class Game:
         """Everything a move can change, to put back if the move is refused part-way."""
         return ([list(h) for h in self.hands], list(self.deck), list(self.discard), list(self.scores),
                 [dict(x) for x in self.points], set(self.traded), len(self.trade_plays),
-                [dict(x) for x in self.seen_hands], list(self.seen_deck), [list(t) for t in self.temples],
+                [dict(x) for x in self.seen_hands], list(self.seen_deck), [list(t) for t in self._temples],
                 self.out_of_cards, self.rng.getstate())
 
     def _restore(self, state: tuple):
@@ -240,7 +258,8 @@ class Game:
         self.traded.clear()
         self.traded.update(traded)
         del self.trade_plays[plays:]
-        self.seen_hands[:], self.seen_deck[:], self.temples[:] = seen_hands, seen_deck, temples
+        self.seen_hands[:], self.seen_deck[:], self._temples[:] = seen_hands, seen_deck, temples
+        self._tops = None
         self.rng.setstate(rng)
 
     def _label(self, card) -> str:
@@ -414,31 +433,32 @@ class Game:
         touched: set[int] = set()
         added: list[int] = []    # temples started by this Build (taken back if it is refused)
         raised: list[int] = []   # temples raised by this Build
+        self._tops = None
         try:
             for pl in placements:
                 self._place(pk, pl, touched, added, raised)
         except IllegalMove:
             for t in reversed(raised):
-                self.temples[t].pop()
-            del self.temples[len(self.temples) - len(added):]
+                self._temples[t].pop()
+            del self._temples[len(self._temples) - len(added):]
             raise
         self._remove(pk, cards)
         return self.add_points(pk, build_points([p.value for p in placements], True, self.R), "build")
 
     def _place(self, pk: int, pl: TablePlacement, touched: set[int], added: list, raised: list):
-        if pl.temple is not None and not 0 <= pl.temple < len(self.temples):
-            self.illegal(pk, f"there is no temple {pl.temple + 1} (the table has {len(self.temples)})")
-        top = None if pl.temple is None else self.temples[pl.temple][-1][1]
+        if pl.temple is not None and not 0 <= pl.temple < len(self._temples):
+            self.illegal(pk, f"there is no temple {pl.temple + 1} (the table has {len(self._temples)})")
+        top = None if pl.temple is None else self._temples[pl.temple][-1][1]
         rebuilt = pl.temple in touched
         if placement_problem("", self.rule_kind[pl.card], pl.value, top, rebuilt, self.R):  # again to name it
             self.illegal(pk, placement_problem(self._label(pl.card), self.rule_kind[pl.card], pl.value, top,
                                                rebuilt, self.R))
         if pl.temple is None:
-            self.temples.append([(pl.card, 1)])
-            added.append(len(self.temples) - 1)
-            touched.add(len(self.temples) - 1)
+            self._temples.append([(pl.card, 1)])
+            added.append(len(self._temples) - 1)
+            touched.add(len(self._temples) - 1)
         else:
-            self.temples[pl.temple].append((pl.card, pl.value))
+            self._temples[pl.temple].append((pl.card, pl.value))
             raised.append(pl.temple)
             touched.add(pl.temple)
 

@@ -491,6 +491,7 @@ class Planner:
         self.digit = (1 << bits) - 1
         self.feed_shift = bits * (r.max_stage + 1)
         self.cards_mask = (1 << self.feed_shift) - 1   # a code's Bid and God cards, without the feed card
+        self.ceiling = _ceiling(1 << 62, r)            # Populations above it play alike (see _ceiling)
         self._tables: dict[tuple, TableKey] = {}
         self._turns: dict[tuple, Turn] = {}
         self._bids: dict[tuple, tuple] = {}
@@ -536,7 +537,7 @@ class Planner:
 
     def turn(self, code: int, population: int, table: TableKey) -> Turn:
         """:func:`best_turn` of the hand ``code`` on ``table``."""
-        population = _ceiling(population, self.r)
+        population = max(min(population, self.ceiling), -1)
         key = (code, population, table.code)
         found = self._turns.get(key)
         if found is None:
@@ -548,7 +549,7 @@ class Planner:
     def bid(self, code: int, population: int, table: TableKey, min_points: int = 1,
             keep_feed: bool = False) -> tuple[int, ...]:
         """:func:`best_bid` of the hand ``code`` on ``table``."""
-        population = _ceiling(population, self.r)
+        population = max(min(population, self.ceiling), -1)
         if min_points > 1 or keep_feed:
             key = (code, population, table.code, min_points, keep_feed)
             found = self._bids.get(key)

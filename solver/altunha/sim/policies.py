@@ -50,7 +50,7 @@ def hand_code(game, p, without=(), feed=True) -> int:
 
 def table_key(game):
     """The enumerator's view of the temples on the table."""
-    return game.table.planner.table(tuple([t[-1][1] for t in game.temples]))
+    return game.table.planner.table(game.top_values())
 
 
 def plan(game, p, without=(), feed=True):
@@ -60,16 +60,13 @@ def plan(game, p, without=(), feed=True):
 
 def pick_cards(game, p, tokens) -> list[int]:
     """The hand's cards for value tokens, in order: for each, the lowest id not picked yet."""
-    token = game.table.token
-    hand = sorted(c for c in game.hands[p] if token[c] in tokens)
-    picked = []
+    token, hand = game.table.token, game.hands[p]
+    picked: list[int] = []
     for t in tokens:
-        for i, c in enumerate(hand):
-            if token[c] == t:
-                picked.append(hand.pop(i))
-                break
-        else:
+        found = [c for c in hand if token[c] == t and c not in picked]
+        if not found:
             raise AssertionError(f"no card for token {t}")
+        picked.append(min(found))
     return picked
 
 
