@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from solver.altunha.sim.engine import Bid, Game, IllegalMove, TablePlacement, TradePlay
+from solver.altunha.sim.engine import Bid, Game, IllegalMove, TablePlacement, TradePlay, shuffle
 from solver.altunha.sim.runner import Spec, play_game
 from solver.altunha.sim.variants import load_setup, with_settings_of
 
@@ -423,6 +423,17 @@ def test_draw_reshuffles_the_discard_and_an_empty_supply_means_no_draw():
     assert g.draw(0, 2) == 2 and len(g.deck) == 1 and g.discard == []
     g.deck = []
     assert g.draw(1, 2) == 0 and not g.over and g.hands[1] == []
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 17, 74, 300])
+def test_shuffle_orders_cards_as_the_generator_shuffle_does(size):
+    # the engine's shuffle takes the same draws as random.Random.shuffle, so games depend only on the seed
+    for seed in ("1/0", "2024/17", 7):
+        ours, theirs = list(range(size)), list(range(size))
+        mine, stdlib = random.Random(seed), random.Random(seed)
+        shuffle(mine, ours)
+        stdlib.shuffle(theirs)
+        assert ours == theirs and mine.getstate() == stdlib.getstate()
 
 
 def test_cycle_discards_down_to_the_hand_limit():

@@ -70,8 +70,18 @@ class TablePlacement(NamedTuple):
     temple: int | None = None
 
 
-def _nothing(game):
-    """No check after a phase."""
+def shuffle(rng: random.Random, cards: list) -> None:
+    """Shuffle ``cards`` in place with the same draws, so to the same order, as ``rng.shuffle(cards)``
+    (Fisher-Yates, each index drawn with ``getrandbits`` and redrawn while out of range), without
+    two method calls per card."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class Game:
@@ -87,7 +97,7 @@ class Game:
         self.rng = rng
         self.n = players
         self.deck = list(range(self.table.size))
-        rng.shuffle(self.deck)
+        shuffle(rng, self.deck)
         self.discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self._temples: list[list[tuple[int, int]]] = []
@@ -148,7 +158,7 @@ class Game:
         if self.discard:
             self.deck = self.discard
             self.discard = []
-            self.rng.shuffle(self.deck)
+            shuffle(self.rng, self.deck)
 
     def draw(self, player: int, count: int) -> int:
         """Deal ``count`` cards from the deck (reshuffling the discard pile when it runs out)."""
@@ -229,11 +239,11 @@ class Game:
         for c in cards:
             hand.remove(c)
 
-    def _problem(self, check, cards, *args) -> str:
+    def _problem(self, check, cards: tuple[int, ...], *args) -> str:
         """What the rules model's ``check`` (bid_problem, farm_problem) finds wrong with these held
-        cards, given as (name, kind), and ``args``.  The answer depends only on the cards' names and
+        cards, given as (name, kind), and ``args``.  The answer depends only on the cards and
         ``args``, so it is memoised with the deck table (whose rules are this game's)."""
-        key = (check, tuple(map(self.table.name.__getitem__, cards)), *args)
+        key = (check, tuple(cards), *args)
         found = self.table.checks.get(key)
         if found is None:
             found = self.table.checks[key] = check(self._named(cards), *args, self.R)
@@ -506,13 +516,15 @@ class Game:
         """Play the eight phases, asking ``policies[p]`` for every decision.
 
         ``check(game)``, when given, is called after every phase (for invariant tests)."""
-        after = check if check is not None else _nothing
         self.calendar_phase()
-        after(self)
+        if check:
+            check(self)
         self.population_phase()
-        after(self)
+        if check:
+            check(self)
         self.draw_phase()
-        after(self)
+        if check:
+            check(self)
         if self.over:
             self.end_round()
             return
@@ -522,20 +534,25 @@ class Game:
                 policy = policies[p]
                 self.play_trade(p, policy.trade(self, p), lambda looked, p=p, policy=policy: policy.choose(self, p, looked))
         self.phase = "Trade"
-        after(self)
+        if check:
+            check(self)
         pk = self.bid_phase({p: policies[p].bid(self, p) for p in range(self.n)})
-        after(self)
+        if check:
+            check(self)
         if pk is not None:
             farm, build = policies[pk].farm_build(self, pk)
             fed = self.farm_phase(tuple(farm))
-            after(self)
+            if check:
+                check(self)
             if fed:
                 self.build_phase(tuple(build))
-                after(self)
+                if check:
+                    check(self)
                 limit = self.R.hand_limit
                 self.cycle_phase({p: tuple(policies[p].discard(self, p, len(hands[p]) - limit))
                                   for p in range(self.n) if len(hands[p]) > limit})
-                after(self)
+                if check:
+                    check(self)
         self.end_round()
 
     def play(self, policies, check=None):
