@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import accumulate, combinations_with_replacement
-from operator import itemgetter
 from typing import NamedTuple
 
 from solver.altunha.cards import FEED as CARD_FEED
@@ -287,8 +286,7 @@ class HandBids:
     def __init__(self, counts, gods, r: Rules):
         gv = r.god_value
         self.kinds = [v for v in range(1, r.max_stage + 1) if counts[v]] + ([GOD] if gods else [])
-        self.count = {k: gods if k == GOD else counts[k] for k in self.kinds}
-        self.worth = {k: gv if k == GOD else k for k in self.kinds}
+        self._capped = (tuple(min(c, r.max_bid_cards) for c in counts), min(gods, r.max_bid_cards), r)
         # highest worth first; a God card after the Bid cards of its worth (copies of a token stay together)
         self.worths, self.tokens = worths, tokens = [], []
         for v in range(r.max_stage, 0, -1):
@@ -303,6 +301,7 @@ class HandBids:
         self.prefix = [0, *accumulate(worths)]
         self._first = {t: tokens.index(t) for t in self.kinds}
         self.farm_cards, self.max_bid = r.max_farm_cards, r.max_bid_cards
+        self.options = None   # the bids of _bid_options, listed when first needed
         self._tables: dict = {}
 
     def table(self, key, layable: frozenset) -> tuple[list[int], dict, list[int]]:
@@ -326,31 +325,24 @@ class HandBids:
         if not lay or not self.max_bid:
             return ()
         if feed:
-            passed = [k for k, farm in zip(self.kinds, singles) if farm != NO_CARD_TO_LAY]
+            passed = {k for k, farm in zip(self.kinds, singles) if farm != NO_CARD_TO_LAY}
         elif population > 0 or len(self.worths) > 2:
-            passed = [k for k, farm in zip(self.kinds, singles) if farm >= population]
+            passed = {k for k, farm in zip(self.kinds, singles) if farm >= population}
         else:
-            passed = []
+            return ()
         if not passed:
             return ()
-        worth, count = self.worth, self.count
-        options = [(worth[k], 1, (k,)) for k in passed]
-        if self.max_bid >= 2:
-            for i, a in enumerate(passed):
-                if count[a] > 1:
-                    options.append((2 * worth[a], 2, (a, a)))
-                options += [(worth[a] + worth[b], 2, (a, b)) for b in passed[i + 1:]]
-        for size in range(3, self.max_bid + 1):
-            for combo in combinations_with_replacement(passed, size):
-                if len(set(combo)) == size or all(combo.count(k) <= count[k] for k in set(combo)):
-                    options.append((sum(worth[k] for k in combo), size, combo))
-        options.sort(key=itemgetter(0), reverse=True)   # stable: enumeration order within a total
+        if self.options is None:
+            self.options = _bid_options(*self._capped)
         found = []
-        for option in options:
+        for option in self.options:
             total, size, tokens = option
             if found and total < found[0][0]:
                 break
-            if size == 1 or self.can_build(tokens, feed, population, table):
+            if size == 1:
+                if tokens[0] in passed:
+                    found.append(option)
+            elif all(k in passed for k in tokens) and self.can_build(tokens, feed, population, table):
                 found.append(option)
         return tuple(found)
 
