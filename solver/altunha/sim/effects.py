@@ -71,7 +71,8 @@ def _look(game, p, card, play, choose):
     game.seen_deck[p] = tuple(game.deck[-amount:][::-1]) if amount else ()
 
 
-# effects that ask the player to choose, and so can refuse the choice after the card is played
+# effects that ask the player to choose, and so can refuse the choice after the card is played;
+# they draw randomness only through Game.reshuffle (which keeps the generator's state to put back)
 CHOOSES = frozenset({"look_and_take"})
 
 EFFECTS = {

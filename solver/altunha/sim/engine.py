@@ -115,6 +115,7 @@ class Game:
         self.seen_hands: list[dict[int, tuple[int, ...]]] = [{} for _ in range(players)]
         self.seen_deck: list[tuple[int, ...]] = [() for _ in range(players)]
         self.out_of_cards = False
+        self._undo: list | None = None   # what a choosing Trade effect would put back (see _snapshot)
         # figures for the balance report
         self.points = [dict.fromkeys(setup.sources, 0) for _ in range(players)]
         self.trade_plays: list[tuple[str, int]] = []
@@ -156,6 +157,8 @@ class Game:
 
     def reshuffle(self):
         if self.discard:
+            if self._undo is not None and self._undo[-1] is None:
+                self._undo[-1] = self.rng.getstate()   # a choice may yet be refused: keep the generator
             self.deck = self.discard
             self.discard = []
             shuffle(self.rng, self.deck)
@@ -249,14 +252,20 @@ class Game:
             found = self.table.checks[key] = check(self._named(cards), *args, self.R)
         return found
 
-    def _snapshot(self) -> tuple:
-        """Everything a move can change, to put back if the move is refused part-way."""
-        return ([list(h) for h in self.hands], list(self.deck), list(self.discard), list(self.scores),
+    def _snapshot(self) -> list:
+        """Everything a move can change, to put back if the move is refused part-way.
+
+        The random generator's state (the last item) is kept only once the move
+        draws from it: effects that ask for a choice draw only to reshuffle the
+        deck (see reshuffle), and copying the generator costs more than the rest.
+        (A player's choice that draws from the game's generator and is then
+        refused leaves those draws made: only a faulty player does that.)"""
+        return [[list(h) for h in self.hands], list(self.deck), list(self.discard), list(self.scores),
                 [dict(x) for x in self.points], set(self.traded), len(self.trade_plays),
                 [dict(x) for x in self.seen_hands], list(self.seen_deck), [list(t) for t in self._temples],
-                self.out_of_cards, self.rng.getstate())
+                self.out_of_cards, None]
 
-    def _restore(self, state: tuple):
+    def _restore(self, state: list):
         (hands, deck, discard, scores, points, traded, plays, seen_hands, seen_deck, temples,
          self.out_of_cards, rng) = state
         for now, before in zip(self.hands, hands):
@@ -270,7 +279,8 @@ class Game:
         del self.trade_plays[plays:]
         self.seen_hands[:], self.seen_deck[:], self._temples[:] = seen_hands, seen_deck, temples
         self._tops = None
-        self.rng.setstate(rng)
+        if rng is not None:
+            self.rng.setstate(rng)
 
     def _label(self, card) -> str:
         if isinstance(card, int) and 0 <= card < self.table.size:
@@ -324,7 +334,7 @@ class Game:
                 self.illegal(player, f"{name} needs one opponent as its target (players 1..{self.n}, "
                                      f"not the player himself)")
         # an effect that asks for a choice checks it only once the card is played: keep what to put back
-        undo = self._snapshot() if effect in CHOOSES else None
+        undo = self._undo = self._snapshot() if effect in CHOOSES else None
         self.hands[player].remove(card)
         self.discard.append(card)
         self.traded.add(player)
@@ -335,6 +345,8 @@ class Game:
             if undo is not None:
                 self._restore(undo)  # a refused choice changes nothing
             raise
+        finally:
+            self._undo = None
 
     def bid_phase(self, bids: dict[int, Bid]):
         """Reveal every bid at once; discard them; award the Priest King token (or nobody)."""

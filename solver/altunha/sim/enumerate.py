@@ -121,6 +121,10 @@ def farm_options(counts, gods, feed, population, r: Rules):
 def _farm_rank(farm, r: Rules):
     """(cards, value, sum of squared values) of a Farm, a God counting max_stage + 1 and the feed card
     max_stage + 2."""
+    if len(farm) == 1:
+        k = farm[0]
+        cost = r.max_stage + 1 if k == GOD else r.max_stage + 2 if k == FEED else k
+        return 1, cost, cost * cost
     costs = [r.max_stage + 1 if k == GOD else r.max_stage + 2 if k == FEED else k for k in farm]
     return len(farm), sum(costs), sum(c * c for c in costs)
 
@@ -156,17 +160,20 @@ def _farms(counts, gods, feed, population, r: Rules) -> tuple:
 
 @lru_cache(maxsize=200_000)
 def _best_turn(counts, gods, feed, population, tops, r: Rules) -> Turn:
-    best = None
-    best_key = None
-    slots = r.max_build_cards
-    for farm, left, g, (n, value, spread) in _farms(counts, gods, feed, population, r):
-        points, build, gods_built = _best_build(left, g, tops, slots, r)
-        key = (-points, n, value, len(build), gods_built, spread)
-        if best_key is None or key < best_key:
-            best_key, best = key, (farm, points, build, left, g)
-    if best is None:
+    farms = _farms(counts, gods, feed, population, r)
+    if not farms:
         return Turn(FAMINE, -r.famine_penalty, (), ())
-    farm, points, build, left, g = best
+    slots = r.max_build_cards
+    if len(farms) == 1:
+        farm, left, g, _ = farms[0]
+        points, build, _ = _best_build(left, g, tops, slots, r)
+    else:
+        best_key = None
+        for farm_i, left_i, g_i, (n, value, spread) in farms:
+            points_i, build_i, gods_built = _best_build(left_i, g_i, tops, slots, r)
+            key = (-points_i, n, value, len(build_i), gods_built, spread)
+            if best_key is None or key < best_key:
+                best_key, (farm, points, build, left, g) = key, (farm_i, points_i, build_i, left_i, g_i)
     if build:
         return Turn(BUILT, points, farm, build)
     values = [v for v in range(1, r.max_stage + 1) for _ in range(left[v])]

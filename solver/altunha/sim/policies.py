@@ -61,6 +61,12 @@ def plan(game, p, without=(), feed=True):
 def pick_cards(game, p, tokens) -> list[int]:
     """The hand's cards for value tokens, in order: for each, the lowest id not picked yet."""
     token, hand = game.table.token, game.hands[p]
+    if len(tokens) == 1:
+        t = tokens[0]
+        found = [c for c in hand if token[c] == t]
+        if not found:
+            raise AssertionError(f"no card for token {t}")
+        return [min(found)]
     picked: list[int] = []
     for t in tokens:
         found = [c for c in hand if token[c] == t and c not in picked]
