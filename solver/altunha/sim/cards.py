@@ -75,8 +75,19 @@ class Table:
         return tuple(self.planner.weight(k) for k in self.rule_kind)
 
 
-@lru_cache(maxsize=32)
+_LAST: list = [None, None]   # the last setup asked for and its table
+
+
 def table_for(setup: Setup) -> Table:
+    """The deck table of a setup (made once per equal setup; the setup of a run is asked for once
+    per game, and found by identity without hashing the deck)."""
+    if _LAST[0] is not setup:
+        _LAST[:] = setup, _table_for(setup)
+    return _LAST[1]
+
+
+@lru_cache(maxsize=32)
+def _table_for(setup: Setup) -> Table:
     from solver.altunha.cards import POINT_EFFECTS, fold
 
     kind, value, name, effect, amount, source, rule_kind = [], [], [], [], [], [], []

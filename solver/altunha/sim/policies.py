@@ -29,6 +29,7 @@ from solver.altunha.sim.enumerate import Turn, farm_options, summarise
 # the greedy player's order of Trade effects: points first, then cards, then looking
 TRADE_PRIORITY = ("gain", "steal_points", "target_loses", "others_lose", "draw", "look_and_take",
                   "draw_and_see_hand", "take_cards", "discard_random", "look")
+PRIORITY = {effect: rank for rank, effect in enumerate(TRADE_PRIORITY)}
 AT_LEADER = ("steal_points", "target_loses", "draw_and_see_hand")   # aimed at the leading opponent
 AT_BIGGEST_HAND = ("take_cards", "discard_random")                  # aimed at the largest hand
 
@@ -67,12 +68,15 @@ def pick_cards(game, p, tokens) -> list[int]:
         if not found:
             raise AssertionError(f"no card for token {t}")
         return [min(found)]
+    pool = sorted([c for c in hand if token[c] in tokens])
     picked: list[int] = []
     for t in tokens:
-        found = [c for c in hand if token[c] == t and c not in picked]
-        if not found:
+        for i, c in enumerate(pool):
+            if token[c] == t:
+                picked.append(pool.pop(i))
+                break
+        else:
             raise AssertionError(f"no card for token {t}")
-        picked.append(min(found))
     return picked
 
 
@@ -91,7 +95,10 @@ def realize(game, p, turn):
             tops.append(1)
             touched.add(len(tops) - 1)
             continue
-        target = next(i for i, t in enumerate(tops) if t == w - 1 and (game.R.chain or i not in touched))
+        if game.R.chain:
+            target = tops.index(w - 1)
+        else:
+            target = next(i for i, t in enumerate(tops) if t == w - 1 and i not in touched)
         tops[target] = w
         touched.add(target)
         build.append(TablePlacement(card, w, target))
@@ -248,10 +255,8 @@ class GreedyPolicy(Policy):
     def trade(self, game, p):
         effects = game.table.effect
         held_effects = {effects[c]: c for c in sorted(game.table.trade_ids.intersection(game.hands[p]), reverse=True)
-                        if effects[c]}
-        for effect in TRADE_PRIORITY:
-            if effect not in held_effects:
-                continue
+                        if effects[c] in PRIORITY}
+        for effect in sorted(held_effects, key=PRIORITY.__getitem__):
             target = None
             if effect in AT_LEADER:
                 target = leader_among(game, opponents(game, p), p)
