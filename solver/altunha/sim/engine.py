@@ -93,6 +93,7 @@ class Game:
         self.setup = setup
         self.R = setup.rules
         self.table = table_for(setup)
+        self._checks = self.table.checks
         self.rule_kind = self.table.rule_kind
         self.rng = rng
         self.n = players
@@ -247,9 +248,9 @@ class Game:
         cards, given as (name, kind), and ``args``.  The answer depends only on the cards and
         ``args``, so it is memoised with the deck table (whose rules are this game's)."""
         key = (check, tuple(cards), *args)
-        found = self.table.checks.get(key)
+        found = self._checks.get(key)
         if found is None:
-            found = self.table.checks[key] = check(self._named(cards), *args, self.R)
+            found = self._checks[key] = check(self._named(cards), *args, self.R)
         return found
 
     def _snapshot(self) -> list:
@@ -355,30 +356,30 @@ class Game:
         n = self.n
         totals, sizes, jades = [0] * n, [0] * n, []
         played = [bids.get(p, NO_BID) for p in range(n)]
-        for p, bid in enumerate(played):
-            cards = bid.cards
+        for p, (cards, jade) in enumerate(played):
             if cards:
                 self._check_held(p, cards, "bid")
                 problem = self._problem(bid_problem, cards)
                 if problem:
                     self.illegal(p, problem)
                 totals[p], sizes[p] = sum(map(value.__getitem__, cards)), len(cards)
-            if bid.jade is not None:
-                if bid.jade not in self.hands[p] or effect[bid.jade] != "win_bid":
+            if jade is not None:
+                if jade not in self.hands[p] or effect[jade] != "win_bid":
                     self.illegal(p, "reveals the card that wins the bid without holding it")
                 if self.R.special_is_trade and p in self.traded:
                     self.illegal(p, "has already played a Trade card this round, so cannot reveal "
-                                    f"{self.table.name[bid.jade]}")
-                if bid.jade in cards:
+                                    f"{self.table.name[jade]}")
+                if jade in cards:
                     self.illegal(p, "the card that wins the bid is revealed, not bid")
-        for p, bid in enumerate(played):
-            if bid.cards:
-                self._remove(p, bid.cards)
-                self.discard.extend(bid.cards)
-            if bid.jade is not None:
-                self.hands[p].remove(bid.jade)
-                self.discard.append(bid.jade)
-                self.trade_plays.append((self.table.name[bid.jade], p))
+        discard = self.discard
+        for p, (cards, jade) in enumerate(played):
+            if cards:
+                self._remove(p, cards)
+                discard.extend(cards)
+            if jade is not None:
+                self.hands[p].remove(jade)
+                discard.append(jade)
+                self.trade_plays.append((self.table.name[jade], p))
                 jades.append(p)
         if not jades and not any(sizes):
             self.empty_rounds += 1

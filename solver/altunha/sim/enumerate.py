@@ -536,7 +536,8 @@ class Planner:
 
     def turn(self, code: int, population: int, table: TableKey) -> Turn:
         """:func:`best_turn` of the hand ``code`` on ``table``."""
-        population = max(min(population, self.ceiling), -1)
+        if not -1 <= population <= self.ceiling:   # see _ceiling
+            population = max(min(population, self.ceiling), -1)
         key = (code, population, table.code)
         found = self._turns.get(key)
         if found is None:
@@ -548,7 +549,8 @@ class Planner:
     def bid(self, code: int, population: int, table: TableKey, min_points: int = 1,
             keep_feed: bool = False) -> tuple[int, ...]:
         """:func:`best_bid` of the hand ``code`` on ``table``."""
-        population = max(min(population, self.ceiling), -1)
+        if not -1 <= population <= self.ceiling:   # see _ceiling
+            population = max(min(population, self.ceiling), -1)
         if min_points > 1 or keep_feed:
             key = (code, population, table.code, min_points, keep_feed)
             found = self._bids.get(key)

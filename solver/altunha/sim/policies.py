@@ -23,7 +23,7 @@ from solver.altunha.cards import TARGETED
 from solver.altunha.rules import can_feed
 from solver.altunha.sim.cards import BID, GOD
 from solver.altunha.sim.effects import EFFECTS
-from solver.altunha.sim.engine import Bid, TablePlacement, TradePlay
+from solver.altunha.sim.engine import NO_BID, Bid, TablePlacement, TradePlay
 from solver.altunha.sim.enumerate import Turn, farm_options, summarise
 
 # the greedy player's order of Trade effects: points first, then cards, then looking
@@ -103,11 +103,6 @@ def realize(game, p, turn):
         touched.add(target)
         build.append(TablePlacement(card, w, target))
     return farm, tuple(build)
-
-
-def cards_for_tokens(game, p, tokens):
-    """Card ids of the hand for value tokens (the lowest ids first)."""
-    return tuple(pick_cards(game, p, tokens)) if tokens else ()
 
 
 def bid_options(game, p):
@@ -282,7 +277,7 @@ class GreedyPolicy(Policy):
             return Bid((), jade)
         tokens = game.table.planner.bid(hand_code(game, p), game.population, table_key(game), self.min_points,
                                         self.keep_feed)
-        return Bid(cards_for_tokens(game, p, tokens))
+        return Bid(tuple(pick_cards(game, p, tokens))) if tokens else NO_BID
 
     def use_jade(self, game, p):
         turn = self._plan(game, p)
