@@ -319,8 +319,29 @@ class HandBids:
         if found is None:
             tokens = self.tokens
             lay = [i for i in range(len(tokens) - 1, -1, -1) if tokens[i] in layable]
-            found = self._tables[key] = (lay, {}, [self._farm_after((k,), lay) for k in self.kinds])
+            found = self._tables[key] = (lay, {}, self._single_farms(lay))
         return found
+
+    def _single_farms(self, lay: list[int]) -> list[int]:
+        """_farm_after of each single card (the first copy of each kind), in one pass."""
+        worths, prefix, first, k = self.worths, self.prefix, self._first, self.farm_cards
+        n = len(worths)
+        lowest = lay[0] if lay else None
+        second = lay[1] if len(lay) > 1 else None
+        out = []
+        for kind in self.kinds:
+            taken = first[kind]
+            kept = lowest if lowest != taken else second
+            if kept is None:
+                out.append(NO_CARD_TO_LAY)
+                continue
+            end, skipped = k, 0
+            for x in ((taken, kept) if taken < kept else (kept, taken)):
+                if x < end:
+                    end += 1
+                    skipped += worths[x]
+            out.append(prefix[min(end, n)] - skipped)
+        return out
 
     def candidates(self, feed: bool, population: int, table) -> tuple:
         """The bids (total, cards, tokens) of the highest total after which some Farm leaves a card to
