@@ -423,3 +423,20 @@ def test_temple_geometry_keeps_every_value_visible():
     assert layout.width == pytest.approx(boxes[-1].x + boxes[-1].width)
     top = max(c.y + c.height for c in layout.cards)
     assert top == pytest.approx(layout.height)
+
+
+def test_the_cover_gives_the_seeds_player_count_and_how_far_it_stretches(builtin_pages):
+    # The seed says "2-4+ players"; game.toml says {min = 2, usual = 4, max = 16}
+    assert "2-4+ (up to 16) players" in builtin_pages[0]
+
+
+def test_a_usual_player_count_outside_min_and_max_is_refused(tmp_path):
+    with pytest.raises(GameDataError, match="1 <= min <= usual <= max"):
+        make_game(tmp_path, toml=lambda t: t.replace("usual = 4, max = 16", "usual = 20, max = 16"))
+
+
+def test_players_without_usual_read_as_a_plain_range(tmp_path):
+    game = make_game(tmp_path, toml=lambda t: t.replace("usual = 4, ", ""))
+    assert game.players_text == "2-16"
+    with pytest.raises(GameDataError, match="unknown key 'best'"):
+        make_game(tmp_path / "b", toml=lambda t: t.replace("usual = 4", "best = 4"))

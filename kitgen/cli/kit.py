@@ -19,7 +19,7 @@ def list_games():
     for slug in builtin_games():
         game = load_game(slug)
         click.echo(f"{slug:<24} {game.title} ({game.deck_size} cards, "
-                   f"{game.players_min}-{game.players_max} players)")
+                   f"{game.players_text} players)")
 
 
 MAX_WARNINGS = 50                # shown one a line; the rest are counted

@@ -130,19 +130,28 @@ def _color(data: dict, key: str, where: str, default: str, section: str) -> str:
         raise GameDataError(str(exc), file=where) from None
 
 
-def _players(value: Any, where: str) -> tuple[int, int]:
+def _players(value: Any, where: str) -> tuple[int, int, int]:
+    """(min, max, usual): ``usual`` is the top of the count the game is made for when more may play
+    (Altun Ha's "2-4+" is ``{min = 2, usual = 4, max = 16}``); it equals max when not given."""
+    usual = None
     if isinstance(value, int) and not isinstance(value, bool):
         lo = hi = value
     elif isinstance(value, dict):
+        unknown = sorted(set(value) - {"min", "max", "usual"})
+        if unknown:
+            raise GameDataError(f"'players': unknown key {unknown[0]!r} (accepted: min, max, usual)", file=where)
         lo, hi = value.get("min"), value.get("max", value.get("min"))
+        usual = value.get("usual")
     elif isinstance(value, str) and re.fullmatch(r"\s*\d+\s*(-\s*\d+\s*)?", value):
         parts = [int(p) for p in value.split("-")]
         lo, hi = parts[0], parts[-1]
     else:
         raise GameDataError("'players' must be a number, \"2-4\" or {min = 2, max = 4}", file=where)
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (lo, hi)) or not 1 <= lo <= hi:
-        raise GameDataError("'players' must give whole numbers with 1 <= min <= max", file=where)
-    return lo, hi
+    usual = hi if usual is None else usual
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (lo, hi, usual)) \
+            or not 1 <= lo <= usual <= hi:
+        raise GameDataError("'players' must give whole numbers with 1 <= min <= usual <= max", file=where)
+    return lo, hi, usual
 
 
 def _card_size(data: dict, where: str) -> str:
@@ -317,7 +326,7 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
         raise GameDataError(f"'title' is {len(title)} characters long; a title of at most {MAX_TITLE} fits the "
                             "card backs and the rulebook's cover", file=toml_file)
     slug = slugify(_str(data, "slug", toml_file, title))
-    lo, hi = _players(data.get("players", "2-4"), toml_file)
+    lo, hi, usual = _players(data.get("players", "2-4"), toml_file)
     size = _card_size(data, toml_file)
     declared = _types(data, toml_file)
     rulebook = _str(data, "rulebook", toml_file, "")
@@ -349,7 +358,7 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
     from kitgen.data.components import parse_components  # kept apart: one parser per component kind
 
     game = Game(slug=slug, title=title, subtitle=_str(data, "subtitle", toml_file, ""),
-                players_min=lo, players_max=hi,
+                players_min=lo, players_max=hi, players_usual=usual,
                 card_size=size, rulebook=rulebook,
                 types=types, cards=cards, back=back, components=(),
                 rules=dict(data.get("rules", {})), rulings=dict(data.get("rulings", {})),

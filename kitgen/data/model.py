@@ -79,6 +79,7 @@ class Game:
     layouts: dict[str, Any] = field(compare=False, repr=False, default_factory=dict)  # name -> Layout
     face: str = "kitgen"          # the layout of every face, unless its type or row names one
     layout_columns: dict[str, int] = field(compare=False, repr=False, default_factory=dict)  # template name -> column
+    players_usual: int = 0        # the top of the usual player count when more may play (0: players_max)
 
     @property
     def template_root(self) -> Path:
@@ -89,6 +90,15 @@ class Game:
     def art_root(self) -> Path:
         """The folder no art file may lead out of: the game folder (a built-in game's art folder)."""
         return self.art_dir if self.builtin else self.root
+
+    @property
+    def players_text(self) -> str:
+        """"2-4", "3", or "2-4+ (up to 16)" when the game is made for 2 to 4 and more may play."""
+        lo, hi = self.players_min, self.players_max
+        usual = self.players_usual or hi
+        if usual < hi:
+            return f"{lo}-{usual}+ (up to {hi})"
+        return f"{lo}" if lo == hi else f"{lo}-{hi}"
 
     @property
     def deck_size(self) -> int:

@@ -186,8 +186,7 @@ class Builder:
 
     def title_block(self) -> list:
         g = self.game
-        players = f"{g.players_min}" if g.players_min == g.players_max else f"{g.players_min}-{g.players_max}"
-        facts = f"{players} players \u00b7 {g.deck_size} cards"
+        facts = f"{g.players_text} players \u00b7 {g.deck_size} cards"
         out = [Spacer(1, mm(6)), self.text.literal(g.title, self.st["title"])]
         if g.subtitle:
             out.append(self.text.literal(g.subtitle, self.st["subtitle"]))
