@@ -94,7 +94,7 @@ def test_colours_from_columns_appear_where_the_layout_puts_them(kitchen):
     pixel = _pixels(kitchen / "cards.pdf", 1)
     seen = set()
     for copy in (c for c in manifest["cards"] if c["front"]["page"] == 1):
-        card, (x0, y0, x1, y1) = by_row[copy["row"]], copy["front"]["box"]
+        card, (x0, y0, _x1, y1) = by_row[copy["row"]], copy["front"]["box"]
         frame = _hex(card.fields["Frame"])
         assert all(abs(a - b) <= 3 for a, b in zip(pixel(x0 + 2.0, (y0 + y1) / 2), frame)), card.name
         disc = boxes[copy["row"]]["time_disc"]
