@@ -119,3 +119,52 @@ def test_a_worker_that_fails_is_one_error_line(game, tmp_path, monkeypatch):
     result = run("export", game, "--format", "png", "--dpi", "50", "--jobs", "2", "--out", tmp_path)
     assert result.exit_code == 1
     assert result.output.splitlines() == ["Error: rasterising a page failed: ValueError: bad page"]
+
+
+FINALISER_STOPPED = '''
+import os, signal, weakref
+from pathlib import Path
+
+import click
+
+from kitgen.cli.group import KitgenGroup
+from kitgen.outputs.files import write_files
+
+
+@click.group(cls=KitgenGroup)
+def cli():
+    pass
+
+
+class Thing:
+    pass
+
+
+def ctrl_c_now(ref):
+    os.kill(os.getpid(), signal.SIGINT)
+    for _ in range(1000):       # the handler runs here, inside the callback
+        pass
+
+
+@cli.command()
+@click.argument("out")
+def work(out):
+    thing = Thing()
+    ref = weakref.ref(thing, ctrl_c_now)
+    del thing                   # as a finished worker process is forgotten
+    write_files(Path(out), {"balance.json": b"{}"})
+
+
+cli(prog_name="kitgen")
+'''
+
+
+def test_ctrl_c_that_lands_in_a_finaliser_is_one_line_and_still_stops(tmp_path):
+    # a KeyboardInterrupt raised inside a weakref callback cannot propagate; Python prints it as
+    # "Exception ignored" with a traceback unless the CLI quiets it, and the work goes on: the stop it
+    # marked must keep anything from being written
+    process = subprocess.run([sys.executable, "-c", FINALISER_STOPPED, "work", str(tmp_path / "out")],
+                             capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert process.returncode == 130
+    assert process.stderr.splitlines() == ["Error: interrupted (Ctrl-C); nothing was left half-written"]
+    assert not (tmp_path / "out" / "balance.json").exists()

@@ -74,7 +74,7 @@ class KitgenGroup(click.Group):
         from kitgen.outputs import interrupts
 
         interrupts.clear_stop()
-        previous = _catch_ctrl_c()
+        restore = _catch_ctrl_c()
         try:
             try:
                 return super().invoke(ctx)
@@ -93,8 +93,8 @@ class KitgenGroup(click.Group):
             where = exc.ctx.command_path if exc.ctx else ctx.command_path
             raise UserError(f"{exc.format_message()} (see '{where} --help')") from None
         finally:
-            if previous is not None:
-                signal.signal(signal.SIGINT, previous)
+            if restore is not None:
+                restore()
 
 
 def _interrupted():
@@ -103,8 +103,12 @@ def _interrupted():
 
 
 def _catch_ctrl_c():
-    """Make Ctrl-C mark a stop (so nothing is committed after it) and raise KeyboardInterrupt;
-    the previous handler, or None off the main thread."""
+    """Make Ctrl-C mark a stop (so nothing is committed after it) and raise KeyboardInterrupt; a function
+    that puts the previous handling back, or None off the main thread.
+
+    A KeyboardInterrupt raised where it cannot propagate (in a finaliser or a weakref callback, such as
+    the one that forgets a finished worker process) is not printed as "Exception ignored": the stop is
+    marked, and takes effect at the next check."""
     import threading
 
     from kitgen.outputs import interrupts
@@ -116,7 +120,18 @@ def _catch_ctrl_c():
         interrupts.request_stop()
         raise KeyboardInterrupt
 
-    return signal.signal(signal.SIGINT, on_ctrl_c)
+    def unraisable(info):
+        if not isinstance(info.exc_value, KeyboardInterrupt):
+            hook(info)
+
+    previous, hook = signal.signal(signal.SIGINT, on_ctrl_c), sys.unraisablehook
+    sys.unraisablehook = unraisable
+
+    def restore():
+        signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = hook
+
+    return restore
 
 
 @click.group(cls=KitgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
