@@ -10,14 +10,10 @@ rest of kitgen, so a worker process starts quickly.
 from __future__ import annotations
 
 import io
-import multiprocessing
-import signal
 import struct
-import sys
 from dataclasses import dataclass
 from typing import Callable
 
-from kitgen.errors import WorkerFailed
 
 # PNG colour chunks saying "these pixels are sRGB": the sRGB chunk (perceptual
 # intent) plus the gAMA and cHRM values the PNG specification pairs with it
@@ -100,28 +96,6 @@ def _batches(jobs: list[PageJob], parts: int) -> list[list[PageJob]]:
     return [sorted(b, key=lambda j: j.page) for b in bins if b]
 
 
-def _pool_context():
-    """Fork where the system has it: workers start at once and need no importable main script."""
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-
-
-def start_worker() -> None:
-    """In a worker: leave Ctrl-C to the main process, which stops the pool (no traceback per worker);
-    on Linux, also die with the main process if it is killed (kill -9 leaves no workers behind)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from kitgen.outputs.kit_lock import forget_locks
-
-    forget_locks()
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-
-
 def rasterise(pdf: bytes, jobs: list[PageJob], processes: int = 1, dpi: float | None = None,
               progress: Callable[[int], None] | None = None) -> list:
     """Render the pages in ``jobs`` (results in the same order).
@@ -152,54 +126,26 @@ def rasterise(pdf: bytes, jobs: list[PageJob], processes: int = 1, dpi: float | 
 
 
 def _in_pool(pdf: bytes, jobs: list[PageJob], processes: int, dpi, progress) -> dict:
-    """Rasterise in ``processes`` worker processes, each given its share of pages up front (balanced by
-    area) and sending back one small batch at a time, so progress shows and a dead worker is noticed:
-    its pipe closes before it has sent every batch.  On any failure or Ctrl-C every worker is stopped."""
-    from multiprocessing.connection import wait
+    """Rasterise in ``processes`` worker processes (:func:`kitgen.outputs.workers.run_tasks`), in batches
+    of about equal area, four for each worker, so that progress shows and the workers finish together."""
+    from kitgen.outputs.workers import run_tasks
 
-    context = _pool_context()
-    workers: dict = {}                           # pipe -> [process, batches, batches received]
+    batches = _batches(jobs, processes * 4)
     results: dict = {}
-    try:
-        for share in _batches(jobs, processes):
-            step = max(1, len(share) // 4)
-            batches = [share[i:i + step] for i in range(0, len(share), step)]
-            receive, send = context.Pipe(duplex=False)
-            process = context.Process(target=_worker, args=(send, pdf, batches, dpi), daemon=True)
-            process.start()
-            send.close()
-            workers[receive] = [process, batches, 0]
-        while any(done < len(batches) for _, batches, done in workers.values()):
-            for pipe in wait([p for p, (_, b, done) in workers.items() if done < len(b)]):
-                process, batches, done = workers[pipe]
-                try:
-                    message = pipe.recv()
-                except EOFError:
-                    raise WorkerFailed("a process rasterising pages stopped unexpectedly (out of memory, or "
-                                       "killed?); try fewer --jobs or a lower --dpi") from None
-                if isinstance(message, str):
-                    raise WorkerFailed(f"rasterising a page failed: {message}")
-                results.update(zip(batches[done], message))
-                workers[pipe][2] = done + 1
-                if progress:
-                    progress(len(batches[done]))
-    finally:
-        for process, _, _ in workers.values():
-            if process.is_alive():
-                process.terminate()
-            process.join()
-        for pipe in workers:
-            pipe.close()
+
+    def done(index: int, images: list) -> None:
+        results.update(zip(batches[index], images))
+        if progress:
+            progress(len(batches[index]))
+
+    run_tasks(_render_task, (pdf, dpi), batches, processes, done,
+              died="a process rasterising pages stopped unexpectedly (out of memory, or killed?); "
+                   "try fewer --jobs or a lower --dpi",
+              failed=lambda batch, reason: f"rasterising a page failed: {reason}")
     return results
 
 
-def _worker(pipe, pdf: bytes, batches: list[list[PageJob]], dpi) -> None:
-    """A worker process: render each batch and send its results; a failure is sent as one line."""
-    start_worker()
-    try:
-        for batch in batches:
-            pipe.send(_render_batch(pdf, batch, dpi))
-    except Exception as exc:
-        pipe.send(f"{type(exc).__name__}: {exc}")
-    finally:
-        pipe.close()
+def _render_task(shared: tuple, batch: list[PageJob]) -> list[tuple]:
+    """In a worker: one batch of the document given to every worker."""
+    pdf, dpi = shared
+    return _render_batch(pdf, batch, dpi)
