@@ -141,6 +141,12 @@ def _deep_dotted(game: Path) -> None:
     (game / "game.toml").write_text(text.replace(TOP, TOP + ".".join(["a"] * 5000) + " = 1\n"), encoding="utf-8")
 
 
+def _long_word(game: Path) -> None:
+    """A comment of one word of 50,000 letters (the check for deep dotted keys once took 30 s over it)."""
+    text = (game / "game.toml").read_text(encoding="utf-8")
+    (game / "game.toml").write_text(text.replace(TOP, TOP + "# " + "x" * 50_000 + "\n"), encoding="utf-8")
+
+
 def _rows(count: int):
     def make(game: Path) -> None:
         with open(game / "cards.csv", "w", encoding="utf-8") as fh:
@@ -163,6 +169,7 @@ MAKERS = {
     "back-art-bomb": lambda game: _bomb(game, "bomb.png"),
     "toml-nested-5000-arrays": _deep_arrays,
     "toml-nested-5000-dotted-keys": _deep_dotted,
+    "toml-line-of-one-long-word": _long_word,
     "layouts-toml-nested-5000-arrays": _deep_layouts,
     "cards-100000-rows": _rows(100_000),
     "kit-too-many-pages": _rows(19_000),
