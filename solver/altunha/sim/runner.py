@@ -9,13 +9,13 @@ workers or machines.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import random
 from dataclasses import dataclass
 from typing import Callable
 
 from kitgen.errors import OptionError
+from kitgen.outputs.workers import run_tasks
 from solver.altunha.sim.engine import Game
 from solver.altunha.sim.policies import make_policy
 from solver.altunha.sim.variants import Setup
@@ -121,16 +121,10 @@ def _play_chunk_frozen(spec: Spec, start: int, stop: int) -> list[dict]:
     return out
 
 
-_WORKER_SPEC: Spec | None = None   # what a pool worker plays, set once when it starts
-
-
-def _start_worker(spec: Spec) -> None:
-    global _WORKER_SPEC
-    _WORKER_SPEC = spec
-
-
-def _play_worker_chunk(bounds: tuple[int, int]) -> list[dict]:
-    return _play_chunk_frozen(_WORKER_SPEC, *bounds)
+def _play_worker_chunk(spec: Spec, bounds: tuple[int, int]) -> list[dict]:
+    """In a worker process: one chunk.  The spec reached the worker once, as it started, so every
+    chunk plays with the same rules objects, the keys of the move caches (not an unpickled copy each)."""
+    return _play_chunk_frozen(spec, *bounds)
 
 
 def _chunks(games: int, size: int = CHUNK):
@@ -181,21 +175,25 @@ def run_games(spec: Spec, games: int, workers: int | None = None, cluster: str |
                 gc.unfreeze()
         return out
     chunks = _pool_chunks(games, workers)
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    # the spec goes to each worker once: every chunk then plays with the same rules objects, the
-    # keys of the move caches, instead of an unpickled copy per chunk
+    parts: list = [None] * len(chunks)
+
+    def done(index: int, part: list[dict]) -> None:
+        parts[index] = part
+        if progress:
+            progress(chunks[index][1] - chunks[index][0])
+
     was_enabled = gc.isenabled()
     gc.disable()   # the records hold no reference cycles: no need to scan them as they arrive
     try:
-        with context.Pool(min(workers, len(chunks)), initializer=_start_worker, initargs=(spec,)) as pool:
-            for (start, stop), part in zip(chunks, pool.imap(_play_worker_chunk, chunks)):
-                out.extend(part)
-                if progress:
-                    progress(stop - start)
+        run_tasks(_play_worker_chunk, spec, chunks, min(workers, len(chunks)), done,
+                  died="a process playing games stopped unexpectedly (out of memory, or killed?); "
+                       "try fewer --workers",
+                  failed=lambda bounds, reason: f"playing games {bounds[0]}-{bounds[1] - 1} failed: {reason}")
     finally:
         if was_enabled:
             gc.enable()
+    for part in parts:
+        out.extend(part)
     return out
 
 
