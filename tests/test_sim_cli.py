@@ -106,7 +106,7 @@ def test_unknown_key_lists_every_accepted_key():
 
 def test_bad_variant_files(tmp_path):
     missing = CliRunner().invoke(cli, ["simulate", "--games", "5", "--compare", str(tmp_path / "none.toml")])
-    assert missing.exit_code == 2 and "--compare: file not found" in missing.output
+    assert missing.exit_code == 2 and f"--compare: {tmp_path / 'none.toml'}: file not found" in missing.output
     bad = tmp_path / "bad.toml"
     bad.write_text("[amount]\nPyrite = 'lots'\n", encoding="utf-8")
     result = CliRunner().invoke(cli, ["simulate", "--games", "5", "--compare", str(bad), "--out", str(tmp_path)])

@@ -22,7 +22,7 @@ import click
                    "(repeatable), e.g. population_start=3, empty_bid_never_wins=on, count.Jade=0, "
                    "amount.Obsidian=8, round_cap=100. The rulings and their options are listed in the "
                    "rulebook.")
-@click.option("--compare", "compare_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--compare", "compare_file", type=click.Path(path_type=Path), default=None,
               metavar="VARIANT.toml", help="Also play a variant (KEY = VALUE lines) on the same seeds "
                                              "and report the differences side by side.")
 @click.option("--workers", "-j", type=int, default=None, help="Local processes (default: all cores).")

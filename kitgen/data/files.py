@@ -62,8 +62,8 @@ def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise GameDataError("is not a regular file", file=where)
         if info.st_size > limit:
-            raise GameDataError(f"the file is {_size(info.st_size)}; kitgen reads files of at most {_size(limit)}",
-                                file=where)
+            raise GameDataError(f"the file is {_size(info.st_size, limit)}; kitgen reads files of at most "
+                                f"{_size(limit)}", file=where)
         chunks, total = [], 0
         while True:
             chunk = os.read(fd, min(1 << 20, limit + 1 - total))
@@ -80,8 +80,10 @@ def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
         os.close(fd)
 
 
-def _size(n: int) -> str:
-    return f"{n / 2**20:.0f} MB" if n >= 2**20 else f"{n / 1024:.0f} kB" if n >= 1024 else f"{n} bytes"
+def _size(n: int, limit: int | None = None) -> str:
+    """A size as people read it (1.05 MB); in bytes where it would read the same as ``limit``."""
+    text = f"{n / 2**20:.3g} MB" if n >= 2**20 else f"{n / 1024:.3g} kB" if n >= 1024 else f"{n} bytes"
+    return f"{n:,} bytes" if limit is not None and text == _size(limit) else text
 
 
 def decode_text(raw: bytes, where: str) -> str:
@@ -103,7 +105,12 @@ def decode_text(raw: bytes, where: str) -> str:
 def read_toml(root: Path, name: str, where: str) -> dict[str, Any]:
     """The TOML file ``name`` of the game folder ``root`` (game.toml, layouts.toml), read through
     :func:`open_inside`; bad TOML, or TOML nested deeper than kitgen reads, names ``where``."""
-    text = decode_text(open_inside(root, name, where, limit=MAX_TOML_BYTES), where)
+    return parse_toml(decode_text(open_inside(root, name, where, limit=MAX_TOML_BYTES), where), where)
+
+
+def parse_toml(text: str, where: str) -> dict[str, Any]:
+    """TOML text from a user's file, within the bounds of :mod:`kitgen.data.limits` on nesting; bad
+    TOML, or TOML nested deeper than kitgen reads, is a :class:`GameDataError` naming ``where``."""
     check_dotted_keys(text, where)
     try:
         data = tomllib.loads(text)

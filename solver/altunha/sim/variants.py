@@ -10,7 +10,6 @@ card the deck holds, ``amount.<Card>`` what a Trade card's effect counts, and
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -24,6 +23,7 @@ COUNT_PREFIX, AMOUNT_PREFIX = "count.", "amount."
 ROUND_CAP = "round_cap"
 MAX_CAP = 10_000
 MAX_COUNT = 1000
+MAX_VARIANT_BYTES = 1024 * 1024     # a variant file holds a few KEY = VALUE lines
 
 
 @dataclass(frozen=True)
@@ -138,16 +138,17 @@ def parse_set_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
 
 
 def read_variant(path: Path) -> tuple[str, dict[str, Any]]:
-    """A variant file: KEY = VALUE lines (optionally under [rules]); ``name`` labels it."""
+    """A variant file: KEY = VALUE lines (optionally under [rules]); ``name`` labels it.
+
+    Only a regular file of at most :data:`MAX_VARIANT_BYTES` is read (a device such as
+    ``/dev/zero``, a FIFO or a folder is named as such), as TOML within kitgen's bounds."""
+    from kitgen.data.files import decode_text, parse_toml, read_bytes
+
     where = f"--compare {path}"
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise OptionError("--compare", f"file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise OptionError("--compare", f"cannot read {path} ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise OptionError("--compare", f"{path}: bad TOML: {exc}") from None
+        data = parse_toml(decode_text(read_bytes(Path(path), str(path), MAX_VARIANT_BYTES), str(path)), str(path))
+    except GameDataError as exc:              # "<path>: what is wrong with it"
+        raise OptionError("--compare", str(exc)) from None
     name = str(data.pop("name", Path(path).stem))
     settings: dict[str, Any] = {}
     for key, value in data.items():
