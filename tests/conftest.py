@@ -6,8 +6,10 @@ import csv
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -35,6 +37,26 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 def run(*args: str):
     """Invoke the CLI in-process; returns click's Result."""
     return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+class Hung(Exception):
+    pass
+
+
+def run_within(seconds: float, *args) -> tuple:
+    """:func:`run`, stopped by an alarm if it is still running after ``seconds`` (a FIFO read, a pool
+    waiting for a dead worker): a hang fails the test instead of stopping the suite; (result, seconds)."""
+    def hung(signum, frame):
+        raise Hung(f"{args} still running after {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    start = time.monotonic()
+    try:
+        return run(*args), time.monotonic() - start
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def copy_builtin(slug: str, dest: Path) -> Path:

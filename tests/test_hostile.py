@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import struct
-import time
 import zlib
 from pathlib import Path
 
 import pytest
 
 from kitgen.data import bounded_sandbox as sandbox
-from tests.conftest import run
+from tests.conftest import run, run_within
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 CASES = sorted(p.name for p in HOSTILE.iterdir() if p.is_dir())
@@ -211,23 +209,9 @@ def _tree(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-class _Hung(Exception):
-    pass
-
-
 def _timed(*args):
     """Run the CLI in-process, stopped by an alarm if it ever hangs (a FIFO read, say)."""
-    def hung(signum, frame):
-        raise _Hung(f"{args} still running after {3 * SECONDS:g} s")
-
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.setitimer(signal.ITIMER_REAL, 3 * SECONDS)
-    start = time.monotonic()
-    try:
-        return run(*args), time.monotonic() - start
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    return run_within(3 * SECONDS, *args)
 
 
 @pytest.mark.parametrize("name", CASES)

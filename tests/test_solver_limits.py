@@ -6,13 +6,20 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from kitgen.cli import cli
-from tests.conftest import run
+from solver.altunha.sim import runner
+from tests.conftest import REPO, run, run_within
+
+KITGEN = [sys.executable, "-c", "from kitgen.cli import main; main()"]
 
 
 def test_an_endless_batch_line_is_refused_before_it_is_read_whole():
@@ -33,19 +40,33 @@ def _large(tmp_path):
     return path, "the file is 1,048,577 bytes; kitgen reads files of at most 1 MB"
 
 
+def _no_more_than_1_gb():
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def test_dev_zero_as_the_variant_file_is_refused_without_reading_it(tmp_path):
+    # in a process of its own with 1 GB of memory: read whole, /dev/zero would fill all there is
+    process = subprocess.run(KITGEN + ["simulate", "-n", "5", "-j", "1", "--compare", "/dev/zero", "--out",
+                                       str(tmp_path)], capture_output=True, text=True, cwd=REPO, timeout=60,
+                             preexec_fn=_no_more_than_1_gb)
+    assert process.returncode == 2
+    assert process.stderr.splitlines() == ["Error: --compare: /dev/zero: is a device, not a file"]
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("make", [
-    lambda tmp_path: ("/dev/zero", "is a device, not a file"),
     _fifo,
     lambda tmp_path: (tmp_path, "is a folder, expected a file"),
     _large,
     lambda tmp_path: (tmp_path / "none.toml", "file not found"),
-], ids=["dev-zero", "fifo", "folder", "over-1-MB", "missing"])
+], ids=["fifo", "folder", "over-1-MB", "missing"])
 def test_compare_reads_only_a_regular_file_of_at_most_1_mb(tmp_path, make):
     path, problem = make(tmp_path)
     out = tmp_path / "out"
-    start = time.monotonic()
-    result = run("simulate", "-n", "5", "-j", "1", "--compare", path, "--out", out)
-    assert time.monotonic() - start < 5
+    result, seconds = run_within(15, "simulate", "-n", "5", "-j", "1", "--compare", path, "--out", out)
+    assert seconds < 5
     assert result.exit_code == 2
     assert result.output.splitlines() == [f"Error: --compare: {path}: {problem}"]
     assert not out.exists()
@@ -60,3 +81,115 @@ def test_a_variant_file_of_exactly_1_mb_is_read(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "out" / "altun-ha" / "balance.json").read_text(encoding="utf-8"))
     assert data["variant"]["name"] == "padded" and data["variant"]["rules"]["famine_penalty"] == 30
+
+
+def _die(*args):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_simulator_worker_that_dies_is_one_error_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "_play_worker_chunk", _die)      # the forked workers inherit it
+    result, _ = run_within(30, "simulate", "-n", "40", "-j", "2", "--out", tmp_path)
+    assert result.exit_code == 1
+    assert result.output.splitlines() == ["Error: a process playing games stopped unexpectedly (out of memory, "
+                                          "or killed?); try fewer --workers"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_simulator_worker_that_fails_is_one_error_line(tmp_path, monkeypatch):
+    play = runner._play_worker_chunk
+
+    def fail_from_game_20(spec, bounds):
+        if bounds[0] == 20:
+            raise ValueError("a bug\nover two lines")
+        return play(spec, bounds)
+
+    monkeypatch.setattr(runner, "_play_worker_chunk", fail_from_game_20)
+    result, _ = run_within(30, "simulate", "-n", "40", "-j", "2", "--out", tmp_path)
+    assert result.exit_code == 1
+    assert result.output.splitlines() == ["Error: playing games 20-24 failed: ValueError: a bug over two lines"]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def processes():
+    """Process groups started by a test, killed at its end whatever happened."""
+    started: list[subprocess.Popen] = []
+    yield started
+    for process in started:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait()
+
+
+def _start_simulating(out: Path, processes: list) -> tuple[subprocess.Popen, list[int]]:
+    """A long run of kitgen simulate with two workers, once both are playing: (process, worker ids)."""
+    process = subprocess.Popen(KITGEN + ["simulate", "-n", "200000", "-j", "2", "--no-progress", "--out", str(out)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                               start_new_session=True)
+    processes.append(process)
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        workers = [int(pid) for pid in children.read_text().split()] if children.exists() else []
+        if len(workers) == 2:
+            time.sleep(0.3)                   # both are playing
+            return process, workers
+        time.sleep(0.05)
+    raise AssertionError("the workers did not start")
+
+
+def _gone(pid: int, seconds: float = 5) -> bool:
+    """Whether process ``pid`` has ended (gone, or a zombie nobody reaped) within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state in ("Z", "X"):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.fixture
+def previous_report(tmp_path) -> tuple[Path, dict]:
+    """An --out folder holding the balance report of an earlier run, and its bytes."""
+    out = tmp_path / "out"
+    assert run("simulate", "-n", "5", "-j", "1", "--out", out).exit_code == 0
+    return out, {p.relative_to(out): p.read_bytes() for p in out.rglob("*")if p.is_file()}
+
+
+def test_a_simulator_worker_killed_from_outside_is_one_error_line_and_the_other_stops(previous_report,
+                                                                                     processes):
+    out, before = previous_report
+    process, workers = _start_simulating(out, processes)
+    os.kill(workers[0], signal.SIGKILL)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 1
+    assert stderr.splitlines() == ["Error: a process playing games stopped unexpectedly (out of memory, "
+                                   "or killed?); try fewer --workers"]
+    assert _gone(workers[1])
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_ctrl_c_stops_a_simulation_with_one_line_and_leaves_the_previous_report(previous_report, processes):
+    out, before = previous_report
+    process, workers = _start_simulating(out, processes)
+    os.killpg(process.pid, signal.SIGINT)          # as a terminal does: the process and its workers
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert stderr.splitlines() == ["Error: interrupted (Ctrl-C); nothing was left half-written"]
+    assert all(_gone(pid) for pid in workers)
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert [p.name for p in out.rglob(".*")] == []     # no staged or set-aside files
+
+
+def test_the_workers_die_with_a_simulation_killed_with_sigkill(tmp_path, processes):
+    process, workers = _start_simulating(tmp_path, processes)
+    process.kill()                                 # the main process alone
+    process.communicate(timeout=30)
+    assert all(_gone(pid) for pid in workers)
