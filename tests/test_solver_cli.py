@@ -148,6 +148,10 @@ def test_batch_from_stdin():
     (["-p", "7", "--hand", "Stage,Stairs", "--temples", "2", "--play", "farm Stairs; build Stage@³"],
      "temple '³' is not a number or 'new'"),
     (["-p", "7", "--hand", "Stage", "--temples", "٣"], "'٣' is not a whole number"),
+    (["-p", "7", "--hand", "Stage", "--rule", "famine_penalty=١٢"],
+     "--rule: famine_penalty takes a whole number from 0 to 1000, not '١٢' (written with the digits 0-9)"),
+    (["-p", "7", "--hand", "Stage", "--rule", "famine_penalty=++5"],
+     "--rule: famine_penalty takes a whole number from 0 to 1000, not '++5'"),
     # numbers too large for the model
     (["-p", "99999999999999999999999", "--hand", "Stage"],
      "--population: Population must be at most 1000, not 99999999999999999999999"),

@@ -17,7 +17,7 @@ from typing import Any
 
 from kitgen.errors import GameDataError, OptionError
 from solver.altunha.cards import Deck, deck_from_game, fold
-from solver.altunha.rules import SETTINGS, Rules, split_settings, with_settings
+from solver.altunha.rules import SETTINGS, Rules, split_settings, whole_number, with_settings
 
 COUNT_PREFIX, AMOUNT_PREFIX = "count.", "amount."
 ROUND_CAP = "round_cap"
@@ -95,14 +95,6 @@ def _card(deck: Deck, key: str, prefix: str, where: str) -> str:
     raise OptionError(where, f"no card named {name!r} for {prefix}<card> (cards: {', '.join(deck.names)})")
 
 
-def _whole(key: str, raw: Any, low: int, high: int, where: str) -> int:
-    text = str(raw).strip()
-    if isinstance(raw, bool) or not text.isascii() or not text.isdigit() or len(text.lstrip("0")) > 6 \
-            or not low <= int(text) <= high:
-        raise OptionError(where, f"{key} takes a whole number from {low} to {high}, not {raw!r}")
-    return int(text)
-
-
 def with_settings_of(setup: Setup, settings: dict[str, Any], where: str = "--set") -> Setup:
     """``setup`` with ``settings`` applied (keys as for --set), each checked."""
     rule_settings, counts, amounts, cap = {}, {}, {}, setup.round_cap
@@ -111,14 +103,14 @@ def with_settings_of(setup: Setup, settings: dict[str, Any], where: str = "--set
         key = key.strip()
         if key.startswith(COUNT_PREFIX):
             name = _card(setup.deck, key, COUNT_PREFIX, where)
-            counts[name] = _whole(COUNT_PREFIX + name, raw, 0, MAX_COUNT, where)
+            counts[name] = whole_number(COUNT_PREFIX + name, raw, 0, MAX_COUNT, where)
             changed.append(COUNT_PREFIX + name)
         elif key.startswith(AMOUNT_PREFIX):
             name = _card(setup.deck, key, AMOUNT_PREFIX, where)
-            amounts[name] = _whole(AMOUNT_PREFIX + name, raw, 0, MAX_COUNT, where)
+            amounts[name] = whole_number(AMOUNT_PREFIX + name, raw, 0, MAX_COUNT, where)
             changed.append(AMOUNT_PREFIX + name)
         elif key == ROUND_CAP:
-            cap = _whole(ROUND_CAP, raw, 1, MAX_CAP, where)
+            cap = whole_number(ROUND_CAP, raw, 1, MAX_CAP, where)
             changed.append(key)
         elif key.replace("-", "_") in SETTINGS:
             rule_settings[key.replace("-", "_")] = raw
