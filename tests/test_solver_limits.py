@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from click.testing import CliRunner
 
 from kitgen.cli import cli
 from solver.altunha.sim import runner
-from tests.conftest import REPO, run, run_within
+from tests.conftest import REPO, copy_builtin, run, run_within
 
 KITGEN = [sys.executable, "-c", "from kitgen.cli import main; main()"]
 
@@ -81,6 +82,58 @@ def test_a_variant_file_of_exactly_1_mb_is_read(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "out" / "altun-ha" / "balance.json").read_text(encoding="utf-8"))
     assert data["variant"]["name"] == "padded" and data["variant"]["rules"]["famine_penalty"] == 30
+
+
+DECLARATION = 'engine = "altun-ha"'
+HOW = f"(if it plays by them, add {DECLARATION} to its [rules] table)"
+
+
+@pytest.fixture(scope="module")
+def altun_ha_copy(tmp_path_factory) -> Path:
+    """A game folder holding Altun Ha as it is, declaration included."""
+    return copy_builtin("altun-ha", tmp_path_factory.mktemp("copy") / "altun-ha-copy")
+
+
+def _declaring(folder: Path, to: Path, declaration: str | None) -> Path:
+    """A copy of ``folder`` whose [rules] declares ``declaration`` (None: nothing)."""
+    shutil.copytree(folder, to)
+    toml = to / "game.toml"
+    text = toml.read_text(encoding="utf-8")
+    assert text.count(DECLARATION) == 1
+    toml.write_text(text.replace(DECLARATION, declaration or ""), encoding="utf-8")
+    return to
+
+
+@pytest.mark.parametrize("declaration, message", [
+    (None, f"the game does not declare Altun Ha's rules, the only ones the solver and simulator play {HOW}"),
+    ('engine = "altun-ha-2"', "[rules] engine = 'altun-ha-2': the solver and simulator play only Altun Ha's "
+                              f"rules ({DECLARATION})"),
+], ids=["none", "another"])
+def test_a_game_folder_with_rules_but_no_declaration_is_not_simulated(altun_ha_copy, tmp_path, declaration,
+                                                                       message):
+    game = _declaring(altun_ha_copy, tmp_path / "game", declaration)
+    result = run("simulate", game, "-n", "5", "-j", "1", "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [f"Error: {game / 'game.toml'}: {message}"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_declaration_is_what_lets_a_game_folder_be_simulated_and_solved(altun_ha_copy, tmp_path):
+    from kitgen.web.solving import uses_altunha_rules
+
+    result = run("simulate", altun_ha_copy, "-n", "5", "-j", "1", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "altun-ha" / "balance.json").is_file()     # the slug comes from the title
+    assert uses_altunha_rules(str(altun_ha_copy))               # kitgen serve's solver and simulator pages
+    assert not uses_altunha_rules(str(_declaring(altun_ha_copy, tmp_path / "undeclared", None)))
+
+
+@pytest.mark.parametrize("game", ["temple-of-inscriptions", "ancestral"])
+def test_the_other_built_in_games_are_not_simulated(game, tmp_path):
+    result = run("simulate", game, "-n", "5", "--out", tmp_path)
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [f"Error: {game}/game.toml: the game does not declare Altun Ha's rules, "
+                                          f"the only ones the solver and simulator play {HOW}"]
 
 
 def _die(*args):

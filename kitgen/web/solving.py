@@ -18,15 +18,18 @@ ALTUN_HA_TYPES = frozenset({"bid", "trade", "god"})
 
 
 def uses_altunha_rules(argument: str) -> bool:
-    """Whether the solver and simulator can play a game: its cards are Altun Ha's Bid, Trade and God cards."""
+    """Whether the solver and simulator can play a game: it declares Altun Ha's rules (game.toml
+    ``[rules] engine = "altun-ha"``) and its cards are Altun Ha's Bid, Trade and God cards."""
     from kitgen.data.game import load_game
+    from solver.altunha.rules import declares_altunha
 
     try:
         game = load_game(argument)
     except KitgenError:
         return False
     bids = [c for c in game.cards if c.type == "bid"]
-    return set(game.types) == ALTUN_HA_TYPES and bool(bids) and all(c.numeric_value for c in bids)
+    return declares_altunha(game.rules) and set(game.types) == ALTUN_HA_TYPES and bool(bids) \
+        and all(c.numeric_value for c in bids)
 
 
 def forget_decks() -> None:

@@ -9,6 +9,9 @@ OR-Tools.
   ruling (game.toml ``[rulings]``, one switch each); ``Rules.from_game()``
   reads them, :func:`with_settings` changes them for one run
   (``kitgen solve --rule`` and ``kitgen simulate --set`` both use it).
+  Only a game whose ``[rules]`` says ``engine = "altun-ha"`` is read
+  (:func:`declares_altunha`): a game folder with rules of its own is not
+  taken for Altun Ha's because its numbers happen to have the same names.
 * Legality: :func:`farm_problem`, :func:`can_feed`, :func:`placement_problem`,
   :func:`can_place`, :func:`build_points`, :func:`bid_problem`,
   :func:`resolve_bids`, :func:`hand_excess`.
@@ -155,14 +158,36 @@ def _shared_rules(values: tuple, rulings: tuple) -> Rules:
     return _SHARED[values]
 
 
+ENGINE_KEY, ENGINE = "engine", "altun-ha"     # game.toml [rules] engine = "altun-ha"
+
+
+def declares_altunha(rules_table: dict) -> bool:
+    """Whether a game's ``[rules]`` table says the game plays by Altun Ha's rules (``engine = "altun-ha"``),
+    the only rules the solver and simulator know."""
+    return rules_table.get(ENGINE_KEY) == ENGINE
+
+
+def _undeclared(rules_table: dict) -> str:
+    how = f'{ENGINE_KEY} = "{ENGINE}"'
+    if ENGINE_KEY in rules_table:
+        return f"[rules] {ENGINE_KEY} = {rules_table[ENGINE_KEY]!r}: the solver and simulator play only " \
+               f"Altun Ha's rules ({how})"
+    return f"the game does not declare Altun Ha's rules, the only ones the solver and simulator play " \
+           f"(if it plays by them, add {how} to its [rules] table)"
+
+
 @lru_cache(maxsize=None)
 def _rules_of_game(game: str) -> Rules:
     from kitgen.data.rulings import parse_rulings
 
     data = game_data(game)
     where = f"{game}/game.toml" if data.builtin else str(data.root / "game.toml")
+    if not declares_altunha(data.rules):
+        raise GameDataError(_undeclared(data.rules), file=where)
     values: dict[str, Any] = {}
     for key, raw in data.rules.items():
+        if key == ENGINE_KEY:
+            continue
         if key not in NUMBERS:
             raise GameDataError(f"[rules]: unknown rule {key!r}; the solver and simulator read "
                                 f"{', '.join(NUMBERS)}", file=where)

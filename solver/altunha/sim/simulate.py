@@ -55,8 +55,6 @@ def simulate(game: str = "altun-ha", games: int = 1000, players: int = 4, policy
     from kitgen.data.game import load_game
 
     data = load_game(game)
-    if data.slug != "altun-ha" and not data.rulings:
-        raise OptionError("GAME", f"the simulator plays Altun Ha; {data.title} has no [rules] and [rulings] for it")
     if games < 1:
         raise OptionError("--games", f"must be at least 1, not {games}")
     names = parse_policies(policy)
