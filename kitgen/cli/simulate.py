@@ -23,8 +23,8 @@ import click
                    "amount.Obsidian=8, round_cap=100. The rulings and their options are listed in the "
                    "rulebook.")
 @click.option("--compare", "compare_file", type=click.Path(path_type=Path), default=None,
-              metavar="VARIANT.toml", help="Also play a variant (KEY = VALUE lines) on the same seeds "
-                                             "and report the differences side by side.")
+              metavar="VARIANT.toml", help="Also play a variant (KEY = VALUE lines, a file of at most 1 MB) "
+                                             "on the same seeds and report the differences side by side.")
 @click.option("--workers", "-j", type=int, default=None, help="Local processes (default: all cores).")
 @click.option("--cluster", default=None, metavar="ADDRESS",
               help="Send the games to a Dask scheduler (needs the 'cluster' extra), e.g. tcp://host:8786.")
