@@ -2,9 +2,8 @@
 
 Every picture kitgen exports is a PDF page drawn by the same code as the
 printed kit, rasterised here, so a PNG can never drift from the PDF.  PDFium
-is not thread-safe, so more speed comes from a pool of processes, each
-opening its own copy of the document.  This module imports nothing from the
-rest of kitgen, so a worker process starts quickly.
+is not thread-safe, so more speed comes from worker processes
+(:mod:`kitgen.outputs.workers`), each opening its own copy of the document.
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ import io
 import struct
 from dataclasses import dataclass
 from typing import Callable
-
 
 # PNG colour chunks saying "these pixels are sRGB": the sRGB chunk (perceptual
 # intent) plus the gAMA and cHRM values the PNG specification pairs with it
