@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from kitgen.data import bounded_sandbox as sandbox
+from kitgen.errors import MAX_LINE
 from tests.conftest import run, run_within
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
@@ -145,6 +146,12 @@ def _long_word(game: Path) -> None:
     (game / "game.toml").write_text(text.replace(TOP, TOP + "# " + "x" * 50_000 + "\n"), encoding="utf-8")
 
 
+def _huge_key(game: Path) -> None:
+    """An unknown key of a million letters: refused in one line of at most MAX_LINE characters."""
+    text = (game / "game.toml").read_text(encoding="utf-8")
+    (game / "game.toml").write_text(text.replace(TOP, TOP + "k" * 1_000_000 + " = 1\n"), encoding="utf-8")
+
+
 def _rows(count: int):
     def make(game: Path) -> None:
         with open(game / "cards.csv", "w", encoding="utf-8") as fh:
@@ -168,6 +175,7 @@ MAKERS = {
     "toml-nested-5000-arrays": _deep_arrays,
     "toml-nested-5000-dotted-keys": _deep_dotted,
     "toml-line-of-one-long-word": _long_word,
+    "toml-key-of-a-million-letters": _huge_key,
     "layouts-toml-nested-5000-arrays": _deep_layouts,
     "cards-100000-rows": _rows(100_000),
     "kit-too-many-pages": _rows(19_000),
@@ -228,12 +236,14 @@ def test_a_hostile_folder_is_one_clear_line_fast_and_leaves_the_previous_kit(nam
     result, seconds = _timed("build", game, "--out", out)
     lines = result.output.splitlines()
     assert result.exit_code == 2, result.output
-    assert len(lines) == 1 and lines[0].startswith("Error: ") and expect in lines[0], result.output
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and expect in lines[0], result.output[:3000]
+    assert len(lines[0]) <= len("Error: ") + MAX_LINE
     assert seconds < SECONDS, f"{seconds:.1f} s"
     assert _tree(out) == before
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in previous_kit.iterdir())
     for secret in ("root:", "Secret,action", "PATH="):          # nothing read from outside shows
         assert secret not in result.output
     check, seconds = _timed("validate", game)
-    assert check.exit_code == 2 and expect in check.output, check.output
+    assert check.exit_code == 2 and expect in check.output, check.output[:3000]
+    assert all(len(line) <= len("Error: ") + MAX_LINE for line in check.output.splitlines())
     assert "Traceback" not in check.output and seconds < SECONDS

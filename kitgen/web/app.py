@@ -268,7 +268,7 @@ async def _answer(request: Request, with_play: bool, answer):
     try:
         return JSONResponse(await run_in_threadpool(work))
     except KitgenError as exc:
-        return _error(400, str(exc))
+        return _error(400, "\n".join(exc.lines()))
     except Exception:  # a bug, not the question's fault (as `kitgen solve` says on stderr): logged, one line
         log.exception("%s failed on %r", request.url.path, data)
         return _error(500, "the solver failed on this question; this is a bug in kitgen (the server's log "
@@ -314,7 +314,7 @@ async def api_simulate(request: Request):
     try:
         options = simulation.read_options(data)
     except KitgenError as exc:
-        return _error(400, str(exc))
+        return _error(400, "\n".join(exc.lines()))
     job = server.runs.start(server.solver_games[game.key], options)
     return JSONResponse(job.to_json(f"/game/{game.key}/simulations"), status_code=202)
 

@@ -67,7 +67,7 @@ def _serve(conn, memory: int | None, preload: tuple[str, ...]) -> None:
                 kwargs = dict(kwargs, progress=lambda value: conn.send(("progress", value)))
             conn.send(("ok", _function(target)(*args, **kwargs)))
         except KitgenError as exc:
-            conn.send(("user", str(exc)))
+            conn.send(("user", "\n".join(exc.lines())))
         except MemoryError:
             conn.send(("bug", f"out of memory (a worker may use {memory / 1024 ** 3:g} GiB)"))
         except BaseException as exc:  # a bug: the server shows one line, the traceback goes to stderr
