@@ -133,6 +133,27 @@ def test_dask_cluster_gives_the_same_records():
         cluster.close()
 
 
+def test_a_game_failing_on_a_dask_worker_is_one_worker_failed_line(monkeypatch):
+    from dask import distributed
+
+    from kitgen.errors import WorkerFailed
+    from solver.altunha.sim import runner
+
+    def broken(spec, start, stop):
+        raise ValueError("a bug in the engine")
+
+    monkeypatch.setattr(runner, "play_chunk", broken)
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                       dashboard_address=None)
+    try:
+        with pytest.raises(WorkerFailed, match=r"playing games 0-\d+ on the Dask cluster at \S+ failed: "
+                                               r"ValueError: a bug in the engine") as caught:
+            run_games(Spec(RULES, 4, POLICIES, 13), 60, cluster=cluster.scheduler_address)
+        assert caught.value.exit_code == 1 and len(caught.value.lines()) == 1
+    finally:
+        cluster.close()
+
+
 def test_one_worker_keeps_finished_games_out_of_the_collectors_scans():
     assert gc.get_freeze_count() == 0
     frozen = []

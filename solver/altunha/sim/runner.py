@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable
 
-from kitgen.errors import OptionError
+from kitgen.errors import KitgenError, OptionError, WorkerFailed
 from kitgen.outputs.workers import run_tasks
 from solver.altunha.sim.engine import Game
 from solver.altunha.sim.policies import make_policy
@@ -211,7 +211,14 @@ def _run_dask(spec: Spec, games: int, address: str, progress) -> list[dict]:
         futures = [client.submit(play_chunk, spec, a, b, pure=False) for a, b in chunks]
         out: list[dict] = []
         for (start, stop), future in zip(chunks, futures):
-            out.extend(future.result())
+            try:
+                out.extend(future.result())
+            except KitgenError:
+                raise
+            except Exception as exc:   # a worker that died (KilledWorker), lost its scheduler, or failed
+                reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                raise WorkerFailed(f"playing games {start}-{stop - 1} on the Dask cluster at {address} "
+                                   f"failed: {reason}") from None
             if progress:
                 progress(stop - start)
         return out
