@@ -11,7 +11,6 @@ added as chart annotations.  The canvas comes from
 from __future__ import annotations
 
 import math
-from xml.sax.saxutils import escape
 
 from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
@@ -41,6 +40,7 @@ from kitgen.render.colors import REPORT_HEAD as HEAD
 from kitgen.render.colors import REPORT_STRIPE as STRIPE
 from kitgen.render.colors import RULEBOOK_INK as INK
 from kitgen.render.colors import RULEBOOK_MUTED as MUTED
+from kitgen.render.xml_text import escape
 from kitgen.units import mm
 
 MARGIN = mm(18)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
 
 from reportlab.lib.abag import ABag
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -24,6 +23,7 @@ from reportlab.platypus.paragraph import textTransformFrags
 from reportlab.platypus.paraparser import ParaParser
 
 from kitgen.render.images import draw_image, image_size
+from kitgen.render.xml_text import escape
 
 _INLINE = re.compile(r"\\(.)|\*\*(.+?)\*\*|\*(.+?)\*|:([A-Za-z][A-Za-z0-9_-]*):", re.S)
 ICON_SRC = "kitgen-icon:"

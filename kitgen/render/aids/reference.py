@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
@@ -13,6 +11,7 @@ from kitgen.errors import GameDataError, OptionError, RenderError
 from kitgen.render import fonts
 from kitgen.render.colors import INK, MUTED, PANEL, mix, text_color_on
 from kitgen.render.text_fit import fit_line
+from kitgen.render.xml_text import escape
 from kitgen.units import Size, card_size, mm, to_mm
 
 LARGEST, SMALLEST = 11.0, 5.5     # body text sizes tried, in points

@@ -28,9 +28,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from xml.sax.saxutils import escape as _xml
 
 from kitgen.errors import GameDataError
+from kitgen.render.xml_text import escape as _xml
 
 MARK = "\ue000"                  # private-use character around block markers
 BOX_KINDS = ("ruling", "note", "example")
