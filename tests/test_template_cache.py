@@ -1,0 +1,81 @@
+"""The rulebook template's compiled code, kept between runs: used when it fits, never when it does not."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from kitgen.data import sandbox
+from kitgen.data.bounded_sandbox import LimitedSandbox
+from kitgen.data.game import load_game
+from kitgen.render.rulebook import render_rulebook
+from kitgen.units import paper_size
+from tests.conftest import copy_builtin
+
+LETTER = paper_size("letter")
+
+
+@pytest.fixture
+def cache_folder(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+    monkeypatch.setattr(sandbox, "CACHE_FOLDER", str(folder))
+    sandbox.compiled_code_cache.cache_clear()
+    yield folder
+    sandbox.compiled_code_cache.cache_clear()
+
+
+@pytest.fixture
+def compiles(monkeypatch) -> list[str]:
+    """The names of the templates jinja2 compiled."""
+    seen: list[str] = []
+    original = LimitedSandbox.compile
+
+    def counting(self, source, name=None, filename=None, *args, **kwargs):
+        seen.append(name)
+        return original(self, source, name, filename, *args, **kwargs)
+
+    monkeypatch.setattr(LimitedSandbox, "compile", counting)
+    return seen
+
+
+def test_a_rebuild_runs_the_kept_code_and_prints_the_same_bytes(cache_folder, compiles, tmp_path):
+    game = load_game(copy_builtin("altun-ha", tmp_path / "game"))
+    first = render_rulebook(game, LETTER, None)
+    assert "rules.md.j2" in compiles and list(cache_folder.glob("kitgen-*.cache"))
+    compiles.clear()
+    assert render_rulebook(game, LETTER, None) == first
+    assert "rules.md.j2" not in compiles
+
+
+def test_an_edited_template_is_compiled_again(cache_folder, compiles, tmp_path):
+    folder = copy_builtin("altun-ha", tmp_path / "game")
+    before = render_rulebook(load_game(folder), LETTER, None)
+    template = folder / "templates" / "rules.md.j2"
+    template.write_text(template.read_text(encoding="utf-8") + "\nAn added closing line.\n", encoding="utf-8")
+    compiles.clear()
+    after = render_rulebook(load_game(folder), LETTER, None)
+    assert "rules.md.j2" in compiles and after != before
+
+
+def test_other_sandbox_options_do_not_share_compiled_code(cache_folder):
+    plain = sandbox.compiled_code_cache(sandbox._stable({"trim_blocks": False}))
+    trimmed = sandbox.compiled_code_cache(sandbox._stable({"trim_blocks": True}))
+    assert plain.get_cache_key("rules.md.j2", "x") != trimmed.get_cache_key("rules.md.j2", "x")
+
+
+def test_no_private_folder_means_no_cache(tmp_path, monkeypatch):
+    # where the user's folder should be stands something else (here a file): jinja2 will not use it
+    (tmp_path / f"_jinja2-cache-{os.getuid()}").write_text("not a folder")
+    monkeypatch.setattr(sandbox, "CACHE_FOLDER", None)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    sandbox.compiled_code_cache.cache_clear()
+    try:
+        assert sandbox.compiled_code_cache("x") is None
+        game = load_game("altun-ha")              # and the rulebook is made all the same
+        assert render_rulebook(game, LETTER, None).startswith(b"%PDF")
+    finally:
+        sandbox.compiled_code_cache.cache_clear()
