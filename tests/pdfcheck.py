@@ -1,5 +1,5 @@
 """Reading a PDF back the way a print shop's preflight does: its fonts (pypdf), its words and where
-they sit, what reaches into the margin (pdfplumber)."""
+they sit (PDFium), what reaches into the margin (pdfplumber)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ import io
 import unicodedata
 from pathlib import Path
 
-import pdfplumber
+import pypdfium2 as pdfium
 from pypdf import PdfReader
 
 from kitgen.units import MM
+from tests.pdfium_read import words
 
 MARGIN = 5 * MM   # what most printers cannot print: every page keeps it clear
 
@@ -61,14 +62,14 @@ def norm(text: str) -> str:
 
 
 def words_by_page(pdf: Path) -> dict[int, list[tuple[str, float, float]]]:
-    """Every word's text and centre, in PDF points from the bottom-left corner, by page number."""
-    out = {}
-    with pdfplumber.open(pdf) as doc:
-        for number, page in enumerate(doc.pages, start=1):
-            h = float(page.height)
-            out[number] = [(norm(w["text"]), (w["x0"] + w["x1"]) / 2, h - (w["top"] + w["bottom"]) / 2)
-                           for w in page.extract_words()]
-    return out
+    """Every word's text and centre, in PDF points from the bottom-left corner, by page number (read
+    with PDFium, several times faster than pdfplumber on pages of cards)."""
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        return {number: [(norm(text), (x0 + x1) / 2, (y0 + y1) / 2) for text, x0, y0, x1, y1 in words(doc[number - 1])]
+                for number in range(1, len(doc) + 1)}
+    finally:
+        doc.close()
 
 
 def found_in(words, text: str, box) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+from pathlib import Path
 
 
 def strokes(page) -> list[tuple[tuple[float, float, float, float], tuple[int, int, int], float, bool]]:
@@ -31,4 +32,33 @@ def characters(page) -> list[tuple[str, float, float, float, float]]:
         ch = textpage.get_text_range(k, 1)
         if ch.strip():
             out.append((ch, *textpage.get_charbox(k)))
+    return out
+
+
+def page_texts(pdf: Path | bytes) -> list[str]:
+    """The text of every page, those inside forms too, one line of print per line (``\\n``)."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
+    try:
+        return [doc[i].get_textpage().get_text_range().replace("\r\n", "\n") for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+def words(page) -> list[tuple[str, float, float, float, float]]:
+    """Every printed word of the page, those inside forms too: (text, left, bottom, right, top), where a
+    word is a run of characters between spaces and line ends."""
+    textpage = page.get_textpage()
+    out, word, box = [], "", None
+    for k in range(textpage.count_chars() + 1):
+        ch = textpage.get_text_range(k, 1) if k < textpage.count_chars() else " "
+        if not ch.strip():
+            if word:
+                out.append((word, *box))
+            word, box = "", None
+            continue
+        x0, y0, x1, y1 = textpage.get_charbox(k)
+        word += ch
+        box = (x0, y0, x1, y1) if box is None else (min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1))
     return out

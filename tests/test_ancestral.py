@@ -20,6 +20,7 @@ from kitgen.render.rulebook import render_rulebook
 from kitgen.units import MM, paper_size
 from tests.conftest import aids_pdf, copy_builtin, run
 from tests.pdfcheck import in_margin, norm, unembedded_fonts, words_by_page
+from tests.pdfium_read import page_texts
 
 SLUG = "ancestral"
 DATA, TEMPLATES, ART = builtin_dirs(SLUG)
@@ -45,9 +46,7 @@ def flat(text: str) -> str:
 
 
 def pdf_text(path_or_bytes) -> str:
-    source = io.BytesIO(path_or_bytes) if isinstance(path_or_bytes, bytes) else path_or_bytes
-    with pdfplumber.open(source) as pdf:
-        return flat(" ".join(page.extract_text() or "" for page in pdf.pages))
+    return flat(" ".join(page_texts(path_or_bytes)))
 
 
 @pytest.fixture(scope="module")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import pdfplumber
 import pytest
 from pypdf import PdfReader
 
 from kitgen.data.builtin import builtin_dirs
 from tests.conftest import csv_cards, run, small_game
+from tests.pdfium_read import page_texts
 
 POKER_W, POKER_H = 63.5 / 25.4 * 72, 88.9 / 25.4 * 72
 
@@ -22,9 +22,8 @@ def altun_pdf(tmp_path_factory):
 
 def test_every_copy_is_a_front_followed_by_the_back(altun_pdf):
     deck = [name for name, count in csv_cards(builtin_dirs("altun-ha")[0]) for _ in range(count)]
-    with pdfplumber.open(altun_pdf) as pdf:
-        assert len(pdf.pages) == 2 * len(deck) == 160
-        texts = [page.extract_text() for page in pdf.pages]
+    texts = page_texts(altun_pdf)
+    assert len(texts) == 2 * len(deck) == 160
     for i, name in enumerate(deck):
         front, back = texts[2 * i], texts[2 * i + 1]
         assert name in front, (i, name)

@@ -20,6 +20,7 @@ from kitgen.render.card import CardPainter
 from kitgen.units import card_size
 from tests.conftest import REPO, run
 from tests.pdfcheck import norm, words_by_page
+from tests.pdfium_read import page_texts
 
 EXAMPLES = REPO / "docs" / "examples"
 KITCHEN, STARS = EXAMPLES / "kitchen-rivals", EXAMPLES / "star-exchange"
@@ -176,8 +177,7 @@ def test_print_shop_png_and_tts_give_every_card_its_own_back(tmp_path):
     game = load_game(STARS)
     result = run("export", STARS, "--format", "print-shop", "--out", tmp_path)
     assert result.exit_code == 0, result.output
-    with pdfplumber.open(tmp_path / "star-exchange" / "print-shop.pdf") as doc:
-        texts = [norm(page.extract_text()) for page in doc.pages]
+    texts = [norm(text) for text in page_texts(tmp_path / "star-exchange" / "print-shop.pdf")]
     assert len(texts) == 2 * game.deck_size
     for i, card in enumerate(game.cards):        # one copy of each card: front, then its back
         assert norm(card.name) in texts[2 * i] and norm(card.fields["Back Name"]) in texts[2 * i + 1]

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 import tomllib
 
-import pdfplumber
-
 from tests.conftest import run
+from tests.pdfium_read import page_texts
 from tests.sheets import xlsx_bytes
 from tests.test_bad_input import assert_user_error
 
@@ -41,8 +40,7 @@ def test_a_csv_becomes_a_folder_that_builds(tmp_path):
     kit = tmp_path / "out" / "my-game"
     man = json.loads((kit / "manifest.json").read_text())
     assert [c["name"] for c in man["cards"]].count("Villager") == 4 and len(man["cards"]) == 7
-    with pdfplumber.open(kit / "rules.pdf") as doc:
-        text = " ".join(page.extract_text() for page in doc.pages)
+    text = " ".join(page_texts(kit / "rules.pdf"))
     assert "At daybreak try to find the werewolf" in text           # the card table of the stub
 
 

@@ -19,6 +19,7 @@ from kitgen.layout import temple_diagram as geometry
 from kitgen.render.rulebook import markup, render_rulebook
 from kitgen.units import paper_size, to_mm
 from tests.pdfcheck import unembedded_fonts
+from tests.pdfium_read import page_texts
 
 REPO = Path(__file__).resolve().parent.parent
 GAME_DATA = REPO / "kitgen" / "games" / "altun-ha"
@@ -43,9 +44,6 @@ def make_game(tmp_path: Path, template: str | None = None, csv=None, toml=None, 
     return load_game(folder)
 
 
-def pdf_pages(data: bytes) -> list[str]:
-    with pdfplumber.open(io.BytesIO(data)) as pdf:
-        return [page.extract_text() or "" for page in pdf.pages]
 
 
 def card_list_row(text: str, name: str, next_cell: str = r"\S") -> list[str]:
@@ -68,7 +66,7 @@ def builtin_a4(builtin_pdfs) -> bytes:
 
 @pytest.fixture(scope="module")
 def builtin_pages(builtin_a4) -> list[str]:
-    return pdf_pages(builtin_a4)
+    return page_texts(builtin_a4)
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +119,7 @@ def edited(tmp_path_factory):
                      .replace("Gain 5 points.", f'"{LATIN}"'),
                      toml=lambda t: t.replace("famine_penalty = 13", "famine_penalty = 11")
                      .replace("hand_limit = 5", "hand_limit = 6"))
-    return game, pdf_pages(render_rulebook(game, A4))
+    return game, page_texts(render_rulebook(game, A4))
 
 
 def test_card_table_follows_a_changed_count(edited):
@@ -159,7 +157,7 @@ def test_the_text_follows_the_rulings_defaults(builtin_text, tmp_path):
     assert "Example: Nobody bids a card" in flat and "by chaining" in flat
     edit = ruling_default("chain", "false")
     game = make_game(tmp_path, toml=lambda t: ruling_default("empty_bid_never_wins", "true")(edit(t)))
-    text = " ".join(" ".join(pdf_pages(render_rulebook(game, A4))).split())
+    text = " ".join(" ".join(page_texts(render_rulebook(game, A4))).split())
     assert "Both cards are placed on the temples as they stood when the Build began" in text
     assert "Ruling: Both cards go on the temples as they stood when the Build began." in text
     assert "(--set chain=true)" in text and "(--set chain=false)" not in text
@@ -268,7 +266,7 @@ def test_two_renders_are_byte_identical(builtin_a4):
 def test_default_template_for_a_game_without_rulebook(tmp_path):
     game = make_game(tmp_path, toml=lambda t: t.replace('rulebook = "rules.md.j2"\n', ""))
     assert game.rulebook == ""
-    pages = pdf_pages(render_rulebook(game, LETTER))
+    pages = page_texts(render_rulebook(game, LETTER))
     text = "\n".join(pages)
     assert "Write your rules here" in text
     assert card_list_row(text, "Plaza")[:2] == ["13", "1"]    # Bid table: count, value
@@ -290,7 +288,7 @@ def test_include_outside_the_template_folder_is_refused(tmp_path):
 def test_include_inside_the_folder_works(tmp_path):
     game = make_game(tmp_path, template="# Rules\n{% include \"part.md.j2\" %}\n")
     (game.template_dir / "part.md.j2").write_text("Included text about {{ game.title }}.\n", encoding="utf-8")
-    assert "Included text about Altun Ha." in pdf_pages(render_rulebook(game, A4))[0]
+    assert "Included text about Altun Ha." in page_texts(render_rulebook(game, A4))[0]
 
 
 def test_symlink_out_of_the_folder_is_refused(tmp_path):
@@ -349,7 +347,7 @@ def test_bad_temple_diagram_names_the_line(tmp_path):
 def test_a_box_longer_than_a_page_flows_on(tmp_path):
     words = " ".join(f"w{i}" for i in range(2500))
     game = make_game(tmp_path, template=f"# Rules\n\n::: ruling 1: Long\n{words}\n:::\n")
-    pages = pdf_pages(render_rulebook(game, A4))
+    pages = page_texts(render_rulebook(game, A4))
     assert len(pages) >= 2
     flat = " ".join(" ".join(pages).split())
     assert "Playtest ruling 1: Long" in flat and "w0 w1" in flat and "w2499" in flat
