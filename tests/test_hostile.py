@@ -227,7 +227,7 @@ def test_a_hostile_folder_is_one_clear_line_fast_and_leaves_the_previous_kit(nam
                                                                           monkeypatch):
     expect = (HOSTILE / name / "expect.txt").read_text(encoding="utf-8").strip()
     if name == "template-endless-loop":
-        monkeypatch.setattr(sandbox, "MAX_SECONDS", 1.0)     # the same watchdog, sooner
+        monkeypatch.setattr(sandbox, "MAX_SECONDS", 0.25)    # the same watchdog, sooner
     game = make_case(name, tmp_path / "game")
     out = tmp_path / "out"
     shutil.copytree(previous_kit, out)
