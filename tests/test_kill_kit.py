@@ -28,7 +28,7 @@ import pytest
 
 from kitgen.outputs import files
 from kitgen.outputs.files import clean_leftovers, replace_folder
-from tests.conftest import REPO, small_game
+from tests.conftest import REPO, run, small_game
 
 OLD = {"cards.pdf": b"old cards" * 100, "rules.pdf": b"old rules", "aids.pdf": b"old aids", "manifest.json": b"{1}"}
 NEW = {"cards.pdf": b"new cards" * 100, "rules.pdf": b"new rules", "aids.pdf": b"new aids", "manifest.json": b"{2}"}
@@ -113,19 +113,18 @@ BUILD = "import sys; from kitgen.cli import main; sys.argv = ['kitgen', 'build',
 def test_builds_killed_at_random_instants_leave_the_old_kit_or_the_new(tmp_path):
     game = small_game(tmp_path / "game", [(f"Card {i}", "action", 3, i % 9, "Draw a card.") for i in range(60)])
 
-    def build(out: Path) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-c", BUILD, str(game), str(out)], capture_output=True, cwd=REPO)
-
     out = tmp_path / "out"
     kit = out / "export-test"
     big = (game / "cards.csv").read_text(encoding="utf-8")
     (game / "cards.csv").write_text("name,type,count\nOnly,action,1\n", encoding="utf-8")
-    assert build(out).returncode == 0
+    assert run("build", game, "--out", out).exit_code == 0
     old = _kit_state(kit)                                    # a one-card kit
     (game / "cards.csv").write_text(big, encoding="utf-8")
     start = time.monotonic()
-    assert build(tmp_path / "new").returncode == 0
+    built = subprocess.run([sys.executable, "-c", BUILD, str(game), str(tmp_path / "new")], capture_output=True,
+                           cwd=REPO)
     length = time.monotonic() - start                        # how long the build that is killed takes
+    assert built.returncode == 0, built.stderr
     new = _kit_state(tmp_path / "new" / "export-test")      # the same game gives the same bytes
     assert new != old
     rng = random.Random(14)
@@ -141,8 +140,8 @@ def test_builds_killed_at_random_instants_leave_the_old_kit_or_the_new(tmp_path)
         assert state in (old, new)
         seen.append("old" if state == old else "new")
     assert "old" in seen
-    result = build(out)
-    assert result.returncode == 0, result.stderr
+    result = run("build", game, "--out", out)               # the next build, in this process
+    assert result.exit_code == 0, result.output
     assert _kit_state(kit) == new
     assert sorted(p.name for p in out.iterdir()) == ["export-test"]
     assert sorted(p.name for p in kit.iterdir()) == sorted(new)
