@@ -12,6 +12,7 @@ test time by :data:`MAKERS`.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import struct
@@ -120,8 +121,13 @@ def _truncated(game: Path) -> None:
     _uses_art(game, "gather.png")
 
 
+@functools.cache
+def _bomb_png() -> bytes:
+    return _png(30_000, 30_000)        # 900 megapixels in some 100 kB (made once: compressing it takes 0.4 s)
+
+
 def _bomb(game: Path, name: str = "gather.png") -> None:
-    (game / "art" / name).write_bytes(_png(30_000, 30_000))        # 900 megapixels in some 100 kB
+    (game / "art" / name).write_bytes(_bomb_png())
     if name == "gather.png":
         _uses_art(game, name)
 
