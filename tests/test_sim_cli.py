@@ -9,6 +9,7 @@ from pypdf import PdfReader
 
 from kitgen.cli.group import cli
 from kitgen.units import to_mm
+from tests.pdfium_read import page_texts
 
 
 def invoke(*args):
@@ -68,8 +69,7 @@ def test_set_and_compare_side_by_side(tmp_path):
     assert data["variant"]["rules"]["population_start"] == 3
     assert data["variant"]["rules"]["famine_penalty"] == 30
     assert data["variant"]["points_by_source"]["famine"]["mean"] < data["baseline"]["points_by_source"]["famine"]["mean"]
-    with pdfplumber.open(tmp_path / "altun-ha" / "balance.pdf") as pdf:
-        text = "\n".join(page.extract_text() for page in pdf.pages)
+    text = "\n".join(page_texts(tmp_path / "altun-ha" / "balance.pdf"))
     assert "Variant 'v' against the baseline" in text and "famine_penalty=30" in text
 
 
@@ -141,16 +141,14 @@ def test_games_stopped_at_the_round_cap_are_flagged_first(tmp_path):
     assert result.exit_code == 0, result.output
     first = result.output.splitlines()[0]
     assert first.startswith("WARNING: 12 of 12 games (100.0%) were stopped at the round cap of 40 rounds")
-    with pdfplumber.open(tmp_path / "cut" / "altun-ha" / "balance.pdf") as pdf:
-        text = " ".join(pdf.pages[0].extract_text().split())
+    text = " ".join(page_texts(tmp_path / "cut" / "altun-ha" / "balance.pdf")[0].split())
     assert text.index("WARNING: 12 of 12 games (100.0%) were stopped") < text.index("Findings")
     assert "empty_bid_never_wins=true, round_cap=40" in text
     # under the rulebook's rulings the same players end every game in a famine
     famines = invoke("--games", "12", "--policy", "greedy", "--workers", "1", "--out", str(tmp_path / "fed"))
     assert famines.output.startswith("Played 12 games") and "WARNING" not in famines.output
     assert "12 of 12 games (100.0%) ended in a famine" in famines.output
-    with pdfplumber.open(tmp_path / "fed" / "altun-ha" / "balance.pdf") as pdf:
-        assert "WARNING" not in pdf.pages[0].extract_text()
+    assert "WARNING" not in page_texts(tmp_path / "fed" / "altun-ha" / "balance.pdf")[0]
 
 
 def test_an_illegal_move_of_a_built_in_player_is_a_bug_not_an_error(tmp_path, monkeypatch):
