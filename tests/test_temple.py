@@ -7,7 +7,7 @@ import hashlib
 import json
 from collections import Counter
 
-import pdfplumber
+import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
@@ -18,6 +18,8 @@ from kitgen.render.aids.board import board_area
 from kitgen.units import MM, paper_size
 from tests.conftest import run
 from tests.pdfcheck import unembedded_fonts
+from tests.pdfium_read import page_texts, strokes
+from tests.pdfium_read import words as page_words
 
 SLUG = "temple-of-inscriptions"
 DATA, TEMPLATES, ART = builtin_dirs(SLUG)
@@ -83,39 +85,39 @@ def test_aids_hold_the_board_in_parts_then_the_tiles_inside_the_printable_area(k
     page_size = paper_size(paper)
     tiling = tile_board(420 * MM, 297 * MM, board_area(page_size), 10 * MM)
     parts = len(tiling.parts)
-    with pdfplumber.open(kits[paper] / "aids.pdf") as pdf:
-        texts = [p.extract_text() for p in pdf.pages]
-        board_pages = [i for i, t in enumerate(texts) if "Game board: part" in t]
-        assert board_pages == list(range(parts))
-        for part, i in zip(tiling.parts, board_pages):
-            assert f"part {part.label} of {parts}" in texts[i]
-        # tiles: 9 pyramid tiles and 90 treasure tiles, packed beside the board parts and after them,
-        # inside the printable area, not overlapping
-        area = content_area(page_size)
-        boxes = []
-        words = Counter()
-        for page in pdf.pages:
-            here = []
-            for r in page.rects:
-                w, h = r["width"] / MM, r["height"] / MM
-                if (abs(w - 24) < 0.3 and abs(h - 24) < 0.3) or (abs(w - 54) < 0.3 and abs(h - 17) < 0.3):
-                    if r["stroking_color"] and max(r["stroking_color"]) < 0.3:   # the dark cut line
-                        here.append((page.page_number, r["x0"], page.height - r["bottom"], r["x1"],
-                                     page.height - r["top"]))
-            boxes += here
-            for w in page.extract_words():        # the words printed on a tile
-                cx, cy = (w["x0"] + w["x1"]) / 2, page.height - (w["top"] + w["bottom"]) / 2
-                if any(b[1] < cx < b[3] and b[2] < cy < b[4] for b in here):
-                    words[w["text"]] += 1
-        assert len(boxes) == 99
-        for n, (pg, x0, y0, x1, y1) in enumerate(boxes):
-            assert x0 >= area.x - 0.5 and x1 <= area.x1 + 0.5 and y0 >= area.y - 0.5 and y1 <= area.y1 + 0.5
-            for pg2, a0, b0, a1, b1 in boxes[n + 1:]:
-                assert pg != pg2 or not (x0 < a1 - 0.1 and a0 < x1 - 0.1 and y0 < b1 - 0.1 and b0 < y1 - 0.1)
-        assert words["Level"] == 9
-        # the treasure (30 x 1, 25 x 2, 35 x 5) and the numbers of "Level 1", "Level 2", "Level 5"
-        assert (words["1"], words["2"], words["5"]) == (31, 26, 36)
-        assert len(pdf.pages) < 7          # fewer pages than when every kind of piece had pages of its own
+    texts = page_texts(kits[paper] / "aids.pdf")
+    board_pages = [i for i, t in enumerate(texts) if "Game board: part" in t]
+    assert board_pages == list(range(parts))
+    for part, i in zip(tiling.parts, board_pages):
+        assert f"part {part.label} of {parts}" in texts[i]
+    # tiles: 9 pyramid tiles and 90 treasure tiles, packed beside the board parts and after them,
+    # inside the printable area, not overlapping
+    area = content_area(page_size)
+    boxes = []
+    words = Counter()
+    pdf = pdfium.PdfDocument(str(kits[paper] / "aids.pdf"))
+    for number in range(len(pdf)):
+        page = pdf[number]
+        here = []
+        for (x0, y0, x1, y1), colour, _, _ in strokes(page):
+            w, h = (x1 - x0) / MM, (y1 - y0) / MM
+            if (abs(w - 24) < 0.3 and abs(h - 24) < 0.3) or (abs(w - 54) < 0.3 and abs(h - 17) < 0.3):
+                if max(colour) < 0.3 * 255:                          # the dark cut line
+                    here.append((number, x0, y0, x1, y1))
+        boxes += here
+        for text, x0, y0, x1, y1 in page_words(page):                # the words printed on a tile
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            if any(b[1] < cx < b[3] and b[2] < cy < b[4] for b in here):
+                words[text] += 1
+    assert len(boxes) == 99
+    for n, (pg, x0, y0, x1, y1) in enumerate(boxes):
+        assert x0 >= area.x - 0.5 and x1 <= area.x1 + 0.5 and y0 >= area.y - 0.5 and y1 <= area.y1 + 0.5
+        for pg2, a0, b0, a1, b1 in boxes[n + 1:]:
+            assert pg != pg2 or not (x0 < a1 - 0.1 and a0 < x1 - 0.1 and y0 < b1 - 0.1 and b0 < y1 - 0.1)
+    assert words["Level"] == 9
+    # the treasure (30 x 1, 25 x 2, 35 x 5) and the numbers of "Level 1", "Level 2", "Level 5"
+    assert (words["1"], words["2"], words["5"]) == (31, 26, 36)
+    assert len(pdf) < 7          # fewer pages than when every kind of piece had pages of its own
 
 
 def test_rulebook_carries_every_card_name_and_its_rulings(kits):
