@@ -24,15 +24,19 @@ def strokes(page) -> list[tuple[tuple[float, float, float, float], tuple[int, in
     return out
 
 
+def _indexed(textpage) -> list[tuple[int, str]]:
+    """(index, character) of each character of a text page, PDFium's spaces and line ends included."""
+    count = textpage.count_chars()
+    text = textpage.get_text_range()
+    if len(text) == count:              # one string for the page: far fewer calls than one per character
+        return list(enumerate(text))
+    return [(k, textpage.get_text_range(k, 1)) for k in range(count)]   # characters beyond the BMP
+
+
 def characters(page) -> list[tuple[str, float, float, float, float]]:
     """Every printed character of the page, those inside forms too: (text, left, bottom, right, top)."""
     textpage = page.get_textpage()
-    out = []
-    for k in range(textpage.count_chars()):
-        ch = textpage.get_text_range(k, 1)
-        if ch.strip():
-            out.append((ch, *textpage.get_charbox(k)))
-    return out
+    return [(ch, *textpage.get_charbox(k)) for k, ch in _indexed(textpage) if ch.strip()]
 
 
 def page_texts(pdf: Path | bytes) -> list[str]:
@@ -51,8 +55,7 @@ def words(page) -> list[tuple[str, float, float, float, float]]:
     word is a run of characters between spaces and line ends."""
     textpage = page.get_textpage()
     out, word, box = [], "", None
-    for k in range(textpage.count_chars() + 1):
-        ch = textpage.get_text_range(k, 1) if k < textpage.count_chars() else " "
+    for k, ch in _indexed(textpage) + [(-1, " ")]:
         if not ch.strip():
             if word:
                 out.append((word, *box))
