@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import fcntl
 import json
 import os
 import shutil
@@ -136,17 +137,25 @@ print(json.dumps({"exit_code": result.exit_code, "output": result.output, "loade
 
 
 @pytest.fixture(scope="session")
-def altun_build(tmp_path_factory) -> dict:
+def altun_build(tmp_path_factory, worker_id) -> dict:
     """The Altun Ha kit built once with default options, by the CLI in a fresh process.
 
     Holds the kit's ``folder``, the command's ``output`` and, as ``loaded``, the solver and
-    OR-Tools modules the process had imported by the end.
+    OR-Tools modules the process had imported by the end.  Built once per test run: the
+    workers of a run share it (the first to need it builds it, under a lock).
     """
-    out = tmp_path_factory.mktemp("kit")
-    process = subprocess.run([sys.executable, "-c", BUILD_IN_A_FRESH_PROCESS, str(out)], capture_output=True,
-                             text=True, cwd=REPO)
-    assert process.returncode == 0, process.stderr
-    build = json.loads(process.stdout)
+    shared = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        shared = shared.parent                      # the run's folder, above each worker's own
+    out, record = shared / "altun-kit", shared / "altun-kit.json"
+    with open(shared / "altun-kit.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not record.exists():
+            process = subprocess.run([sys.executable, "-c", BUILD_IN_A_FRESH_PROCESS, str(out)], capture_output=True,
+                                     text=True, cwd=REPO)
+            assert process.returncode == 0, process.stderr
+            record.write_text(process.stdout, encoding="utf-8")
+        build = json.loads(record.read_text(encoding="utf-8"))
     assert build["exit_code"] == 0, build["output"]
     return {**build, "folder": out / "altun-ha"}
 
