@@ -15,7 +15,7 @@ from kitgen.errors import LimitError
 
 MAX_TOML_DEPTH = 32          # tables and arrays inside one another; a real game.toml uses four or five
 MAX_CARDS = 20_000           # cards in the deck, every copy counted: some 2,200 letter pages of fronts
-MAX_PAGES = 2_000            # pages of the whole kit (cards, backs and aids), counted up front
+MAX_PAGES = 5_000            # pages of the whole kit, counted up front: 20,000 poker cards with backs fit on letter
 MAX_PIECES = 5_000           # copies of one token, tile, mat, board, score pad or reference card
 MAX_AREAS = 1_000            # spaces of one area group on a board or mat
 
