@@ -201,6 +201,7 @@ def _build(game_or_path, out, options: BuildOptions, progress: Report | None = N
     from kitgen.outputs.files import replace_folder
     from kitgen.outputs.kit_lock import kit_lock
     from kitgen.outputs.manifest import manifest_bytes, sheet_manifest
+    from kitgen.outputs.workers import Beside
     from kitgen.render.aids import render_aids
     from kitgen.render.rulebook import render_rulebook
     from kitgen.render.sheets import render_card_sheets
@@ -231,11 +232,15 @@ def _build(game_or_path, out, options: BuildOptions, progress: Report | None = N
     steps = Steps(progress, pages["cards.pdf"] + 3)
     folder = Path(out) / game.slug
     with kit_lock(folder, f"kitgen build {game_or_path}"):
-        sheets = render_card_sheets(game, layout, art, _csv_label(game_or_path, game), steps.advance)
-        rules = render_rulebook(game, paper, art)
-        steps.advance()
-        aids = render_aids(game, paper, art)
-        steps.advance()
+        rulebook = Beside(render_rulebook, game, paper, art)     # on the second core, where there is one
+        try:
+            sheets = render_card_sheets(game, layout, art, _csv_label(game_or_path, game), steps.advance)
+            aids = render_aids(game, paper, art)
+            steps.advance()
+            rules = rulebook.result()
+            steps.advance()
+        finally:
+            rulebook.stop()
         manifest = manifest_bytes(sheet_manifest(game, layout, sheets.placements, sheets.pages, options.paper))
         files = {"cards.pdf": sheets.pdf, "rules.pdf": rules, "aids.pdf": aids, "manifest.json": manifest}
         written = replace_folder(folder, files, keep_others=True)

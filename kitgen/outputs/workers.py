@@ -1,4 +1,5 @@
-"""Work spread over worker processes: rasterising pages, playing simulated games.
+"""Work spread over worker processes: rasterising pages, playing simulated games, the rulebook beside
+the card sheets (:class:`Beside`).
 
 :func:`run_tasks` starts the workers, hands each task to a worker as one
 frees up (two at a time, so a worker never waits for the main process
@@ -25,6 +26,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import sys
+import threading
 from multiprocessing.connection import wait
 from typing import Any, Callable, Sequence
 
@@ -113,6 +115,72 @@ def run_tasks(work: Callable[[Any, Any], Any], shared: Any, tasks: Sequence, pro
                 process.kill()
                 process.join()
             pipe.close()
+
+
+BESIDE = True       # tests turn it off to compare with the work done in this process
+
+
+class Beside:
+    """``func(*args)`` worked out in a forked process while this one goes on (the second core builds
+    the rulebook while the first draws the card sheets); :meth:`result` gives its value.
+
+    Only a process with no other live thread forks (a thread could hold a lock the fork would copy
+    held), and only where the system forks.  Whenever the forked process cannot give the value (an
+    exception, a crash, no fork), :meth:`result` works it out here instead, so a mistake in the game
+    raises its own exception, as without this class.  :meth:`stop` ends the process early (Ctrl-C).
+    """
+
+    def __init__(self, func: Callable[..., Any], *args: Any):
+        self.func, self.args, self.process, self.pipe = func, args, None, None
+        if not BESIDE or "fork" not in multiprocessing.get_all_start_methods() or not _alone():
+            return
+        context = multiprocessing.get_context("fork")
+        ours, theirs = context.Pipe(duplex=False)
+        self.process = context.Process(target=_work_beside, args=(theirs, func, args), daemon=True)
+        _start(self.process)
+        theirs.close()
+        self.pipe = ours
+
+    def result(self) -> Any:
+        if self.process is not None:
+            try:
+                ok, value = self.pipe.recv()
+            except (EOFError, OSError):      # it died before it answered
+                ok, value = False, None
+            finally:
+                self.stop()
+            if ok:
+                return value
+        check_stop()
+        return self.func(*self.args)
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join()
+        self.pipe.close()
+        self.process = None
+
+
+def _alone() -> bool:
+    """No thread but this one is alive (a watchdog's cancelled timer is waited for: it ends at once)."""
+    me = threading.current_thread()
+    for thread in threading.enumerate():
+        if thread is not me and isinstance(thread, threading.Timer) and thread.finished.is_set():
+            thread.join(0.1)
+    return threading.active_count() == 1
+
+
+def _work_beside(pipe, func: Callable[..., Any], args: tuple) -> None:
+    start_worker()
+    try:
+        pipe.send((True, func(*args)))
+    except BaseException:           # the main process works it out again and meets the same problem
+        _send(pipe, (False, None))
+    finally:
+        pipe.close()
 
 
 def _start(process) -> None:
