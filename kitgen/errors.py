@@ -12,7 +12,7 @@ from __future__ import annotations
 MAX_LINE = 2000          # characters of one error line; a message quoting a huge key or value is cut
 
 
-def one_line(text: str, limit: int = MAX_LINE) -> str:
+def shortened(text: str, limit: int = MAX_LINE) -> str:
     """``text`` with its middle left out when it is longer than ``limit``: the start says where, the end
     usually what to do, and a game folder's megabyte-long key should not become a megabyte of terminal."""
     if len(text) <= limit:
@@ -29,7 +29,7 @@ class KitgenError(Exception):
     def lines(self) -> list[str]:
         """The message as the lines a user is shown (one, except for :class:`ProblemList`), each at most
         :data:`MAX_LINE` characters."""
-        return [one_line(str(self))]
+        return [shortened(str(self))]
 
 
 class GameDataError(KitgenError):
@@ -88,7 +88,7 @@ class ProblemList(KitgenError):
         super().__init__("\n".join(self.lines()))
 
     def lines(self) -> list[str]:
-        shown = [one_line(str(p)) for p in self.problems[:self.cap]]
+        shown = [shortened(str(p)) for p in self.problems[:self.cap]]
         hidden = len(self.problems) - len(shown)
         if hidden:
             shown.append(f"... and {hidden} more {'problem' if hidden == 1 else 'problems'} "

@@ -393,7 +393,7 @@ def _score_pad(e: _Entry, game, count: int) -> ScorePad:
     rounds = e.integer("rounds", 12, 1)
     if rounds > 40:
         e.fail(f"'rounds' = {rounds} does not fit on one sheet (at most 40)")
-    players = e.integer("players", min(game.players_usual or game.players_max, MAX_PAD_PLAYERS), 1)  # a column per usual player
+    players = e.integer("players", min(game.players_usual, MAX_PAD_PLAYERS), 1)  # a column per usual player
     if players > MAX_PAD_PLAYERS:
         e.fail(f"'players' = {players} columns do not fit across a sheet (at most {MAX_PAD_PLAYERS})")
     return ScorePad(kind=e.kind, name=e.name, count=count, where=e.where,

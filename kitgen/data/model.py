@@ -59,6 +59,7 @@ class Game:
     subtitle: str
     players_min: int
     players_max: int
+    players_usual: int            # the top of the count the game is made for (players_max unless more may play)
     card_size: str                # a name or WxH, checked as the game loads (kitgen.units.card_size)
     rulebook: str                 # template file name inside template_dir, "" for none
     types: dict[str, CardType]
@@ -79,7 +80,6 @@ class Game:
     layouts: dict[str, Any] = field(compare=False, repr=False, default_factory=dict)  # name -> Layout
     face: str = "kitgen"          # the layout of every face, unless its type or row names one
     layout_columns: dict[str, int] = field(compare=False, repr=False, default_factory=dict)  # template name -> column
-    players_usual: int = 0        # the top of the usual player count when more may play (0: players_max)
 
     @property
     def template_root(self) -> Path:
@@ -95,9 +95,8 @@ class Game:
     def players_text(self) -> str:
         """"2-4", "3", or "2-4+ (up to 16)" when the game is made for 2 to 4 and more may play."""
         lo, hi = self.players_min, self.players_max
-        usual = self.players_usual or hi
-        if usual < hi:
-            return f"{lo}-{usual}+ (up to {hi})"
+        if self.players_usual < hi:
+            return f"{lo}-{self.players_usual}+ (up to {hi})"
         return f"{lo}" if lo == hi else f"{lo}-{hi}"
 
     @property

@@ -229,7 +229,7 @@ def build_context(game, inserts: list[markup.Insert]) -> dict[str, Any]:
     components = [component_view(c) for c in game.components]
     game_view = {
         "title": game.title, "subtitle": game.subtitle, "slug": game.slug,
-        "players": {"min": game.players_min, "max": game.players_max, "usual": game.players_usual or game.players_max},
+        "players": {"min": game.players_min, "max": game.players_max, "usual": game.players_usual},
         "players_min": game.players_min, "players_max": game.players_max,
         "players_text": game.players_text,
         "card_size": game.card_size, "types": types, "cards": cards, "components": components,
