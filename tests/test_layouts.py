@@ -252,3 +252,28 @@ def test_the_served_preview_shows_each_cards_own_back(tmp_path):
     assert len(preview["backs"]) == len(preview["faces"]) == len(load_game(STARS).cards)
     assert len(set(preview["backs"])) == len(preview["backs"]) and preview["back"] == preview["backs"][0]
     assert build_preview(str(KITCHEN), str(tmp_path))["backs"] == []      # one back for the whole deck
+
+
+def test_random_picks_and_lipsum_are_the_same_in_every_build_and_still_vary_by_card(tmp_path):
+    copy = shutil.copytree(KITCHEN, tmp_path / "game")
+    layouts = copy / "layouts.toml"
+    layouts.write_text(layouts.read_text(encoding="utf-8") + """
+[layouts.dish.boxes.motto]
+content = "{{ ['Ash', 'Basil', 'Clove', 'Dill', 'Elder', 'Fennel'] | random }} {{ lipsum(1, false, 3, 4) }}"
+x = "10mm"
+y = "40mm"
+w = "100% - 20mm"
+h = "12mm"
+size = "6pt"
+""", encoding="utf-8")
+    first = _build(copy, tmp_path / "one")
+    second = _build(copy, tmp_path / "two")
+    assert (first / "cards.pdf").read_bytes() == (second / "cards.pdf").read_bytes()
+    game = load_game(copy)
+    size = card_size(game.card_size)
+    painter = CardPainter(game, size.width, size.height, 0.0, ArtLibrary.for_game(game), "cards")
+    mottos = [next(d.content for d in painter._face(card) if d.box.name == "motto") for card in game.cards]
+    assert len({m.split()[0] for m in mottos}) > 2                 # the pick depends on the card
+    assert len({m.split(" ", 1)[1] for m in mottos}) == 1          # lipsum only on its arguments
+    again = CardPainter(game, size.width, size.height, 0.0, ArtLibrary.for_game(game), "cards")
+    assert [next(d.content for d in again._face(card) if d.box.name == "motto") for card in game.cards] == mottos

@@ -24,6 +24,7 @@ from __future__ import annotations
 import ctypes
 import math
 import os
+import random
 import re
 import string
 import sys
@@ -33,7 +34,7 @@ import types
 from functools import update_wrapper
 from typing import Any
 
-from jinja2 import nodes
+from jinja2 import nodes, pass_context
 from jinja2.compiler import CodeGenerator
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
@@ -178,13 +179,29 @@ def _is_jinja_object(value: Any) -> bool:
 
 
 def _lipsum(func):
+    """jinja2's ``lipsum()``, bounded, and the same text in every build for the same arguments."""
     def checked(n=5, html=True, min=20, max=100):
         _check_width(n * max if isinstance(n, int) and isinstance(max, int) else 0, "lipsum()'s words")
         if isinstance(n, int) and n > 1000:
             raise TemplateLimit(f"lipsum({n:,}) asks for more than 1,000 paragraphs")
-        return func(n, html, min, max)
+        rng = random.Random(repr((n, html, min, max)))
+        steady = types.FunctionType(func.__code__, {**func.__globals__, "choice": rng.choice,
+                                                    "randrange": rng.randrange}, func.__name__, func.__defaults__)
+        return steady(n, html, min, max)
 
     return update_wrapper(checked, func)
+
+
+@pass_context
+def _random_item(context, seq):
+    """jinja2's ``random`` filter, picking the same item in every build: the choice is seeded by the
+    sequence and by the plain values the template was given (a card's name, row...), so it still
+    varies from card to card."""
+    items = list(seq)
+    if not items:
+        return context.environment.undefined("No random item, sequence was empty.")
+    given = sorted((k, repr(v)) for k, v in context.parent.items() if type(v) in (str, int, float, bool))
+    return random.Random(repr((items, given))).choice(items)
 
 
 class _Counted:
@@ -227,6 +244,7 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
         self.iterations = 0
         self.depth = 0
         self.root_files: set[str] = set()      # file names of the templates loaded, to count include frames
+        self.filters["random"] = _random_item
         for name, func in list(self.filters.items()):
             self.filters[name] = _guard_filter(name, func)
         self.globals["lipsum"] = _lipsum(self.globals["lipsum"])

@@ -83,11 +83,14 @@ def _stable(options: dict) -> str:
 
 def referenced(env, source: str) -> tuple[set[str], dict[str, set[str]]]:
     """The names a template reads from its context, and for each the attributes or keys read of it
-    with a constant (``back.title``, ``fields["Back Name"]``).  Raises jinja2's syntax errors."""
+    with a constant (``back.title``, ``fields["Back Name"]``); ``row`` too where it picks at random,
+    so that each card gets its own pick.  Raises jinja2's syntax errors."""
     tree = env.parse(source)
     from jinja2 import meta
 
     names = meta.find_undeclared_variables(tree)
+    if any(node.name == "random" for node in tree.find_all(nodes.Filter)):
+        names.add("row")                # a random pick is seeded by what the template reads: the card's row too
     members: dict[str, set[str]] = {}
     for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
         if isinstance(node.node, nodes.Name) and node.node.name in names:
