@@ -55,8 +55,8 @@ def test_boxes_refer_to_each_other_but_not_in_a_circle():
     settings = {("a", "x"): "b.right + 1mm", ("a", "y"): "0mm", ("a", "w"): "10mm", ("a", "h"): "10mm",
                 ("b", "x"): "2mm", ("b", "y"): "a.bottom", ("b", "w"): "5mm", ("b", "h"): "5mm",
                 ("c", "x"): "c.w", ("c", "y"): "0mm", ("c", "w"): "c.x", ("c", "h"): "1mm"}
-    places = Places(100.0, 100.0, 1.0, {"a", "b", "c"}, lambda b, k: parse(settings[(b, k)]),
-                    lambda name: parse("1mm"), lambda name: 0.0)
+    places = Places(100.0, 100.0, 1.0, {"a", "b", "c"}, lambda b, k: (parse(settings[(b, k)]), None),
+                    lambda name: (parse("1mm"), None), lambda name: 0.0)
     assert places.place("a").x == pytest.approx(8 * MM)
     assert places.place("b").y == pytest.approx(10 * MM)
     with pytest.raises(LengthError, match=r"in a circle: c\.x -> c\.w -> c\.x"):

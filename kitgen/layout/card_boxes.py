@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from kitgen.layout.geometry import Rect
+from kitgen.layout.known import Known
 from kitgen.layout.lengths import LengthError, evaluate, points
 from kitgen.units import MM
 
@@ -47,18 +48,29 @@ class Place:
 class Places:
     """The places of one layout's boxes on one card.
 
-    ``setting(box, key)`` gives a box's parsed setting (a length tree), ``var(name)``
-    a named value's, ``size_of(box)`` the type size a text box's content was fitted
-    to; ``boxes`` lists the box names.
+    ``setting(box, key)`` gives a box's parsed setting (a length tree) and ``var(name)``
+    a named value's, each as ``(tree, token)``: the token is None when the tree is the
+    same on every card (no template), else a value equal on two cards exactly when their
+    trees are; ``size_of(box)`` gives the type size a text box's content was fitted to;
+    ``boxes`` lists the box names.
+
+    ``known`` (a :class:`Known`, shared by the cards drawn with the same layout at the same
+    fallback steps) remembers each value with the templated settings and type sizes it was
+    computed from, so a card that reads the same ones takes the value without computing it;
+    ``outside(reads)`` is told what each value asked from outside this class rests on.
     """
 
     def __init__(self, width: float, height: float, scale: float, boxes: set[str],
-                 setting: Callable[[str, str], Any], var: Callable[[str], Any], size_of: Callable[[str], float]):
+                 setting: Callable[[str, str], tuple[Any, Any]], var: Callable[[str], tuple[Any, Any]],
+                 size_of: Callable[[str], float], known: Known | None = None,
+                 outside: Callable[[tuple], None] | None = None):
         self.width, self.height, self.scale = width, height, scale
         self.boxes, self.setting, self.var, self.size_of = boxes, setting, var, size_of
-        self._done: dict[tuple[str, str], float] = {}
-        self._vars: dict[str, tuple[float, int]] = {}
-        self._busy: list[tuple[str, str]] = []
+        self.known = known if known is not None else Known()
+        self.outside = outside                   # told the reads of each value asked from outside
+        self._done: dict[tuple, tuple[Any, tuple]] = {}   # (box, attr) or (value, None) -> (value, its reads)
+        self._busy: list[tuple] = []
+        self._reads: list | None = None          # the reads of the value being computed
 
     def attr(self, box: str, attr: str) -> float:
         """A box's x, y, w, h, right, bottom (points) or size (its text's type size)."""
@@ -66,23 +78,10 @@ class Places:
             return self.attr(box, "x") + self.attr(box, "w")
         if attr == "bottom":
             return self.attr(box, "y") + self.attr(box, "h")
-        key = (box, attr)
-        if key in self._done:
-            return self._done[key]
-        if key in self._busy:
-            loop = " -> ".join(f"{b}.{a}" for b, a in self._busy[self._busy.index(key):] + [key])
-            raise LengthError(f"the boxes' places depend on each other in a circle: {loop}")
-        self._busy.append(key)
-        try:
-            if attr == "size":
-                value = self.size_of(box)
-            else:
-                axis = PERCENT_OF[attr]
-                value = self.length(self.setting(box, attr), getattr(self, axis), MM)
-        finally:
-            self._busy.pop()
-        self._done[key] = value
-        return value
+        if attr == "size":
+            return self._value((box, attr), lambda: self._read(("size", box)))
+        return self._value((box, attr), lambda: self.length(self._read(("setting", box, attr)),
+                                                            getattr(self, PERCENT_OF[attr]), MM))
 
     def place(self, box: str) -> Place:
         return Place(*(self.attr(box, a) for a in ("x", "y", "w", "h")))
@@ -98,16 +97,68 @@ class Places:
             return self.width, 1
         if name == "height":
             return self.height, 1
-        if name not in self._vars:
-            key = ("vars", name)
+        return self._value((name, None), lambda: evaluate(self._read(("var", name)), self._lookup, self.scale, None))
+
+    def _value(self, key: tuple[str, str | None], compute: Callable[[], Any]) -> Any:
+        """A box's attribute (``key`` is (box, attr)) or a named value ((name, None)): done on this card, known from another card, or computed;
+        its reads are added to those of the value being computed, if any."""
+        if key in self._done:
+            value, reads = self._done[key]
+        else:
             if key in self._busy:
-                raise LengthError(f"the value '{name}' depends on itself")
+                if key[1] is None:
+                    raise LengthError(f"the value '{key[0]}' depends on itself")
+                loop = " -> ".join(f"{b}.{a}" if a else f"vars.{b}" for b, a in self._busy[self._busy.index(key):] + [key])
+                raise LengthError(f"the boxes' places depend on each other in a circle: {loop}")
+            outer, self._reads = self._reads, []
             self._busy.append(key)
             try:
-                self._vars[name] = evaluate(self.var(name), self._lookup, self.scale, None)
+                found = self.known.find(key, self.answer)
+                if found is not None:
+                    value, reads = found
+                else:
+                    self._reads = []
+                    value = compute()
+                    reads = tuple(self._reads)
+                    self.known.add(key, reads, value)
             finally:
                 self._busy.pop()
-        return self._vars[name]
+                self._reads = outer
+            self._done[key] = value, reads
+        if self._reads is not None:
+            self._reads.extend(reads)
+        elif self.outside is not None and reads:
+            self.outside(reads)
+        return value
+
+    def _read(self, what: tuple):
+        """A setting's tree, a named value's tree or a box's type size, noted among the reads of the
+        value being computed when it may differ from card to card."""
+        if what[0] == "size":
+            value = token = self._size(what[1])
+        elif what[0] == "var":
+            value, token = self.var(what[1])
+        else:
+            value, token = self.setting(what[1], what[2])
+        if token is not None and self._reads is not None:
+            self._reads.append((what, token))
+        return value
+
+    def _size(self, box: str) -> float:
+        """A box's type size: the size alone is the read (what fitting the text reads is not noted, as
+        a card whose text was fitted before would not read it again)."""
+        outer, self._reads = self._reads, None
+        try:
+            return self.size_of(box)
+        finally:
+            self._reads = outer
+
+    def answer(self, what: tuple):
+        """This card's answer to the read ``what`` (as :meth:`_read` notes it), compared with
+        the answers of earlier cards."""
+        if what[0] == "size":
+            return self._size(what[1])
+        return (self.var(what[1]) if what[0] == "var" else self.setting(what[1], what[2]))[1]
 
 
 def place_problem(place: Place, width: float, height: float, kind: str) -> str | None:

@@ -13,6 +13,7 @@ from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateTimeout
 from kitgen.data.card_context import card_context
 from kitgen.data.icons import IconLibrary
 from kitgen.errors import RenderError
+from kitgen.layout.card_boxes import Known
 from kitgen.render import fonts
 from kitgen.render.card_draw import draw_boxes
 from kitgen.render.card_fit import Arrangement, Drawn
@@ -30,6 +31,9 @@ class CardPainter:
         self.fonts = fonts.FontSet(game.root if user else None)
         self.icons = IconLibrary(game.root if user else None)
         self._icons: dict[str, Icon] = {}
+        self.rendered: dict[tuple, str] = {}          # (setting, the values its template reads) -> its text
+        self._known: dict[tuple, Known] = {}          # places and boxes worked out, see known()
+        self.fitted_texts: dict = {}                  # TextSetting -> its TextFit
         self._contexts: dict[int, dict] = {}
         self._faces: dict[int, list[Drawn]] = {}
         self._backs: dict[tuple, list[Drawn]] = {}
@@ -48,6 +52,12 @@ class CardPainter:
             return 1.0
         w0, h0 = layout.size
         return min(self.width / w0, self.height / h0)
+
+    def known(self, key: tuple) -> Known:
+        """What earlier cards worked out under ``key``: ("places" or "boxes", layout, fallback steps)."""
+        if key not in self._known:
+            self._known[key] = Known()
+        return self._known[key]
 
     def icon(self, name: str, where: str) -> Icon:
         if name not in self._icons:

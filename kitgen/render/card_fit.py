@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reportlab.lib.colors import Color
@@ -107,8 +107,9 @@ class Arrangement:
         self.names = {b.name for b in layout.boxes}
         self.by_name = {b.name: b for b in layout.boxes}
         self.steps = {b.name: 0 for b in layout.boxes}
-        self._values: dict[tuple, Any] = {}
+        self._values: dict[tuple, tuple[Any, str | None]] = {}   # (box, key, step) -> (value, its template's text)
         self.fitted: dict[str, tuple[int, float]] = {}   # box -> (fallback step, size) its text fits at
+        self._reads: list | None = None    # what the box being arranged reads that may differ from card to card
 
     # --- settings ----------------------------------------------------------------------
 
@@ -137,6 +138,18 @@ class Arrangement:
         return text
 
     def render(self, setting, box, key: str) -> str:
+        """The setting's template rendered for this card: once for each set of the values it reads
+        (a template is a function of them), so the colour of 3 types renders 3 times in 10,000 cards."""
+        memo = self.painter.rendered
+        reads = _reads(setting, self.context)
+        if reads is not None:
+            text = memo.get((id(setting), reads))
+            if text is None:
+                text = memo[(id(setting), reads)] = self._render(setting, box, key)
+            return text
+        return self._render(setting, box, key)
+
+    def _render(self, setting, box, key: str) -> str:
         try:
             values = {n: self.context[n] for n in setting.names if n in self.context}
             if "vars" in setting.names:
@@ -154,20 +167,30 @@ class Arrangement:
                      f"{at_line(self.layout.file, setting.source, line)}, layout '{self.layout.name}', {key}")
             raise RenderError(f"{where}: {error_text(exc)}") from None
 
-    def value(self, box, key: str, step: int | None = None) -> Any:
-        step = self.steps[box.name] if step is None else step
-        memo = (box.name, key, step)
-        if memo in self._values:
-            return self._values[memo]
-        setting = box.get(key, step)
-        if setting is None:
-            result = None
-        elif setting.constant:
-            result = setting.value
-        else:
-            result = self._parse(key, self.render(setting, box, key), box, setting)
-        self._values[memo] = result
+    def value(self, box, key: str) -> Any:
+        """A setting of ``box`` at its fallback step, parsed (a template's is noted among the reads)."""
+        result, text = self._setting(box.name, key)
+        if text is not None and self._reads is not None:
+            self._reads.append((("value", box.name, key), text))
         return result
+
+    def _setting(self, name: str, key: str) -> tuple[Any, str | None]:
+        """(parsed value, the text its template gave, or None for a constant) of a box's setting."""
+        step = self.steps[name]
+        memo = (name, key, step)
+        got = self._values.get(memo)
+        if got is None:
+            box = self.by_name[name]
+            setting = box.get(key, step)
+            if setting is None:
+                got = (None, None)
+            elif setting.constant:
+                got = (setting.value, None)
+            else:
+                text = self.render(setting, box, key)
+                got = (self._parse(key, text, box, setting), text)
+            self._values[memo] = got
+        return got
 
     def _parse(self, key: str, text: str, box, setting) -> Any:
         if key in ("content", "when", "font"):
@@ -184,7 +207,14 @@ class Arrangement:
     def about(self, box) -> str:
         return f"box '{box.name}' of layout '{self.layout.name}'"
 
-    def var(self, name: str):
+    def var(self, name: str) -> tuple[Any, Any]:
+        """A named value's length tree, and the text its template gave (None: the same tree on every
+        card), by which :class:`Places` tells cards apart."""
+        if name not in self._vars:
+            self._vars[name] = self._var(name)
+        return self._vars[name]
+
+    def _var(self, name: str) -> tuple[Any, Any]:
         setting = None
         for box in self.layout.boxes:
             for i in range(self.steps[box.name]):
@@ -192,7 +222,7 @@ class Arrangement:
                     setting = box.fallback_vars[i][name]
         setting = setting or self.layout.vars[name]
         if setting.constant:
-            return setting.value
+            return setting.value, None
         text = self.render(setting, None, f"vars.{name}")
         key = ("var", text)
         if key not in _PARSED:
@@ -200,7 +230,13 @@ class Arrangement:
                 _PARSED[key] = parse_value("var", text)
             except ValueError as exc:
                 raise RenderError(f"{self.layout.file}, layout '{self.layout.name}', vars.{name}: {exc}") from None
-        return _PARSED[key]
+        return _PARSED[key], text
+
+    def _answer(self, what: tuple):
+        """This card's answer to a read noted on an earlier card (see :class:`Known`)."""
+        if what[0] == "value":
+            return self._setting(what[1], what[2])[1]
+        return self.places.answer(what)
 
     # --- the whole card -----------------------------------------------------------------
 
@@ -220,9 +256,16 @@ class Arrangement:
 
     def _begin(self) -> None:
         p = self.painter
-        self._fits: dict[str, TextFit] = {}
-        self.places = Places(p.width, p.height, self.scale, self.names,
-                             lambda b, k: self.value(self.by_name[b], k), self.var, self._size_of)
+        self._fits: dict[str, tuple[TextFit, tuple]] = {}    # box -> (its fit, what the fit read)
+        self._vars: dict[str, tuple[Any, Any]] = {}
+        steps = tuple(self.steps.values())
+        self.places = Places(p.width, p.height, self.scale, self.names, self._setting, self.var, self._size_of,
+                             p.known(("places", self.layout.name, steps)), self._note)
+        self.known_boxes = p.known(("boxes", self.layout.name, steps))
+
+    def _note(self, reads: tuple) -> None:
+        if self._reads is not None:
+            self._reads.extend(reads)
 
     def _until_fitted(self, attempt):
         with Watchdog(MAX_SECONDS):        # one card's templates may not take longer than a rulebook's
@@ -240,37 +283,58 @@ class Arrangement:
                 self.steps[box.name] += 1
 
     def _attempt(self) -> list[Drawn]:
-        p = self.painter
+        """Every box arranged: as on an earlier card that read the same for it, else worked out."""
         self._begin()
         drawn = []
         for box in self.layout.boxes:
-            if not self.shown(box):
-                continue
-            try:
-                place = self.places.place(box.name)
-            except lengths.LengthError as exc:
-                raise self.layout_error(box, str(exc)) from None
-            problem = place_problem(place, p.width, p.height, box.kind)
-            if problem:
-                raise self.layout_error(box, problem)
-            keys = set(box.settings).union(*box.fallback[:self.steps[box.name]])
-            style = {k: self.value(box, k) for k in keys if k not in ("x", "y", "w", "h", "content", "when")}
-            try:
-                for key in ("radius", "stroke_width", "gap"):
-                    if style.get(key) is not None:
-                        style[key] = self.places.length(style[key], None, 1.0)
-            except lengths.LengthError as exc:
-                raise self.layout_error(box, str(exc)) from None
-            content = self.content(box)
-            text = self.fit(box) if box.kind == "text" else None
-            inner = self.inner(box)
-            if style.get("bleed"):
-                place = with_bleed(place, p.width, p.height, p.bleed)
+            found = self.known_boxes.find(box.name, self._answer)
+            if found is None:
+                self._reads = []
+                try:
+                    got = self._box(box), self._fits.get(box.name)
+                finally:
+                    reads, self._reads = tuple(self._reads), None
+                self.known_boxes.add(box.name, reads, got)
             else:
-                self._safe_zone(box, place, style)
-            where = self.where(box, box.get("content", self.steps[box.name])) if box.kind in ("image", "icons") else ""
-            drawn.append(Drawn(box, place, content, style, text, inner, where))
+                got = found[0]
+            one, fit = got
+            if fit is not None:
+                self._fits[box.name] = fit
+                self.fitted[box.name] = (self.steps[box.name], fit[0].size)
+            if one is not None:
+                if box.kind in ("image", "icons"):      # its messages name this card's row
+                    one = replace(one, where=self.where(box, box.get("content", self.steps[box.name])))
+                drawn.append(one)
         return drawn
+
+    def _box(self, box) -> Drawn | None:
+        """``box`` arranged on this card (None: not shown)."""
+        p = self.painter
+        if not self.shown(box):
+            return None
+        try:
+            place = self.places.place(box.name)
+        except lengths.LengthError as exc:
+            raise self.layout_error(box, str(exc)) from None
+        problem = place_problem(place, p.width, p.height, box.kind)
+        if problem:
+            raise self.layout_error(box, problem)
+        keys = set(box.settings).union(*box.fallback[:self.steps[box.name]])
+        style = {k: self.value(box, k) for k in keys if k not in ("x", "y", "w", "h", "content", "when")}
+        try:
+            for key in ("radius", "stroke_width", "gap"):
+                if style.get(key) is not None:
+                    style[key] = self.places.length(style[key], None, 1.0)
+        except lengths.LengthError as exc:
+            raise self.layout_error(box, str(exc)) from None
+        content = self.content(box)
+        text = self.fit(box) if box.kind == "text" else None
+        inner = self.inner(box)
+        if style.get("bleed"):
+            place = with_bleed(place, p.width, p.height, p.bleed)
+        else:
+            self._safe_zone(box, place, style)
+        return Drawn(box, place, content, style, text, inner)
 
     def _safe_zone(self, box, place: Place, style: dict) -> None:
         if box.kind not in ("text", "icons") and not style.get("stroke"):
@@ -298,78 +362,89 @@ class Arrangement:
     # --- text ------------------------------------------------------------------------------
 
     def _size_of(self, name: str) -> float:
-        box = self.by_name[name]
-        if not self.shown(box):
-            return 0.0
-        return self.fit(box).size
+        """The type size of a box's text, for :class:`Places` (which notes the size as the read)."""
+        outer, self._reads = self._reads, None
+        try:
+            box = self.by_name[name]
+            return self.fit(box).size if self.shown(box) else 0.0
+        finally:
+            self._reads = outer
 
     def fit(self, box) -> TextFit:
+        """The text of ``box`` at the largest size it fits at, or Overflow.  Texts set the same way
+        in the same room (a type's label, a cost, a rules text shared by many cards) are fitted once
+        per painter."""
         if box.name in self._fits:
-            return self._fits[box.name]
-        p, places = self.painter, self.places
-        setting = box.get("content", self.steps[box.name])
-        where = self.where(box, setting)
-        bold, italic = bool(self.value(box, "bold")), bool(self.value(box, "italic"))
+            fitted, reads = self._fits[box.name]
+        else:
+            outer, self._reads = self._reads, []
+            try:
+                fitted = self._fit(box)
+                reads = tuple(self._reads)
+            finally:
+                self._reads = outer
+            self.fitted[box.name] = (self.steps[box.name], fitted.size)
+            self._fits[box.name] = fitted, reads
+        if self._reads is not None:
+            self._reads.extend(reads)
+        return fitted
+
+    def _fit(self, box) -> TextFit:
+        p = self.painter
         family = self.value(box, "font") or fonts.DEFAULT_FAMILY
         if not p.fonts.has(family):
             raise self.layout_error(box, f"no font named {family!r} (fonts: {', '.join(p.fonts.names())}; "
                                          "a game's own go in its fonts/ folder)", "font")
-        pieces = parse(self.content(box), bold, italic)
-        icons = {name: p.icon(name, where) for name in icon_names(pieces)}
-        for style in {(r.bold, r.italic) for r in pieces if hasattr(r, "bold")}:
-            fonts.check_glyphs(plain_text(pieces, style), where, p.fonts.face(family, *style))
+        try:
+            how = self._text_setting(box, family)
+        except (lengths.LengthError, RenderError) as exc:    # raised once the text's own checks are done
+            how, late = None, exc
+        fitted = p.fitted_texts.get(how) if how is not None else None
+        if fitted is None:
+            setting = box.get("content", self.steps[box.name])
+            where = self.where(box, setting)
+            bold, italic = bool(self.value(box, "bold")), bool(self.value(box, "italic"))
+            pieces = parse(self.content(box), bold, italic)
+            icons = {name: p.icon(name, where) for name in icon_names(pieces)}
+            for style in {(r.bold, r.italic) for r in pieces if hasattr(r, "bold")}:
+                fonts.check_glyphs(plain_text(pieces, style), where, p.fonts.face(family, *style))
+            if how is None:
+                raise (self.layout_error(box, str(late)) if isinstance(late, lengths.LengthError) else late)
+            fitted = largest_fit(_attempts(how, pieces, icons, p.fonts), how.top, how.low)
+            if fitted is None:
+                face = lambda b, i: p.fonts.face(family, b, i)     # noqa: E731
+                raise Overflow(box, self._too_long(box, where, pieces, face, icons, how.low, how.width, how.lines,
+                                                   bold, italic))
+            p.fitted_texts[how] = fitted
+        return fitted
+
+    def _text_setting(self, box, family: str) -> "TextSetting":
+        """How the text of ``box`` is to be set on this card: all that its fit depends on."""
+        places = self.places
+        bold, italic = bool(self.value(box, "bold")), bool(self.value(box, "italic"))
         lines = self.value(box, "lines")
         width = self.inner_w(box)
         height = (lambda: self.inner_h(box))
-        try:
-            size_expr = self.value(box, "size")
-            top = (places.length(size_expr, height() if _has_percent(size_expr) else None, 1.0)
-                   if size_expr is not None else 10.0 * self.scale)
-            low = self.value(box, "min_size")
-            low = places.length(low, height() if _has_percent(low) else None, 1.0) if low is not None else 0.0
-            floor_expr = self.value(box, "floor")
-            floor = (lengths.points(lengths.evaluate(floor_expr, lambda n, a: (0.0, 0), 1.0, None), 1.0, 1.0)
-                     if floor_expr is not None else DEFAULT_FLOOR)
-        except lengths.LengthError as exc:
-            raise self.layout_error(box, str(exc)) from None
+        size_expr = self.value(box, "size")
+        top = (places.length(size_expr, height() if _has_percent(size_expr) else None, 1.0)
+               if size_expr is not None else 10.0 * self.scale)
+        low = self.value(box, "min_size")
+        low = places.length(low, height() if _has_percent(low) else None, 1.0) if low is not None else 0.0
+        floor_expr = self.value(box, "floor")
+        floor = (lengths.points(lengths.evaluate(floor_expr, lambda n, a: (0.0, 0), 1.0, None), 1.0, 1.0)
+                 if floor_expr is not None else DEFAULT_FLOOR)
         low = max(low, floor)
         cap = self.caps.get((box.name, self.steps[box.name]))
         if cap is not None:
             top = min(top, cap)
             low = min(low, top)
-        face = lambda b, i: p.fonts.face(family, b, i)     # noqa: E731
         if lines:
-            setter = LineSetter(pieces, face, icons, (bold, italic))
-
-            def attempt(size: float):
-                got = setter.lines(size, width)
-                if len(got) <= lines and all(setter.width(line, size) <= width for line in got):
-                    return TextFit(size, lines=got, setter=setter)
-                return None
-        else:
-            leading = self.value(box, "leading") or PARA_LEADING
-            color = self.value(box, "color")
-            base = face(bold, italic)
-            inner_h = height()
-            align = ALIGN[self.value(box, "align") or "center"]
-            text = self.content(box)
-            if family != fonts.DEFAULT_FAMILY:
-                p.fonts.family(family)
-
-            def attempt(size: float):
-                style = ParagraphStyle("card", fontName=base, fontSize=size, leading=size * leading,
-                                       alignment=align, textColor=_color(color) if color else Color(0, 0, 0))
-                para = IconParagraph(para_markup(parse(text), size, icons), style, icons)
-                _, h = para.wrap(width, inner_h)
-                if h <= inner_h and max(para.getActualLineWidths0() or [0]) <= width + 0.01:
-                    return TextFit(size, para=para, height=h)
-                return None
-        fitted = largest_fit(attempt, top, low)
-        if fitted is None:
-            raise Overflow(box, self._too_long(box, where, pieces, face, icons, low, width, lines, bold, italic))
-        self.fitted[box.name] = (self.steps[box.name], fitted.size)
-        self._fits[box.name] = fitted
-        return fitted
+            return TextSetting(self.content(box), family, bold, italic, width, top, low, lines)
+        if family != fonts.DEFAULT_FAMILY:
+            self.painter.fonts.family(family)
+        return TextSetting(self.content(box), family, bold, italic, width, top, low, lines, height(),
+                           self.value(box, "leading") or PARA_LEADING, self.value(box, "color"),
+                           ALIGN[self.value(box, "align") or "center"])
 
     def _too_long(self, box, where, pieces, face, icons, size, width, lines, bold, italic) -> RenderError:
         about = self.about(box)
@@ -411,6 +486,75 @@ class Arrangement:
         x = self._pad(box, left, "w")
         y = self._pad(box, top, "h")
         return Place(place.x + x, place.y + y, self.inner_w(box), self.inner_h(box))
+
+
+_SCALARS = (str, int, float, bool, type(None))
+_SAME_FOR_EVERY_CARD = ("back", "game")       # of one game: the painter's memo is the game's
+
+
+def _reads(setting, context: dict) -> tuple | None:
+    """The values ``setting``'s template reads from ``context``, with their types (1, 1.0 and True
+    print differently), as a key; None when one of them is not a plain value (``fields``, ``vars``)."""
+    reads = []
+    names = setting.names
+    for name in (names if len(names) < 2 else sorted(names)):
+        if name in _SAME_FOR_EVERY_CARD:
+            continue
+        if name not in context:
+            if name == "vars":            # the layout's values for this card, at its fallback step
+                return None
+            reads.append((name, None, None))
+            continue
+        value = context[name]
+        if value.__class__ not in _SCALARS:
+            return None
+        reads.append((name, value.__class__, value))
+    return tuple(reads)
+
+
+@dataclass(frozen=True)
+class TextSetting:
+    """Everything the fit of a box's text depends on: the text, its font, the room and the sizes to
+    try; for a paragraph (``lines`` 0) also its height, leading, colour and alignment."""
+
+    text: str
+    family: str
+    bold: bool
+    italic: bool
+    width: float
+    top: float
+    low: float
+    lines: int | None
+    height: float = 0.0
+    leading: float = PARA_LEADING
+    color: Any = None
+    align: int = TA_CENTER
+
+
+def _attempts(how: TextSetting, pieces, icons: dict, font_set):
+    """A function from a type size to the text set at it (a TextFit), or None where it does not fit."""
+    face = lambda b, i: font_set.face(how.family, b, i)     # noqa: E731
+    width = how.width
+    if how.lines:
+        setter = LineSetter(pieces, face, icons, (how.bold, how.italic))
+
+        def attempt(size: float):
+            got = setter.lines(size, width)
+            if len(got) <= how.lines and all(setter.width(line, size) <= width for line in got):
+                return TextFit(size, lines=got, setter=setter)
+            return None
+        return attempt
+    base = face(how.bold, how.italic)
+
+    def attempt(size: float):
+        style = ParagraphStyle("card", fontName=base, fontSize=size, leading=size * how.leading,
+                               alignment=how.align, textColor=_color(how.color) if how.color else Color(0, 0, 0))
+        para = IconParagraph(para_markup(parse(how.text), size, icons), style, icons)
+        _, h = para.wrap(width, how.height)
+        if h <= how.height and max(para.getActualLineWidths0() or [0]) <= width + 0.01:
+            return TextFit(size, para=para, height=h)
+        return None
+    return attempt
 
 
 def _has_percent(expr) -> bool:

@@ -1,0 +1,155 @@
+"""Cards arranged with what earlier cards worked out (rendered templates, places, fitted texts, whole
+boxes) come out exactly as each card arranged alone, by a painter that has seen no other card."""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+import shutil
+
+import pytest
+
+from kitgen.data.art_files import ArtLibrary
+from kitgen.data.game import load_game
+from kitgen.errors import KitgenError
+from kitgen.layout.known import Known
+from kitgen.render.card import CardPainter
+from kitgen.units import card_size
+from tests.conftest import REPO
+from tests.sheets import game_folder
+
+KITCHEN = REPO / "docs" / "examples" / "kitchen-rivals"
+
+
+def _painter(game):
+    size = card_size(game.card_size)
+    return CardPainter(game, size.width, size.height, 0.0, ArtLibrary.for_game(game), "cards")
+
+
+def _look(painter, card) -> tuple:
+    """Everything drawn for the card's face, or the problem it has."""
+    try:
+        drawn = painter._face(card)
+    except KitgenError as exc:                    # one problem met on many cards is named after the first
+        return ("problem", getattr(exc, "same_as", None) or str(exc))
+    return tuple((d.signature(), d.inner, d.where, d.text.height if d.text else None) for d in drawn)
+
+
+def _same_as_alone(folder, sample: int = 60):
+    game = load_game(folder)
+    shared = _painter(game)
+    together = {card.row: _look(shared, card) for card in game.cards}
+    rng = random.Random(3)
+    checked = rng.sample(game.cards, min(sample, len(game.cards)))
+    for card in checked:
+        alone = _painter(game)
+        alone._caps = shared._caps                 # the deck's common title sizes, as the shared painter found them
+        assert _look(alone, card) == together[card.row], f"row {card.row}"
+    return together
+
+
+def test_kitchen_cards_that_vary_in_every_column_are_arranged_as_alone(tmp_path):
+    folder = shutil.copytree(KITCHEN, tmp_path / "game")
+    with open(folder / "cards.csv", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    head, body = rows[0], rows[1:]
+    rng = random.Random(5)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(head)
+    names = ["Stew", "Tart", "A Family Recipe Notebook Of The Old Harbour Inn", "Skewers Of The Long Market Road"]
+    for i in range(300):
+        row = list(rng.choice(body))
+        row[0] = f"{rng.choice(names)} {i}"              # one line, two lines (a fallback), every length
+        row[8] = " ".join(["Gain 1 :favor:."] * rng.randint(0, 12))   # no text to a long one that shrinks
+        row[2] = rng.choice(["", "1", "4", "9"])          # the time disc shown or not
+        row[10] = rng.choice(["", "#2f5da8", "#c44536aa"])
+        writer.writerow(row)
+    (folder / "cards.csv").write_text(out.getvalue(), encoding="utf-8")
+    looks = _same_as_alone(folder, sample=80)
+    fine = [look for look in looks.values() if look[0] != "problem"]
+    assert len(set(fine)) == len(fine) > 200                          # every card its own look
+
+
+def test_built_in_face_with_values_texts_and_colours_is_arranged_as_alone(tmp_path):
+    rng = random.Random(11)
+    lines = ["Name,Type,Value,Text,Colour"]
+    for i in range(300):
+        text = rng.choice(["", "Draw a card.", "Deal 2 damage, then draw a card and discard one. " * rng.randint(1, 6)])
+        lines.append(f"Card {'x' * rng.randint(0, 30)} {i},{rng.choice(['Spell', 'Unit'])},"
+                     f"{rng.choice(['', '3', '6', '12'])},\"{text}\",{rng.choice(['', '#2F5DA8', '#C4473680'])}")
+    folder = game_folder(tmp_path / "g", "\n".join(lines) + "\n")
+    looks = _same_as_alone(folder)
+    problems = [look for look in looks.values() if look[0] == "problem"]
+    assert len(problems) < len(looks)
+
+
+def test_a_layout_whose_places_hang_on_templates_and_type_sizes_is_arranged_as_alone(tmp_path):
+    folder = game_folder(tmp_path / "g", "Name,Qty,Shift,Text\n" + "".join(
+        f"{'Long ' * (i % 7)}Name {i},1,{(i * 7) % 11},{'word ' * (i % 13)}\n" for i in range(200)),
+        toml='face = "tall"\n')
+    (folder / "layouts.toml").write_text('''
+[layouts.tall.vars]
+gap = "{{ (shift | int) }}mm"
+[layouts.tall.boxes.title]
+content = "{{ name }}"
+x = "4mm + gap"
+y = "4mm"
+w = "100% - 8mm - gap"
+h = "10mm"
+size = "14pt"
+min_size = "5pt"
+[layouts.tall.boxes.under]
+content = "{{ text }}"
+x = "title.x"
+y = "title.y + title.size * 2"
+w = "title.w"
+h = "100% - title.y - title.size * 2 - 4mm"
+size = "9pt"
+min_size = "6pt"
+''', encoding="utf-8")
+    looks = _same_as_alone(folder, sample=80)
+    tops = {look[1][0][1].y for look in looks.values() if look[0] != "problem" and len(look) > 1}
+    assert len(tops) > 3                      # the lower box moves with the title's type size
+
+
+def test_a_value_is_known_only_after_the_same_answers():
+    known, asked = Known(), []
+
+    def answers(table):
+        def answer(what):
+            asked.append(what)
+            return table[what]
+        return answer
+
+    reads = ((("var", "side"), "pad"), (("size", "title"), 12.0), (("var", "side"), "pad"))
+    known.add("title.x", reads, 42.0)
+    assert known.find("title.x", answers({("var", "side"): "pad", ("size", "title"): 12.0})) == \
+        (42.0, reads[:2])                                           # a read noted twice is asked once
+    assert known.find("title.x", answers({("var", "side"): "badge + pad", ("size", "title"): 12.0})) is None
+    asked.clear()
+    assert known.find("title.x", answers({("var", "side"): "pad", ("size", "title"): 11.0})) is None
+    assert asked == [("var", "side"), ("size", "title")]
+    asked.clear()
+    assert known.find("title.x", answers({("var", "side"): "other"})) is None
+    assert asked == [("var", "side")]                               # nothing asked past the first new answer
+    known.add("panel.x", (), 9.0)
+    assert known.find("panel.x", answers({})) == (9.0, ())
+    assert known.find("panel.y", answers({})) is None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_orders_of_the_same_deck_look_the_same(tmp_path, seed):
+    lines = ["Name,Type,Value,Text"] + [f"N{i} {'w' * (i % 40)},{'AB'[i % 2]},{i % 5 or ''},{'t ' * (i % 90)}"
+                                         for i in range(120)]
+    folder = game_folder(tmp_path / "g", "\n".join(lines) + "\n")
+    game = load_game(folder)
+    first = {card.row: _look(_painter(game), card) for card in game.cards[:1]}
+    painter = _painter(game)
+    shuffled = list(game.cards)
+    random.Random(seed).shuffle(shuffled)
+    mixed = {card.row: _look(painter, card) for card in shuffled}
+    straight = _painter(game)
+    assert mixed == {card.row: _look(straight, card) for card in game.cards}
+    assert first[game.cards[0].row] == mixed[game.cards[0].row]
