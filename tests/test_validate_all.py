@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from kitgen.errors import ProblemList
 from kitgen.outputs.kit import validate_game
 from tests.conftest import run
@@ -90,3 +92,23 @@ def test_a_column_the_rulebook_reads_is_used(tmp_path):
     assert result.exit_code == 0
     note = next(line for line in result.output.splitlines() if line.startswith("Note:"))
     assert note.endswith("in the rulebook as card.fields[\"header\"]") and ": Lore;" in note
+
+
+@pytest.mark.parametrize("lore, needles", [
+    ("An old ᚠ tale", ["no glyph for 'ᚠ'"]),
+    ("Gain :nosuch:", ["no icon ':nosuch:'"]),
+])
+def test_validate_checks_the_cells_of_rulebook_card_tables_without_laying_them_out(tmp_path, lore, needles):
+    # the Lore column is printed only in the rulebook's card table, never on a card
+    sheet = f"Name,Text,Lore\nSeer,Look.,Wise\nWolf,Bite.,{lore}\n"
+    folder = game_folder(tmp_path / "g", sheet, toml='rulebook = "rules.md.j2"\n')
+    (folder / "templates").mkdir()
+    (folder / "templates" / "rules.md.j2").write_text("# Cards\n\n{{ card_table(columns=['name', 'Lore']) }}\n",
+                                                      encoding="utf-8")
+    for command in ("validate", "build"):
+        result = run(command, folder, *(["--out", tmp_path / "out"] if command == "build" else []))
+        assert result.exit_code == 2, result.output
+        line = result.output.strip()
+        assert line.startswith("Error: ") and len(line.splitlines()) == 1
+        assert "row 3" in line and "card 'Wolf'" in line and "column 'Lore'" in line
+        assert all(needle in line for needle in needles), line

@@ -123,11 +123,11 @@ class _Doc(BaseDocTemplate):
         return canvas
 
 
-def _story(blocks, game, paper, where: str, art=None):
+def _story(blocks, game, paper, where: str, art=None, checking: bool = False):
     fonts.register()
     theme = Theme.for_game(game)
     doc = _Doc(paper, game, theme)
-    story = Builder(game, theme, where, doc.width, art).flowables(blocks)
+    story = Builder(game, theme, where, doc.width, art, checking).flowables(blocks)
     if not story:
         raise GameDataError("the rulebook template produced no text", file=where)
     return doc, story
@@ -155,9 +155,9 @@ def _too_tall(flowable, doc) -> RenderError | None:
                        f"({to_mm(doc.height):.0f} mm); make it smaller")
 
 
-def _checked_story(blocks, game, paper, where: str, art=None):
+def _checked_story(blocks, game, paper, where: str, art=None, checking: bool = False):
     """The document and its flowables, refused if a block is taller than a page."""
-    doc, story = _story(blocks, game, paper, where, art)
+    doc, story = _story(blocks, game, paper, where, art, checking)
     for flowable in story:
         error = _too_tall(flowable, doc)
         if error:
@@ -166,8 +166,9 @@ def _checked_story(blocks, game, paper, where: str, art=None):
 
 
 def check_blocks(blocks, game, paper, where: str, art=None) -> None:
-    """Refuse blocks that cannot be laid out on a page, without drawing (``kitgen validate``)."""
-    _checked_story(blocks, game, paper, where, art)
+    """Refuse blocks that cannot be laid out on a page, without drawing (``kitgen validate``); the
+    cells of card tables are checked (glyphs, icons) but not laid out, as tables flow over pages."""
+    _checked_story(blocks, game, paper, where, art, checking=True)
 
 
 def build_pdf(blocks, game, paper, where: str, art=None) -> bytes:

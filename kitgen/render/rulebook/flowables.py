@@ -93,9 +93,13 @@ class _Text:
         self.where = where
 
     def para(self, text: str, style: ParagraphStyle) -> Paragraph:
+        self.check(text, style)
+        return Paragraph(markup.to_para(text), style)
+
+    def check(self, text: str, style: ParagraphStyle) -> None:
+        """Refuse ``text`` (inline markup) if the style's font lacks a glyph of it."""
         fonts.check_glyphs(markup.plain(text), f"{self.where}: in {markup.plain(text)[:60]!r}",
                            style.fontName)
-        return Paragraph(markup.to_para(text), style)
 
     def literal(self, text: str, style: ParagraphStyle) -> Paragraph:
         """Data text (card names, effects) printed exactly as written."""
@@ -105,12 +109,13 @@ class _Text:
 # --- blocks -> flowables ----------------------------------------------------------
 
 class Builder:
-    def __init__(self, game, theme: Theme, where: str, width: float, art=None):
+    def __init__(self, game, theme: Theme, where: str, width: float, art=None, checking: bool = False):
         self.game, self.theme, self.st = game, theme, theme.styles
         self.text = _Text(where)
         self.width = width
         self.art = art
         self.painter = None           # the kit's card painter, made when a template shows a card
+        self.checking = checking      # validate: card tables' cells checked, not laid out
 
     def flowables(self, blocks) -> list:
         out: list = []
@@ -223,7 +228,7 @@ class Builder:
                 for col, value in (("name", card.name), ("text", card.text)):
                     fonts.check_glyphs(value, f"{self.game.sheet.file}, row {card.row}, card {card.name!r}, "
                                                   f"column '{self.game.column(col)}'")
-        widths = self._column_widths(data)
+        widths = None if self.checking else self._column_widths(data)
         styles = None
         if "type" in data.columns:
             col = data.columns.index("type")
@@ -233,8 +238,11 @@ class Builder:
             styles = [[type_styles[key] if i == col else None for i in range(len(data.columns))]
                       for key in data.types]
         rows = self._rich_rows(data, type, styles)
-        table = self._grid(data.header, rows, widths, styles=styles)
-        out = [table]
+        if self.checking:
+            self._check_grid(data.header, rows, styles)
+            out: list = [Spacer(0, 0)]
+        else:
+            out = [self._grid(data.header, rows, widths, styles=styles)]
         if caption:
             out.append(self.text.para(caption, self.st["caption"]))
         return out
@@ -260,9 +268,24 @@ class Builder:
                 pieces = parse(" ".join(value.split("\n")), icons_only=True)   # the rest as written, on one line
                 icons = {n: Icon(n, library.find(n, where)) for n in icon_names(pieces)}
                 fonts.check_glyphs(plain_text(pieces), where, style.fontName)
-                cells.append(IconParagraph(para_markup(pieces, style.fontSize, icons), style, icons))
+                cells.append(None if self.checking else
+                             IconParagraph(para_markup(pieces, style.fontSize, icons), style, icons))
             rows.append(cells)
         return rows
+
+    def _check_grid(self, header, rows, styles) -> None:
+        """What :meth:`_grid` refuses of a card table's words (the glyphs of its plain cells), once
+        for each text in each font."""
+        done: set = set()
+        for i, h in enumerate(header):
+            self.text.check(markup.escape_value(h), self.st["cell_head"])
+        for r, row in enumerate(rows):
+            for i, c in enumerate(row):
+                if isinstance(c, str):
+                    style = styles[r][i] if styles and styles[r][i] else self.st["cell"]
+                    if (c, style.fontName) not in done:
+                        self.text.check(markup.escape_value(c), style)
+                        done.add((c, style.fontName))
 
     def _column_widths(self, data: tables.CardTable) -> list[float]:
         """Short columns as wide as their longest entry; the effect text takes what is left."""
