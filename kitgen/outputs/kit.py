@@ -99,6 +99,7 @@ def _collect(game_or_path) -> tuple[ValidationReport | None, Problems]:
 
 
 def _validate(game_or_path, problems: Problems) -> ValidationReport:
+    from kitgen.outputs.card_checks import check_cards
     from kitgen.render.aids.surface_fit import outer_texts
     from kitgen.render.card import CardPainter
     from kitgen.render.rulebook import check_rulebook
@@ -118,11 +119,7 @@ def _validate(game_or_path, problems: Problems) -> ValidationReport:
     with problems.check():
         check_printed_glyphs(game_or_path, game)
     painter = CardPainter(game, size.width, size.height, 0.0, art, source)
-    for card in game.cards:
-        with problems.check():
-            painter.check_face(card)
-        with problems.check():
-            painter.check_back(card)
+    check_cards(painter, problems)
     for component in game.components:
         if getattr(component, "areas", ()):
             with problems.check():
