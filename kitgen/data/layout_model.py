@@ -44,9 +44,10 @@ class Box:
 
     def get(self, key: str, step: int = 0) -> Setting | None:
         """The setting of ``key`` once the first ``step`` fallback changes are applied."""
-        for changes in reversed(self.fallback[:step]):
-            if key in changes:
-                return changes[key]
+        if step:
+            for changes in reversed(self.fallback[:step]):
+                if key in changes:
+                    return changes[key]
         return self.settings.get(key)
 
 

@@ -108,6 +108,7 @@ class Arrangement:
         self.by_name = {b.name: b for b in layout.boxes}
         self.steps = {b.name: 0 for b in layout.boxes}
         self._values: dict[tuple, tuple[Any, str | None]] = {}   # (box, key, step) -> (value, its template's text)
+        self._constants = painter.known(("constants", layout.name))  # the same, for settings without a template
         self.fitted: dict[str, tuple[int, float]] = {}   # box -> (fallback step, size) its text fits at
         self._reads: list | None = None    # what the box being arranged reads that may differ from card to card
 
@@ -176,20 +177,16 @@ class Arrangement:
 
     def _setting(self, name: str, key: str) -> tuple[Any, str | None]:
         """(parsed value, the text its template gave, or None for a constant) of a box's setting."""
-        step = self.steps[name]
-        memo = (name, key, step)
-        got = self._values.get(memo)
+        memo = (name, key, self.steps[name])
+        got = self._values.get(memo) or self._constants.get(memo)
         if got is None:
             box = self.by_name[name]
-            setting = box.get(key, step)
-            if setting is None:
-                got = (None, None)
-            elif setting.constant:
-                got = (setting.value, None)
+            setting = box.get(key, memo[2])
+            if setting is None or setting.constant:        # the same on every card: kept for them all
+                got = self._constants[memo] = (None if setting is None else setting.value, None)
             else:
                 text = self.render(setting, box, key)
-                got = (self._parse(key, text, box, setting), text)
-            self._values[memo] = got
+                got = self._values[memo] = (self._parse(key, text, box, setting), text)
         return got
 
     def _parse(self, key: str, text: str, box, setting) -> Any:
@@ -401,11 +398,10 @@ class Arrangement:
             how, late = None, exc
         fitted = p.fitted_texts.get(how) if how is not None else None
         if fitted is None:
-            setting = box.get("content", self.steps[box.name])
-            where = self.where(box, setting)
+            where = _Where(self, box)
             bold, italic = bool(self.value(box, "bold")), bool(self.value(box, "italic"))
             pieces = parse(self.content(box), bold, italic)
-            icons = {name: p.icon(name, where) for name in icon_names(pieces)}
+            icons = {name: p.icon(name, str(where)) for name in icon_names(pieces)}
             for style in {(r.bold, r.italic) for r in pieces if hasattr(r, "bold")}:
                 fonts.check_glyphs(plain_text(pieces, style), where, p.fonts.face(family, *style))
             if how is None:
@@ -486,6 +482,20 @@ class Arrangement:
         x = self._pad(box, left, "w")
         y = self._pad(box, top, "h")
         return Place(place.x + x, place.y + y, self.inner_w(box), self.inner_h(box))
+
+
+class _Where:
+    """Where a box's content comes from, as a message says it: worked out when a message needs it."""
+
+    def __init__(self, arrangement, box):
+        self.arrangement, self.box = arrangement, box
+
+    def __str__(self) -> str:
+        a = self.arrangement
+        return a.where(self.box, self.box.get("content", a.steps[self.box.name]))
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
 
 
 _SCALARS = (str, int, float, bool, type(None))

@@ -58,8 +58,15 @@ def missing_glyphs(text: str, font_name: str = REGULAR) -> list[str]:
     return sorted({ch for ch in text if not ch.isspace() and ord(ch) not in cmap})
 
 
+@lru_cache(maxsize=16_384)
+def _missing(text: str, font_name: str) -> tuple[str, ...]:
+    """:func:`missing_glyphs`, remembered for short texts (a deck repeats its types, costs and names
+    between the cards, the rulebook's tables and the card sheets)."""
+    return tuple(missing_glyphs(text, font_name))
+
+
 def check_glyphs(text: str, where: str, font_name: str = REGULAR) -> None:
-    missing = missing_glyphs(text, font_name)
+    missing = _missing(text, font_name) if len(text) <= 200 else missing_glyphs(text, font_name)
     if missing:
         shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
         raise RenderError(f"{where}: the font has no glyph for {shown}; "
