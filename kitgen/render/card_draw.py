@@ -13,7 +13,8 @@ from reportlab.lib.colors import Color
 
 from kitgen.layout.card_face import fit_image
 from kitgen.layout.geometry import Rect
-from kitgen.render.card_fit import CAP_HEIGHT, LINE_LEADING, Drawn
+from kitgen.render.card_fit import Drawn
+from kitgen.render.card_text import CAP_HEIGHT, LINE_LEADING
 from kitgen.render.images import draw_art, draw_art_to_bleed, draw_image, image_size
 
 ICON_GAP = 0.15            # of the icons' height, between two icons of a row

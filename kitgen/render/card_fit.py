@@ -17,10 +17,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from reportlab.lib.colors import Color
-from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
-from reportlab.lib.styles import ParagraphStyle
-
 from kitgen.data.bounded_sandbox import MAX_SECONDS, Watchdog
 from kitgen.data.card_context import sources
 from kitgen.data.layouts import at_line, parse_value
@@ -29,14 +25,11 @@ from kitgen.errors import KitgenError, RenderError
 from kitgen.layout import lengths
 from kitgen.layout.card_boxes import Place, Places, outside_safe_zone, place_problem, with_bleed
 from kitgen.render import fonts
-from kitgen.render.rich_text import IconParagraph, LineSetter, icon_names, para_markup, parse, plain_text
+from kitgen.render.card_text import ALIGN, PARA_LEADING, TextFit, TextSetting, attempts, largest_fit, needed_width
+from kitgen.render.rich_text import LineSetter, icon_names, parse, plain_text
 from kitgen.units import MM, to_mm
 
-STEP = 0.25                       # points between the sizes tried
 DEFAULT_FLOOR = 6.0               # no text prints smaller, unless a box says so (points)
-LINE_LEADING, PARA_LEADING = 1.08, 1.22
-CAP_HEIGHT = 0.72                 # of the type size: what centres a line of capitals in its box
-ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
 FALSY = ("", "false", "no", "none")
 _PARSED: dict[tuple[str, str], Any] = {}
 
@@ -46,15 +39,6 @@ class Overflow(Exception):
 
     def __init__(self, box, error: KitgenError):
         self.box, self.error = box, error
-
-
-@dataclass
-class TextFit:
-    size: float
-    lines: list | None = None        # a few lines (LineSetter lines), or
-    setter: LineSetter | None = None
-    para: Any = None                 # a reportlab paragraph
-    height: float = 0.0              # the paragraph's height
 
 
 @dataclass
@@ -406,7 +390,7 @@ class Arrangement:
                 fonts.check_glyphs(plain_text(pieces, style), where, p.fonts.face(family, *style))
             if how is None:
                 raise (self.layout_error(box, str(late)) if isinstance(late, lengths.LengthError) else late)
-            fitted = largest_fit(_attempts(how, pieces, icons, p.fonts), how.top, how.low)
+            fitted = largest_fit(attempts(how, pieces, icons, p.fonts), how.top, how.low)
             if fitted is None:
                 face = lambda b, i: p.fonts.face(family, b, i)     # noqa: E731
                 raise Overflow(box, self._too_long(box, where, pieces, face, icons, how.low, how.width, how.lines,
@@ -414,7 +398,7 @@ class Arrangement:
             p.fitted_texts[how] = fitted
         return fitted
 
-    def _text_setting(self, box, family: str) -> "TextSetting":
+    def _text_setting(self, box, family: str) -> TextSetting:
         """How the text of ``box`` is to be set on this card: all that its fit depends on."""
         places = self.places
         bold, italic = bool(self.value(box, "bold")), bool(self.value(box, "italic"))
@@ -447,7 +431,7 @@ class Arrangement:
         if not lines:
             return RenderError(f"{where}: the text does not fit {about} even at {size:g} pt; shorten it")
         setter = LineSetter(pieces, face, icons, (bold, italic))
-        need = _needed_width(setter, size, lines)
+        need = needed_width(setter, size, lines)
         count = "one line" if lines == 1 else f"{lines} lines"
         return RenderError(f"{where}: {self.content(box)!r} is too long for {about}: at {size:g} pt on {count} it "
                            f"needs {to_mm(need):.1f} mm and the box is {to_mm(width):.1f} mm wide; shorten it")
@@ -522,90 +506,8 @@ def _reads(setting, context: dict) -> tuple | None:
     return tuple(reads)
 
 
-@dataclass(frozen=True)
-class TextSetting:
-    """Everything the fit of a box's text depends on: the text, its font, the room and the sizes to
-    try; for a paragraph (``lines`` 0) also its height, leading, colour and alignment."""
-
-    text: str
-    family: str
-    bold: bool
-    italic: bool
-    width: float
-    top: float
-    low: float
-    lines: int | None
-    height: float = 0.0
-    leading: float = PARA_LEADING
-    color: Any = None
-    align: int = TA_CENTER
-
-
-def _attempts(how: TextSetting, pieces, icons: dict, font_set):
-    """A function from a type size to the text set at it (a TextFit), or None where it does not fit."""
-    face = lambda b, i: font_set.face(how.family, b, i)     # noqa: E731
-    width = how.width
-    if how.lines:
-        setter = LineSetter(pieces, face, icons, (how.bold, how.italic))
-
-        def attempt(size: float):
-            got = setter.lines(size, width)
-            if len(got) <= how.lines and all(setter.width(line, size) <= width for line in got):
-                return TextFit(size, lines=got, setter=setter)
-            return None
-        return attempt
-    base = face(how.bold, how.italic)
-
-    def attempt(size: float):
-        style = ParagraphStyle("card", fontName=base, fontSize=size, leading=size * how.leading,
-                               alignment=how.align, textColor=_color(how.color) if how.color else Color(0, 0, 0))
-        para = IconParagraph(para_markup(parse(how.text), size, icons), style, icons)
-        _, h = para.wrap(width, how.height)
-        if h <= how.height and max(para.getActualLineWidths0() or [0]) <= width + 0.01:
-            return TextFit(size, para=para, height=h)
-        return None
-    return attempt
-
-
 def _has_percent(expr) -> bool:
     if isinstance(expr, lengths.Num):
         return expr.unit == "%"
     return any(_has_percent(e) for e in getattr(expr, "args", ()) or
                [getattr(expr, k) for k in ("arg", "left", "right") if hasattr(expr, k)])
-
-
-def largest_fit(attempt, top: float, low: float):
-    """The fit at the largest size from ``top`` down to ``low``, by STEP, at which ``attempt`` succeeds
-    (None if none does): ``top`` first, as most texts fit there, then halving the steps between."""
-    first = attempt(top)
-    if first is not None or top < low - 1e-9:
-        return first
-    steps = int((top - low) / STEP + 1e-9)             # sizes top - STEP ... top - steps * STEP
-    best, lo, hi = None, 1, steps                      # a text that fits at a size fits at every smaller one
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        got = attempt(top - mid * STEP)
-        if got is not None:
-            best, hi = got, mid - 1
-        else:
-            lo = mid + 1
-    return best
-
-
-def _needed_width(setter: LineSetter, size: float, lines: int) -> float:
-    """The narrowest width at which the text takes ``lines`` lines at ``size``."""
-    widest = setter.width([w for line in setter.lines(size, 1e9) for w in line], size)
-    lo, hi = 0.0, widest
-    for _ in range(40):
-        mid = (lo + hi) / 2
-        got = setter.lines(size, mid)
-        if len(got) <= lines and all(setter.width(line, size) <= mid for line in got):
-            hi = mid
-        else:
-            lo = mid
-    return hi
-
-
-def _color(rgba) -> Color:
-    r, g, b, a = rgba
-    return Color(r, g, b, alpha=a)

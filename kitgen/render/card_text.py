@@ -1,0 +1,115 @@
+"""A card box's text set at the largest type size it fits, from the size its box asks for down to
+its smallest, by quarter points.
+
+:class:`TextSetting` holds all a fit depends on (the text, its font, the room,
+the sizes to try), so two boxes set the same way share one fit; :func:`attempts`
+sets the text at one size (a few lines, or a reportlab paragraph) and
+:func:`largest_fit` finds the largest size that fits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.lib.colors import Color
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+
+from kitgen.render.rich_text import IconParagraph, LineSetter, para_markup, parse
+
+STEP = 0.25                       # points between the sizes tried
+LINE_LEADING, PARA_LEADING = 1.08, 1.22
+CAP_HEIGHT = 0.72                 # of the type size: what centres a line of capitals in its box
+ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
+
+
+@dataclass
+class TextFit:
+    size: float
+    lines: list | None = None        # a few lines (LineSetter lines), or
+    setter: LineSetter | None = None
+    para: Any = None                 # a reportlab paragraph
+    height: float = 0.0              # the paragraph's height
+
+
+@dataclass(frozen=True)
+class TextSetting:
+    """Everything the fit of a box's text depends on: the text, its font, the room and the sizes to
+    try; for a paragraph (``lines`` 0) also its height, leading, colour and alignment."""
+
+    text: str
+    family: str
+    bold: bool
+    italic: bool
+    width: float
+    top: float
+    low: float
+    lines: int | None
+    height: float = 0.0
+    leading: float = PARA_LEADING
+    color: Any = None
+    align: int = TA_CENTER
+
+
+def attempts(how: TextSetting, pieces, icons: dict, font_set):
+    """A function from a type size to the text set at it (a TextFit), or None where it does not fit."""
+    face = lambda b, i: font_set.face(how.family, b, i)     # noqa: E731
+    width = how.width
+    if how.lines:
+        setter = LineSetter(pieces, face, icons, (how.bold, how.italic))
+
+        def attempt(size: float):
+            got = setter.lines(size, width)
+            if len(got) <= how.lines and all(setter.width(line, size) <= width for line in got):
+                return TextFit(size, lines=got, setter=setter)
+            return None
+        return attempt
+    base = face(how.bold, how.italic)
+
+    def attempt(size: float):
+        style = ParagraphStyle("card", fontName=base, fontSize=size, leading=size * how.leading,
+                               alignment=how.align, textColor=_color(how.color) if how.color else Color(0, 0, 0))
+        para = IconParagraph(para_markup(parse(how.text), size, icons), style, icons)
+        _, h = para.wrap(width, how.height)
+        if h <= how.height and max(para.getActualLineWidths0() or [0]) <= width + 0.01:
+            return TextFit(size, para=para, height=h)
+        return None
+    return attempt
+
+
+def largest_fit(attempt, top: float, low: float):
+    """The fit at the largest size from ``top`` down to ``low``, by STEP, at which ``attempt`` succeeds
+    (None if none does): ``top`` first, as most texts fit there, then halving the steps between."""
+    first = attempt(top)
+    if first is not None or top < low - 1e-9:
+        return first
+    steps = int((top - low) / STEP + 1e-9)             # sizes top - STEP ... top - steps * STEP
+    best, lo, hi = None, 1, steps                      # a text that fits at a size fits at every smaller one
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        got = attempt(top - mid * STEP)
+        if got is not None:
+            best, hi = got, mid - 1
+        else:
+            lo = mid + 1
+    return best
+
+
+def needed_width(setter: LineSetter, size: float, lines: int) -> float:
+    """The narrowest width at which the text takes ``lines`` lines at ``size``."""
+    widest = setter.width([w for line in setter.lines(size, 1e9) for w in line], size)
+    lo, hi = 0.0, widest
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        got = setter.lines(size, mid)
+        if len(got) <= lines and all(setter.width(line, size) <= mid for line in got):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _color(rgba) -> Color:
+    r, g, b, a = rgba
+    return Color(r, g, b, alpha=a)
