@@ -15,6 +15,7 @@ from typing import Any
 from reportlab.lib.colors import Color
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from kitgen.render.rich_text import IconParagraph, LineSetter, para_markup, parse
 
@@ -66,16 +67,42 @@ def attempts(how: TextSetting, pieces, icons: dict, font_set):
             return None
         return attempt
     base = face(how.bold, how.italic)
+    color = _color(how.color) if how.color else Color(0, 0, 0)
+
+    def style(size: float) -> ParagraphStyle:
+        return ParagraphStyle("card", fontName=base, fontSize=size, leading=size * how.leading,
+                              alignment=how.align, textColor=color)
+    parsed, per_point = None, 0.0
+    if not icons:                       # the text is parsed once; an icon's picture differs from size to size
+        parsed = IconParagraph(para_markup(parse(how.text), how.top, icons), style(how.top), icons)
+        per_point = _words_width(parsed.frags) / how.top
 
     def attempt(size: float):
-        style = ParagraphStyle("card", fontName=base, fontSize=size, leading=size * how.leading,
-                               alignment=how.align, textColor=_color(how.color) if how.color else Color(0, 0, 0))
-        para = IconParagraph(para_markup(parse(how.text), size, icons), style, icons)
+        if parsed is not None:
+            if not _may_fit(per_point * size, width, how.height, size * how.leading):
+                return None
+            para = parsed.resized(style(size))
+        else:
+            para = IconParagraph(para_markup(parse(how.text), size, icons), style(size), icons)
         _, h = para.wrap(width, how.height)
         if h <= how.height and max(para.getActualLineWidths0() or [0]) <= width + 0.01:
             return TextFit(size, para=para, height=h)
         return None
     return attempt
+
+
+def _words_width(frags) -> float:
+    """The width of a paragraph's words without the spaces between them (a line is at least as wide
+    as its words)."""
+    return sum(stringWidth(word, f.fontName, f.fontSize) for f in frags for word in f.text.split())
+
+
+def _may_fit(words: float, width: float, height: float, leading: float) -> bool:
+    """False when words ``words`` points wide cannot fit lines of ``width`` in ``height`` (each line
+    at most ``width`` + 0.01 wide, as the fit allows, and ``leading`` tall): the paragraph need not be
+    wrapped to know.  A margin keeps rounding from ever refusing a text that fits."""
+    lines = int(height / leading + 1e-9) if leading > 0 else 0
+    return words <= lines * (width + 0.01) * (1 + 1e-9) + 1e-6
 
 
 def largest_fit(attempt, top: float, low: float):

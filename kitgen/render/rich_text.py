@@ -256,9 +256,16 @@ class _IconParser(ParaParser):
 class IconParagraph(Paragraph):
     """A Paragraph whose icons are the game's pictures, drawn by :meth:`Icon.draw` (see KitCanvas)."""
 
-    def __init__(self, text: str, style, icons: dict[str, Icon]):
+    def __init__(self, text: str, style, icons: dict[str, Icon], frags: list | None = None):
         self._icons = icons
-        super().__init__(text, style)
+        super().__init__(text, style, frags=frags)
+
+    def resized(self, style) -> "IconParagraph":
+        """This paragraph, without icons and not yet wrapped, at the type size of ``style`` (otherwise
+        the same as this one's): its fragments copied at the new size, as parsing the text again at
+        that size would give them."""
+        frags = [f.clone(fontSize=style.fontSize, us_lines=list(getattr(f, "us_lines", ()))) for f in self.frags]
+        return IconParagraph(self.text, style, self._icons, frags)
 
     def _setup(self, text, style, bulletText, frags, cleaner):
         if frags is None:

@@ -1,0 +1,88 @@
+"""A box's text set at the largest size it fits: a paragraph parsed once and resized is the paragraph
+parsed at each size, and the sizes skipped without wrapping are sizes at which the text cannot fit."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from reportlab.lib.colors import Color
+from reportlab.lib.styles import ParagraphStyle
+
+from kitgen.render import fonts
+from kitgen.render.card_text import TextSetting, attempts, largest_fit
+from kitgen.render.rich_text import IconParagraph, para_markup, parse
+
+WORDS = ("gain", "lose", "draw", "**two**", "*cards*", "discard", "each", "player", "a", "token",
+         "Überraschung", "naïve", "extraordinarily-long-word-without-any-break", "\n", "&", "<tag>")
+
+
+def _text(rng: random.Random) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 40)))
+
+
+def _style(size: float) -> ParagraphStyle:
+    return ParagraphStyle("card", fontName=fonts.REGULAR, fontSize=size, leading=size * 1.22, textColor=Color(0, 0, 0))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _fonts():
+    fonts.register()
+
+
+def test_a_resized_paragraph_is_the_paragraph_parsed_at_that_size():
+    rng = random.Random(4)
+    for _ in range(150):
+        text = _text(rng)
+        first = IconParagraph(para_markup(parse(text), 10.5, {}), _style(10.5), {})
+        size = rng.choice([9.75, 8.0, 6.25, 10.5, 12.0])
+        parsed = IconParagraph(para_markup(parse(text), size, {}), _style(size), {})
+        resized = first.resized(_style(size))
+        assert [f.__dict__ for f in resized.frags] == [f.__dict__ for f in parsed.frags]
+        width = rng.uniform(30, 200)
+        assert resized.wrap(width, 500) == parsed.wrap(width, 500)
+        assert resized.getActualLineWidths0() == parsed.getActualLineWidths0()
+        assert repr(resized.blPara.lines) == repr(parsed.blPara.lines)
+
+
+def _fits_when_wrapped(how: TextSetting, size: float) -> bool:
+    para = IconParagraph(para_markup(parse(how.text), size, {}), _style(size), {})
+    _, h = para.wrap(how.width, how.height)
+    return h <= how.height and max(para.getActualLineWidths0() or [0]) <= how.width + 0.01
+
+
+def test_sizes_are_skipped_only_where_the_text_cannot_fit(monkeypatch):
+    rng = random.Random(9)
+    font_set = fonts.FontSet(None)
+    wrapped = []
+    wrap = IconParagraph.wrap
+    monkeypatch.setattr(IconParagraph, "wrap", lambda self, w, h: wrapped.append(1) or wrap(self, w, h))
+    tried = wraps = 0
+    for _ in range(120):
+        how = TextSetting(_text(rng), fonts.DEFAULT_FAMILY, False, False, width=rng.uniform(40, 160), top=10.5,
+                          low=5.0, lines=None, height=rng.uniform(20, 90), leading=1.22)
+        attempt = attempts(how, parse(how.text), {}, font_set)
+        for size in (10.5, 9.0, 7.5, 6.0, 5.0):
+            wrapped.clear()
+            got = attempt(size)
+            tried, wraps = tried + 1, wraps + len(wrapped)
+            assert (got is not None) == _fits_when_wrapped(how, size), (how, size)
+            assert got is None or got.size == size
+        # the sizes tried, and so the size found, are those of wrapping the text at every size tried
+        found = largest_fit(attempts(how, parse(how.text), {}, font_set), how.top, how.low)
+        reference = largest_fit(lambda s: s if _fits_when_wrapped(how, s) else None, how.top, how.low)
+        assert (found.size if found else None) == reference
+    assert wraps < tried                # some sizes were refused without wrapping the paragraph
+
+
+def test_a_text_that_just_fits_its_box_is_never_refused_unwrapped():
+    rng = random.Random(12)
+    font_set = fonts.FontSet(None)
+    for _ in range(200):
+        text, size = _text(rng), rng.choice([10.5, 8.0, 6.5])
+        para = IconParagraph(para_markup(parse(text), size, {}), _style(size), {})
+        _, h = para.wrap(rng.uniform(30, 200), 1000)
+        width = max(para.getActualLineWidths0() or [0])          # the box as wide and tall as the text
+        how = TextSetting(text, fonts.DEFAULT_FAMILY, False, False, width=width, top=size, low=size, lines=None,
+                          height=h, leading=1.22)
+        assert (attempts(how, parse(text), {}, font_set)(size) is not None) == _fits_when_wrapped(how, size)
