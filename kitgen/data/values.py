@@ -84,6 +84,8 @@ def slugify(text: str, fallback: str = "game", ascii_only: bool = False) -> str:
 def right_to_left(text: str) -> str | None:
     """A message when ``text`` holds right-to-left letters (Hebrew, Arabic...), which kitgen would
     print reversed and unjoined (it does not shape text); None otherwise."""
+    if text.isascii():                  # no ASCII character reads right to left
+        return None
     for ch in text:
         if unicodedata.bidirectional(ch) in ("R", "AL", "RLE", "RLO", "RLI"):
             return (f"right-to-left text ({ch!r}, U+{ord(ch):04X}) is not supported: kitgen would print it "
