@@ -16,7 +16,7 @@ from kitgen.errors import KitgenError
 from kitgen.layout.known import Known
 from kitgen.render.card import CardPainter
 from kitgen.units import card_size
-from tests.conftest import REPO
+from tests.conftest import REPO, run
 from tests.sheets import game_folder
 
 KITCHEN = REPO / "docs" / "examples" / "kitchen-rivals"
@@ -153,3 +153,157 @@ def test_random_orders_of_the_same_deck_look_the_same(tmp_path, seed):
     straight = _painter(game)
     assert mixed == {card.row: _look(straight, card) for card in game.cards}
     assert first[game.cards[0].row] == mixed[game.cards[0].row]
+
+
+def _random_layout(rng: random.Random, folder):
+    """A layout whose boxes hang on each other, on templates and on type sizes, sometimes in a circle."""
+    names = [f"b{i}" for i in range(rng.randint(2, 4))]
+    lines = ["[layouts.f.vars]", rng.choice(['g = "{{ c1 }}"', 'g = "2mm"']),
+             rng.choice(['k = "{{ \'b0.size\' if c2 == \'x\' else \'3mm\' }}"', 'k = "3mm"'])]
+    for i, b in enumerate(names):
+        o = rng.choice(names[:i] + names[i + 1:])
+        pick = {
+            "content": ["{{ name }}", "{{ text }}", "{{ c2 }} {{ name }}", "{{ text }} {{ vars.g }}"],
+            "x": ["4mm", "g", "{{ c3 }}", f"{o}.x", "k", "{{ '1mm' if vars.k == '3mm' else '2mm' }}"],
+            "y": [f"{5 + 15 * i}mm", f"{o}.bottom + 1mm", f"{o}.y + {o}.size * 1.5", "{{ '%dmm' % (5 + 15 * " + str(i) + ") }}"],
+            "w": ["40mm", "100% - 8mm - g", f"{o}.w", "{{ c4 }}", "50%"],
+            "h": ["8mm", "12mm", "{{ c5 }}", f"{o}.size * 2", "20%"],
+            "size": ["9pt", "12pt", f"min(14pt, {o}.h / 2)", "{{ c6 }}", "40%", f"max(7pt, {o}.size)"],
+        }
+        lines.append(f"[layouts.f.boxes.{b}]")
+        lines += [f'{key} = "{rng.choice(options)}"' for key, options in pick.items()]
+        for key, options, chance in (("min_size", ['"6pt"', '"{{ c7 }}"'], .5), ("lines", ["1", "2", "3"], .5),
+                                     ("padding", ['"1mm"', '"5%"', '"{{ c3 }}"'], .3),
+                                     ("when", ['"{{ c2 }}"', '"{{ text }}"'], .3), ("same_size", ["true"], .3),
+                                     ("bold", ['"{{ c2 == \'x\' }}"'], .3),
+                                     ("fallback", ['[{ w = "100% - 2mm" }, { lines = 4, floor = "4pt", min_size = "4pt" }]',
+                                                   '[{ vars = { g = "{{ c1 }}" }, w = "{{ c4 }}" }]',
+                                                   '[{ size = "20pt" }, { vars = { g = "0mm" } }]'], .5)):
+            if rng.random() < chance:
+                lines.append(f"{key} = {rng.choice(options)}")
+    (folder / "layouts.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    words = ["Draw", "a", "card", "Gain", "two", "coins", "then", "discard", "extraordinarily", "x"]
+    rows = ["Name,Qty,Text,C1,C2,C3,C4,C5,C6,C7"]
+    for _ in range(rng.randint(15, 30)):
+        rows.append(",".join([" ".join(rng.choice(words) for _ in range(rng.randint(1, 6))), "1",
+                              " ".join(rng.choice(words) for _ in range(rng.choice([0, 3, 10, 30]))),
+                              rng.choice(["1mm", "2mm", "0mm"]), rng.choice(["x", "y", ""]),
+                              rng.choice(["2mm", "10%"]), rng.choice(["40mm", "b0.w", "60%"]),
+                              rng.choice(["8mm", "25%"]), rng.choice(["9pt", "14pt"]), rng.choice(["6pt", "8pt"])]))
+    (folder / "cards.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_layouts_look_and_fail_the_same_with_and_without_earlier_cards(tmp_path, seed):
+    rng = random.Random(seed)
+    folder = game_folder(tmp_path / "g", "Name\nx\n", toml='face = "f"\n')
+    _random_layout(rng, folder)
+    game = load_game(folder)
+    shared = _painter(game)
+    try:                          # the deck's common sizes first: a problem there is the deck's, not a card's
+        shared._caps_of(game.face_of(game.cards[0]))
+    except KitgenError:
+        pass
+    together = [(_look(shared, card), _look_back(shared, card)) for card in game.cards]
+    for card, got in zip(game.cards, together):
+        alone = _painter(game)
+        alone._caps = shared._caps
+        assert (_look(alone, card), _look_back(alone, card)) == got, f"seed {seed}, row {card.row}"
+
+
+def _look_back(painter, card) -> tuple:
+    try:
+        return tuple(d.signature() for d in painter._back(card))
+    except KitgenError as exc:
+        return ("problem", str(exc))
+
+
+def _layout_game(tmp_path, sheet: str, boxes: str):
+    folder = game_folder(tmp_path / "g", sheet, toml='face = "f"\n')
+    (folder / "layouts.toml").write_text(boxes, encoding="utf-8")
+    return folder
+
+
+def _problems(folder) -> list[str]:
+    result = run("validate", folder)
+    assert "Traceback" not in result.output
+    return [line for line in result.output.splitlines() if line.startswith("Error:")]
+
+
+def test_a_column_named_game_is_read_on_every_card(tmp_path):
+    folder = _layout_game(tmp_path, "Name,Game\nAlpha,Base\nBeta,Expansion\nGamma,\n", """
+[layouts.f.boxes.set]
+content = "{{ game }}"
+x = "4mm"
+y = "30mm"
+w = "40mm"
+h = "10mm"
+""")
+    game = load_game(folder)
+    painter = _painter(game)
+    sets = [[d.content for d in painter._face(card) if d.box.name == "set"] for card in game.cards]
+    assert sets == [["Base"], ["Expansion"], []]
+
+
+def test_a_glyph_the_font_lacks_is_told_before_another_box_overflows(tmp_path):
+    folder = _layout_game(tmp_path, "Name,Text\nA中 one," + "word " * 60 + "\n", """
+[layouts.f.boxes.a]
+content = "{{ name }}"
+x = "4mm"
+y = "4mm"
+w = "40mm"
+h = "10mm"
+size = "b.size"
+[layouts.f.boxes.b]
+content = "{{ text }}"
+x = "4mm"
+y = "20mm"
+w = "40mm"
+h = "8mm"
+size = "9pt"
+lines = 1
+""")
+    problems = _problems(folder)
+    assert len(problems) == 1 and "no glyph for '中'" in problems[0] and "column 'Name'" in problems[0]
+
+
+def test_a_text_sized_after_a_hidden_box_is_set_at_no_size_without_a_crash(tmp_path):
+    folder = _layout_game(tmp_path, "Name,Text\nAlpha,\nBeta,hello\n", """
+[layouts.f.boxes.a]
+content = "{{ name }}"
+x = "4mm"
+y = "4mm"
+w = "40mm"
+h = "10mm"
+size = "b.size"
+[layouts.f.boxes.b]
+content = "{{ text }}"
+x = "4mm"
+y = "30mm"
+w = "40mm"
+h = "8mm"
+""")
+    assert _problems(folder) == []
+    assert run("validate", folder).exit_code == 0
+
+
+def test_a_circle_through_a_type_size_is_told_the_same_on_every_card(tmp_path):
+    folder = _layout_game(tmp_path, "Name,C\nAlpha,\nBeta,y\nGamma,y\n", """
+[layouts.f.boxes.a]
+content = "{{ name }}"
+x = "4mm"
+y = "4mm"
+w = "40mm"
+h = "b.size * 2"
+[layouts.f.boxes.b]
+content = "{{ name }}"
+when = "{{ c }}"
+x = "4mm"
+y = "30mm"
+w = "40mm"
+h = "10mm"
+size = "min(14pt, a.h / 2)"
+""")
+    circles = [line for line in _problems(folder) if "in a circle" in line]
+    assert len(circles) == 1, circles                       # Beta's and Gamma's circle: one problem, told once
+    assert "row 3" in circles[0] and "in a circle: a.h -> b.size -> a.h" in circles[0]

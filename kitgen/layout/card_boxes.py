@@ -78,8 +78,8 @@ class Places:
             return self.attr(box, "x") + self.attr(box, "w")
         if attr == "bottom":
             return self.attr(box, "y") + self.attr(box, "h")
-        if attr == "size":
-            return self._value((box, attr), lambda: self._read(("size", box)))
+        if attr == "size":                       # the read itself: nothing to remember it by
+            return self._value((box, attr), lambda: self._read(("size", box)), remember=False)
         return self._value((box, attr), lambda: self.length(self._read(("setting", box, attr)),
                                                             getattr(self, PERCENT_OF[attr]), MM))
 
@@ -99,7 +99,7 @@ class Places:
             return self.height, 1
         return self._value((name, None), lambda: evaluate(self._read(("var", name)), self._lookup, self.scale, None))
 
-    def _value(self, key: tuple[str, str | None], compute: Callable[[], Any]) -> Any:
+    def _value(self, key: tuple[str, str | None], compute: Callable[[], Any], remember: bool = True) -> Any:
         """A box's attribute (``key`` is (box, attr)) or a named value ((name, None)): done on this card, known from another card, or computed;
         its reads are added to those of the value being computed, if any."""
         if key in self._done:
@@ -113,14 +113,15 @@ class Places:
             outer, self._reads = self._reads, []
             self._busy.append(key)
             try:
-                found = self.known.find(key, self.answer)
+                found = self.known.find(key, self.answer) if remember else None
                 if found is not None:
                     value, reads = found
                 else:
                     self._reads = []
                     value = compute()
                     reads = tuple(self._reads)
-                    self.known.add(key, reads, value)
+                    if remember:
+                        self.known.add(key, reads, value)
             finally:
                 self._busy.pop()
                 self._reads = outer
@@ -155,9 +156,10 @@ class Places:
 
     def answer(self, what: tuple):
         """This card's answer to the read ``what`` (as :meth:`_read` notes it), compared with
-        the answers of earlier cards."""
+        the answers of earlier cards; a type size is asked as a box's ``size`` is (a circle through
+        it is told the same way)."""
         if what[0] == "size":
-            return self._size(what[1])
+            return self.attr(what[1], "size")
         return (self.var(what[1]) if what[0] == "var" else self.setting(what[1], what[2]))[1]
 
 

@@ -80,7 +80,8 @@ class CardPainter:
         """The boxes of ``layout`` for ``card``, fitted; the deck's common sizes applied."""
         try:
             caps = self._caps_of(layout)
-            return Arrangement(self, layout, card, self.context(card), caps).arrange()
+            return _alone_if_wrong(lambda alone: Arrangement(self, layout, card, self.context(card), caps,
+                                                             alone).arrange())
         except TemplateTimeout:
             where = f" (row {card.row}, card {card.name!r})" if card is not None else ""
             raise RenderError(f"{layout.file}, layout '{layout.name}'{where}: its templates were still rendering "
@@ -103,7 +104,8 @@ class CardPainter:
                     if layout not in (self.game.face_of(card), self.game.back_of(card)):
                         continue
                     bound = None if layout.card_free else card
-                    fitted = Arrangement(self, layout, bound, self.context(bound)).sizes(boxes)
+                    fitted = _alone_if_wrong(lambda alone: Arrangement(self, layout, bound, self.context(bound),
+                                                                       alone=alone).sizes(boxes))
                     for name in boxes:
                         if name in fitted:
                             key = (name, fitted[name][0])
@@ -178,6 +180,18 @@ class CardPainter:
         canvas.endForm()
         _keep_transparency(canvas, name)
         self._forms.add(key)
+
+
+def _alone_if_wrong(arrange):
+    """``arrange(False)``: a card arranged with what earlier cards worked out.  If that raises, the
+    card is arranged again alone (``arrange(True)``), and that one's answer stands: which box a problem
+    is met at first (a circle of places, say) can hang on the order in which the boxes were worked
+    out, and a problem is told as it is on the card alone.  Templates stuck in a loop are not tried
+    twice."""
+    try:
+        return arrange(False)
+    except RenderError:
+        return arrange(True)
 
 
 def _keep_transparency(canvas, name: str) -> None:

@@ -17,13 +17,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kitgen.data.bounded_sandbox import MAX_SECONDS, Watchdog
+from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateTimeout, Watchdog
 from kitgen.data.card_context import sources
 from kitgen.data.layouts import at_line, parse_value
 from kitgen.data.sandbox import TEMPLATE_ERRORS, error_text
 from kitgen.errors import KitgenError, RenderError
 from kitgen.layout import lengths
 from kitgen.layout.card_boxes import Place, Places, outside_safe_zone, place_problem, with_bleed
+from kitgen.layout.known import Known
 from kitgen.render import fonts
 from kitgen.render.card_text import ALIGN, PARA_LEADING, TextFit, TextSetting, attempts, largest_fit, needed_width
 from kitgen.render.rich_text import LineSetter, icon_names, parse, plain_text
@@ -84,8 +85,10 @@ class _VarTexts(Mapping):
 class Arrangement:
     """The boxes of ``layout`` for ``card`` (None: a drawing that reads no row) at a card size."""
 
-    def __init__(self, painter, layout, card, context: dict, caps: dict[str, float] | None = None):
+    def __init__(self, painter, layout, card, context: dict, caps: dict[str, float] | None = None,
+                 alone: bool = False):
         self.painter, self.layout, self.card, self.context = painter, layout, card, context
+        self.alone = alone                 # nothing taken from earlier cards' places and boxes
         self.caps = caps or {}
         self.scale = painter.scale_for(layout)
         self.names = {b.name for b in layout.boxes}
@@ -230,8 +233,12 @@ class Arrangement:
         def attempt():
             self._begin()
             for name in names:
-                if self.shown(self.by_name[name]):
-                    self.fit(self.by_name[name])
+                box = self.by_name[name]
+                if self.shown(box):
+                    try:
+                        self.fit(box)
+                    except lengths.LengthError as exc:
+                        raise self.layout_error(box, str(exc)) from None
             return self.fitted
         return self._until_fitted(attempt)
 
@@ -240,9 +247,10 @@ class Arrangement:
         self._fits: dict[str, tuple[TextFit, tuple]] = {}    # box -> (its fit, what the fit read)
         self._vars: dict[str, tuple[Any, Any]] = {}
         steps = tuple(self.steps.values())
+        places = Known() if self.alone else p.known(("places", self.layout.name, steps))
         self.places = Places(p.width, p.height, self.scale, self.names, self._setting, self.var, self._size_of,
-                             p.known(("places", self.layout.name, steps)), self._note)
-        self.known_boxes = p.known(("boxes", self.layout.name, steps))
+                             places, self._note)
+        self.known_boxes = Known() if self.alone else p.known(("boxes", self.layout.name, steps))
 
     def _note(self, reads: tuple) -> None:
         if self._reads is not None:
@@ -268,7 +276,10 @@ class Arrangement:
         self._begin()
         drawn = []
         for box in self.layout.boxes:
-            found = self.known_boxes.find(box.name, self._answer)
+            try:
+                found = self.known_boxes.find(box.name, self._answer)
+            except lengths.LengthError as exc:      # met asking what the box reads, as in working it out
+                raise self.layout_error(box, str(exc)) from None
             if found is None:
                 self._reads = []
                 try:
@@ -309,8 +320,11 @@ class Arrangement:
         except lengths.LengthError as exc:
             raise self.layout_error(box, str(exc)) from None
         content = self.content(box)
-        text = self.fit(box) if box.kind == "text" else None
-        inner = self.inner(box)
+        try:                    # a place that cannot be computed, met only now: this box's problem
+            text = self.fit(box) if box.kind == "text" else None
+            inner = self.inner(box)
+        except lengths.LengthError as exc:
+            raise self.layout_error(box, str(exc)) from None
         if style.get("bleed"):
             place = with_bleed(place, p.width, p.height, p.bleed)
         else:
@@ -372,24 +386,25 @@ class Arrangement:
 
     def _fit(self, box) -> TextFit:
         p = self.painter
+        where = _Where(self, box)
+        bold, italic = bool(self.value(box, "bold")), bool(self.value(box, "italic"))
         family = self.value(box, "font") or fonts.DEFAULT_FAMILY
         if not p.fonts.has(family):
             raise self.layout_error(box, f"no font named {family!r} (fonts: {', '.join(p.fonts.names())}; "
                                          "a game's own go in its fonts/ folder)", "font")
         try:
-            how = self._text_setting(box, family)
-        except (lengths.LengthError, RenderError) as exc:    # raised once the text's own checks are done
-            how, late = None, exc
+            how = self._text_setting(box, family, bold, italic)
+        except (lengths.LengthError, KitgenError, Overflow, TemplateTimeout) as exc:
+            how, late = None, exc          # raised once the text's own checks are done, as they come first
         fitted = p.fitted_texts.get(how) if how is not None else None
         if fitted is None:
-            where = _Where(self, box)
-            bold, italic = bool(self.value(box, "bold")), bool(self.value(box, "italic"))
             pieces = parse(self.content(box), bold, italic)
-            icons = {name: p.icon(name, str(where)) for name in icon_names(pieces)}
+            names = icon_names(pieces)
+            icons = {name: p.icon(name, str(where)) for name in names} if names else {}
             for style in {(r.bold, r.italic) for r in pieces if hasattr(r, "bold")}:
                 fonts.check_glyphs(plain_text(pieces, style), where, p.fonts.face(family, *style))
             if how is None:
-                raise (self.layout_error(box, str(late)) if isinstance(late, lengths.LengthError) else late)
+                raise late
             fitted = largest_fit(attempts(how, pieces, icons, p.fonts), how.top, how.low)
             if fitted is None:
                 face = lambda b, i: p.fonts.face(family, b, i)     # noqa: E731
@@ -398,21 +413,24 @@ class Arrangement:
             p.fitted_texts[how] = fitted
         return fitted
 
-    def _text_setting(self, box, family: str) -> TextSetting:
-        """How the text of ``box`` is to be set on this card: all that its fit depends on."""
+    def _text_setting(self, box, family: str, bold: bool, italic: bool) -> TextSetting:
+        """How the text of ``box`` is to be set on this card: all that its fit depends on.  A length of
+        the type sizes that cannot be computed is the box's problem; its place's, the place's."""
         places = self.places
-        bold, italic = bool(self.value(box, "bold")), bool(self.value(box, "italic"))
         lines = self.value(box, "lines")
         width = self.inner_w(box)
         height = (lambda: self.inner_h(box))
-        size_expr = self.value(box, "size")
-        top = (places.length(size_expr, height() if _has_percent(size_expr) else None, 1.0)
-               if size_expr is not None else 10.0 * self.scale)
-        low = self.value(box, "min_size")
-        low = places.length(low, height() if _has_percent(low) else None, 1.0) if low is not None else 0.0
-        floor_expr = self.value(box, "floor")
-        floor = (lengths.points(lengths.evaluate(floor_expr, lambda n, a: (0.0, 0), 1.0, None), 1.0, 1.0)
-                 if floor_expr is not None else DEFAULT_FLOOR)
+        try:
+            size_expr = self.value(box, "size")
+            top = (places.length(size_expr, height() if _has_percent(size_expr) else None, 1.0)
+                   if size_expr is not None else 10.0 * self.scale)
+            low = self.value(box, "min_size")
+            low = places.length(low, height() if _has_percent(low) else None, 1.0) if low is not None else 0.0
+            floor_expr = self.value(box, "floor")
+            floor = (lengths.points(lengths.evaluate(floor_expr, lambda n, a: (0.0, 0), 1.0, None), 1.0, 1.0)
+                     if floor_expr is not None else DEFAULT_FLOOR)
+        except lengths.LengthError as exc:
+            raise self.layout_error(box, str(exc)) from None
         low = max(low, floor)
         cap = self.caps.get((box.name, self.steps[box.name]))
         if cap is not None:
@@ -422,9 +440,10 @@ class Arrangement:
             return TextSetting(self.content(box), family, bold, italic, width, top, low, lines)
         if family != fonts.DEFAULT_FAMILY:
             self.painter.fonts.family(family)
-        return TextSetting(self.content(box), family, bold, italic, width, top, low, lines, height(),
-                           self.value(box, "leading") or PARA_LEADING, self.value(box, "color"),
-                           ALIGN[self.value(box, "align") or "center"])
+        leading, color = self.value(box, "leading") or PARA_LEADING, self.value(box, "color")
+        inner_h = height()
+        return TextSetting(self.content(box), family, bold, italic, width, top, low, lines, inner_h, leading,
+                           color, ALIGN[self.value(box, "align") or "center"])
 
     def _too_long(self, box, where, pieces, face, icons, size, width, lines, bold, italic) -> RenderError:
         about = self.about(box)
@@ -483,7 +502,7 @@ class _Where:
 
 
 _SCALARS = (str, int, float, bool, type(None))
-_SAME_FOR_EVERY_CARD = ("back", "game")       # of one game: the painter's memo is the game's
+_SAME_FOR_EVERY_CARD = ("back", "game")       # game.toml's, unless a column takes the name: the same on every card
 
 
 def _reads(setting, context: dict) -> tuple | None:
@@ -492,8 +511,8 @@ def _reads(setting, context: dict) -> tuple | None:
     reads = []
     names = setting.names
     for name in (names if len(names) < 2 else sorted(names)):
-        if name in _SAME_FOR_EVERY_CARD:
-            continue
+        if name in _SAME_FOR_EVERY_CARD and context.get(name).__class__ is dict:
+            continue                      # the game's own (a column of that name would be a plain value)
         if name not in context:
             if name == "vars":            # the layout's values for this card, at its fallback step
                 return None

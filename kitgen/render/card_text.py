@@ -73,7 +73,7 @@ def attempts(how: TextSetting, pieces, icons: dict, font_set):
         return ParagraphStyle("card", fontName=base, fontSize=size, leading=size * how.leading,
                               alignment=how.align, textColor=color)
     parsed, per_point = None, 0.0
-    if not icons:                       # the text is parsed once; an icon's picture differs from size to size
+    if not icons and how.top > 0:       # the text is parsed once; an icon's picture differs from size to size
         parsed = IconParagraph(para_markup(parse(how.text), how.top, icons), style(how.top), icons)
         per_point = _words_width(parsed.frags) / how.top
 

@@ -268,8 +268,8 @@ class Builder:
                 pieces = parse(" ".join(value.split("\n")), icons_only=True)   # the rest as written, on one line
                 icons = {n: Icon(n, library.find(n, where)) for n in icon_names(pieces)}
                 fonts.check_glyphs(plain_text(pieces), where, style.fontName)
-                cells.append(None if self.checking else
-                             IconParagraph(para_markup(pieces, style.fontSize, icons), style, icons))
+                markup = para_markup(pieces, style.fontSize, icons)      # an icon's size, worked out here
+                cells.append(None if self.checking else IconParagraph(markup, style, icons))
             rows.append(cells)
         return rows
 
