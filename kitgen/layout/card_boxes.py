@@ -68,7 +68,7 @@ class Places:
         self.boxes, self.setting, self.var, self.size_of = boxes, setting, var, size_of
         self.known = known if known is not None else Known()
         self.outside = outside                   # told the reads of each value asked from outside
-        self._done: dict[tuple, tuple[Any, tuple]] = {}   # (box, attr) or (value, None) -> (value, its reads)
+        self._done: dict[tuple, tuple[Any, tuple]] = {}   # (box, attr) or (name, None) -> (value, its reads)
         self._busy: list[tuple] = []
         self._reads: list | None = None          # the reads of the value being computed
 
@@ -97,18 +97,21 @@ class Places:
             return self.width, 1
         if name == "height":
             return self.height, 1
-        return self._value((name, None), lambda: evaluate(self._read(("var", name)), self._lookup, self.scale, None))
+        return self._value((name, None),
+                           lambda: evaluate(self._read(("var", name)), self._lookup, self.scale, None))
 
     def _value(self, key: tuple[str, str | None], compute: Callable[[], Any], remember: bool = True) -> Any:
-        """A box's attribute (``key`` is (box, attr)) or a named value ((name, None)): done on this card, known from another card, or computed;
-        its reads are added to those of the value being computed, if any."""
+        """A box's attribute (``key`` is (box, attr)) or a named value ((name, None)): done on this
+        card, known from another card, or computed; its reads are added to those of the value being
+        computed, if any (else told ``outside``)."""
         if key in self._done:
             value, reads = self._done[key]
         else:
             if key in self._busy:
                 if key[1] is None:
                     raise LengthError(f"the value '{key[0]}' depends on itself")
-                loop = " -> ".join(f"{b}.{a}" if a else f"vars.{b}" for b, a in self._busy[self._busy.index(key):] + [key])
+                steps = self._busy[self._busy.index(key):] + [key]
+                loop = " -> ".join(f"{b}.{a}" if a else f"vars.{b}" for b, a in steps)
                 raise LengthError(f"the boxes' places depend on each other in a circle: {loop}")
             outer, self._reads = self._reads, []
             self._busy.append(key)
