@@ -76,6 +76,7 @@ def main() -> None:
     import python_calamine
 
     from kitgen.data.sheet import read_sheet
+    from kitgen.outputs.workers import usable_cores
 
     with tempfile.TemporaryDirectory() as tmp:
         folder, distinct = Path(tmp) / "big", Path(tmp) / "distinct"
@@ -93,7 +94,7 @@ def main() -> None:
             if proc.returncode != 0:
                 sys.exit(f"validate failed: {proc.stderr.strip()}")
 
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+        cores = usable_cores()
         validate_s = best_of(3, validate)
         one_core_s = best_of(3, lambda: validate(one_core=True)) if cores > 1 else None
         distinct_s = best_of(2, lambda: validate(distinct))

@@ -20,8 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from kitgen.outputs.workers import usable_cores  # noqa: E402
 from solver.altunha.sim.enumerate import clear_caches  # noqa: E402
-from solver.altunha.sim.runner import Spec, default_workers, run_games  # noqa: E402
+from solver.altunha.sim.runner import Spec, run_games  # noqa: E402
 from solver.altunha.sim.stats import how_games_ended  # noqa: E402
 from solver.altunha.sim.variants import load_setup  # noqa: E402
 
@@ -45,7 +46,7 @@ def measure(games: int, workers: int) -> tuple[float, float, dict[str, int]]:
 
 def main():
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    cores = default_workers()
+    cores = usable_cores()
     print(f"{games} four-player games, greedy policy, {cores} core(s) available")
     results = {}
     for workers in sorted({1, min(2, cores)}):

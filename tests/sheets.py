@@ -9,6 +9,7 @@ web address...).
 from __future__ import annotations
 
 import io
+import json
 import textwrap
 import zipfile
 from pathlib import Path
@@ -25,6 +26,13 @@ def game_folder(folder: Path, sheet: str | bytes, sheet_name: str = "cards.csv",
     data = sheet if isinstance(sheet, bytes) else sheet.encode("utf-8")
     (folder / sheet_name.partition("#")[0]).write_bytes(data)
     return folder
+
+
+def layout_box(layout: str, name: str, content: str, x: str = "4mm", y: str = "4mm", w: str = "40mm",
+               h: str = "10mm", **keys) -> str:
+    """One box of a layouts.toml, ``[layouts.LAYOUT.boxes.NAME]``: its content, place and other keys."""
+    settings = {"content": content, "x": x, "y": y, "w": w, "h": h, **keys}
+    return f"[layouts.{layout}.boxes.{name}]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in settings.items())
 
 
 def xlsx_bytes(sheets: dict[str, list[list]]) -> bytes:

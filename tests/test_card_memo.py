@@ -17,7 +17,7 @@ from kitgen.layout.known import Known
 from kitgen.render.card import CardPainter
 from kitgen.units import card_size
 from tests.conftest import REPO, run
-from tests.sheets import game_folder
+from tests.sheets import game_folder, layout_box
 
 KITCHEN = REPO / "docs" / "examples" / "kitchen-rivals"
 
@@ -89,26 +89,11 @@ def test_a_layout_whose_places_hang_on_templates_and_type_sizes_is_arranged_as_a
     folder = game_folder(tmp_path / "g", "Name,Qty,Shift,Text\n" + "".join(
         f"{'Long ' * (i % 7)}Name {i},1,{(i * 7) % 11},{'word ' * (i % 13)}\n" for i in range(200)),
         toml='face = "tall"\n')
-    (folder / "layouts.toml").write_text('''
-[layouts.tall.vars]
-gap = "{{ (shift | int) }}mm"
-[layouts.tall.boxes.title]
-content = "{{ name }}"
-x = "4mm + gap"
-y = "4mm"
-w = "100% - 8mm - gap"
-h = "10mm"
-size = "14pt"
-min_size = "5pt"
-[layouts.tall.boxes.under]
-content = "{{ text }}"
-x = "title.x"
-y = "title.y + title.size * 2"
-w = "title.w"
-h = "100% - title.y - title.size * 2 - 4mm"
-size = "9pt"
-min_size = "6pt"
-''', encoding="utf-8")
+    (folder / "layouts.toml").write_text(
+        '[layouts.tall.vars]\ngap = "{{ (shift | int) }}mm"\n'
+        + layout_box("tall", "title", "{{ name }}", x="4mm + gap", w="100% - 8mm - gap", size="14pt", min_size="5pt")
+        + layout_box("tall", "under", "{{ text }}", x="title.x", y="title.y + title.size * 2", w="title.w",
+                     h="100% - title.y - title.size * 2 - 4mm", size="9pt", min_size="6pt"), encoding="utf-8")
     looks = _same_as_alone(folder, sample=80)
     tops = {look[1][0][1].y for look in looks.values() if look[0] != "problem" and len(look) > 1}
     assert len(tops) > 3                      # the lower box moves with the title's type size
@@ -165,22 +150,21 @@ def _random_layout(rng: random.Random, folder):
         pick = {
             "content": ["{{ name }}", "{{ text }}", "{{ c2 }} {{ name }}", "{{ text }} {{ vars.g }}"],
             "x": ["4mm", "g", "{{ c3 }}", f"{o}.x", "k", "{{ '1mm' if vars.k == '3mm' else '2mm' }}"],
-            "y": [f"{5 + 15 * i}mm", f"{o}.bottom + 1mm", f"{o}.y + {o}.size * 1.5", "{{ '%dmm' % (5 + 15 * " + str(i) + ") }}"],
+            "y": [f"{5 + 15 * i}mm", f"{o}.bottom + 1mm", f"{o}.y + {o}.size * 1.5",
+                  "{{ '%dmm' % (5 + 15 * " + str(i) + ") }}"],
             "w": ["40mm", "100% - 8mm - g", f"{o}.w", "{{ c4 }}", "50%"],
             "h": ["8mm", "12mm", "{{ c5 }}", f"{o}.size * 2", "20%"],
             "size": ["9pt", "12pt", f"min(14pt, {o}.h / 2)", "{{ c6 }}", "40%", f"max(7pt, {o}.size)"],
+            "min_size": ["6pt", "{{ c7 }}", None], "lines": [1, 2, 3, None], "padding": ["1mm", "5%", "{{ c3 }}", None],
+            "when": ["{{ c2 }}", "{{ text }}", None, None], "same_size": [True, None, None],
+            "bold": ["{{ c2 == 'x' }}", None, None],
         }
-        lines.append(f"[layouts.f.boxes.{b}]")
-        lines += [f'{key} = "{rng.choice(options)}"' for key, options in pick.items()]
-        for key, options, chance in (("min_size", ['"6pt"', '"{{ c7 }}"'], .5), ("lines", ["1", "2", "3"], .5),
-                                     ("padding", ['"1mm"', '"5%"', '"{{ c3 }}"'], .3),
-                                     ("when", ['"{{ c2 }}"', '"{{ text }}"'], .3), ("same_size", ["true"], .3),
-                                     ("bold", ['"{{ c2 == \'x\' }}"'], .3),
-                                     ("fallback", ['[{ w = "100% - 2mm" }, { lines = 4, floor = "4pt", min_size = "4pt" }]',
-                                                   '[{ vars = { g = "{{ c1 }}" }, w = "{{ c4 }}" }]',
-                                                   '[{ size = "20pt" }, { vars = { g = "0mm" } }]'], .5)):
-            if rng.random() < chance:
-                lines.append(f"{key} = {rng.choice(options)}")
+        chosen = {key: rng.choice(options) for key, options in pick.items()}
+        lines.append(layout_box("f", b, **{key: value for key, value in chosen.items() if value is not None}))
+        fallbacks = ['[{ w = "100% - 2mm" }, { lines = 4, floor = "4pt", min_size = "4pt" }]',
+                     '[{ vars = { g = "{{ c1 }}" }, w = "{{ c4 }}" }]', '[{ size = "20pt" }, { vars = { g = "0mm" } }]']
+        if rng.random() < .5:
+            lines.append("fallback = " + rng.choice(fallbacks))
     (folder / "layouts.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     words = ["Draw", "a", "card", "Gain", "two", "coins", "then", "discard", "extraordinarily", "x"]
     rows = ["Name,Qty,Text,C1,C2,C3,C4,C5,C6,C7"]
@@ -231,14 +215,8 @@ def _problems(folder) -> list[str]:
 
 
 def test_a_column_named_game_is_read_on_every_card(tmp_path):
-    folder = _layout_game(tmp_path, "Name,Game\nAlpha,Base\nBeta,Expansion\nGamma,\n", """
-[layouts.f.boxes.set]
-content = "{{ game }}"
-x = "4mm"
-y = "30mm"
-w = "40mm"
-h = "10mm"
-""")
+    folder = _layout_game(tmp_path, "Name,Game\nAlpha,Base\nBeta,Expansion\nGamma,\n",
+                          layout_box("f", "set", "{{ game }}", y="30mm"))
     game = load_game(folder)
     painter = _painter(game)
     sets = [[d.content for d in painter._face(card) if d.box.name == "set"] for card in game.cards]
@@ -246,64 +224,25 @@ h = "10mm"
 
 
 def test_a_glyph_the_font_lacks_is_told_before_another_box_overflows(tmp_path):
-    folder = _layout_game(tmp_path, "Name,Text\nA中 one," + "word " * 60 + "\n", """
-[layouts.f.boxes.a]
-content = "{{ name }}"
-x = "4mm"
-y = "4mm"
-w = "40mm"
-h = "10mm"
-size = "b.size"
-[layouts.f.boxes.b]
-content = "{{ text }}"
-x = "4mm"
-y = "20mm"
-w = "40mm"
-h = "8mm"
-size = "9pt"
-lines = 1
-""")
+    folder = _layout_game(tmp_path, "Name,Text\nA中 one," + "word " * 60 + "\n",
+                          layout_box("f", "a", "{{ name }}", size="b.size")
+                          + layout_box("f", "b", "{{ text }}", y="20mm", h="8mm", size="9pt", lines=1))
     problems = _problems(folder)
     assert len(problems) == 1 and "no glyph for '中'" in problems[0] and "column 'Name'" in problems[0]
 
 
 def test_a_text_sized_after_a_hidden_box_is_set_at_no_size_without_a_crash(tmp_path):
-    folder = _layout_game(tmp_path, "Name,Text\nAlpha,\nBeta,hello\n", """
-[layouts.f.boxes.a]
-content = "{{ name }}"
-x = "4mm"
-y = "4mm"
-w = "40mm"
-h = "10mm"
-size = "b.size"
-[layouts.f.boxes.b]
-content = "{{ text }}"
-x = "4mm"
-y = "30mm"
-w = "40mm"
-h = "8mm"
-""")
+    folder = _layout_game(tmp_path, "Name,Text\nAlpha,\nBeta,hello\n",
+                          layout_box("f", "a", "{{ name }}", size="b.size")
+                          + layout_box("f", "b", "{{ text }}", y="30mm", h="8mm"))
     assert _problems(folder) == []
     assert run("validate", folder).exit_code == 0
 
 
 def test_a_circle_through_a_type_size_is_told_the_same_on_every_card(tmp_path):
-    folder = _layout_game(tmp_path, "Name,C\nAlpha,\nBeta,y\nGamma,y\n", """
-[layouts.f.boxes.a]
-content = "{{ name }}"
-x = "4mm"
-y = "4mm"
-w = "40mm"
-h = "b.size * 2"
-[layouts.f.boxes.b]
-content = "{{ name }}"
-when = "{{ c }}"
-x = "4mm"
-y = "30mm"
-w = "40mm"
-h = "10mm"
-size = "min(14pt, a.h / 2)"
-""")
+    folder = _layout_game(tmp_path, "Name,C\nAlpha,\nBeta,y\nGamma,y\n",
+                          layout_box("f", "a", "{{ name }}", h="b.size * 2")
+                          + layout_box("f", "b", "{{ name }}", y="30mm", when="{{ c }}", size="min(14pt, a.h / 2)"))
     circles = [line for line in _problems(folder) if "in a circle" in line]
     assert len(circles) == 1, circles                       # Beta's and Gamma's circle: one problem, told once
     assert "row 3" in circles[0] and "in a circle: a.h -> b.size -> a.h" in circles[0]

@@ -16,7 +16,7 @@ import pytest
 
 from kitgen.outputs import card_checks
 from tests.conftest import REPO, run
-from tests.sheets import game_folder
+from tests.sheets import game_folder, layout_box
 
 SCRIPT = """
 import json, sys
@@ -25,7 +25,7 @@ from kitgen.cli import cli
 from kitgen.outputs import card_checks, workers
 
 card_checks.SPLIT_FROM = 100
-card_checks._cores = lambda: 2
+workers.usable_cores = lambda: 2
 forked = []
 started = workers.Beside.__init__
 
@@ -54,31 +54,12 @@ def _deck(tmp_path, broken: bool):
         shift = "0.5" if i in (220, 230) else "12"      # a warning first met in the second half, once
         lines.append(f"{name},1,{shift},{text},{'Secret' if i > 300 else ''},hidden,x")
     folder = game_folder(tmp_path / "g", "\n".join(lines) + "\n", toml='face = "plain"\n')
-    (folder / "layouts.toml").write_text('''
-[layouts.plain.boxes.title]
-content = "{{ name }}"
-x = "5mm"
-y = "5mm"
-w = "100% - 10mm"
-h = "12mm"
-size = "12pt"
-lines = 2
-[layouts.plain.boxes.text]
-content = "{{ text }}{% if key %} {{ fields[key] }}{% endif %}"
-x = "5mm"
-y = "20mm"
-w = "100% - 10mm"
-h = "30mm"
-size = "9pt"
-[layouts.plain.boxes.shift]
-content = "{{ shift }}"
-x = "{{ shift }}mm"
-y = "60mm"
-w = "10mm"
-h = "5mm"
-size = "7pt"
-lines = 1
-''', encoding="utf-8")
+    (folder / "layouts.toml").write_text(
+        layout_box("plain", "title", "{{ name }}", x="5mm", y="5mm", w="100% - 10mm", h="12mm", size="12pt", lines=2)
+        + layout_box("plain", "text", "{{ text }}{% if key %} {{ fields[key] }}{% endif %}", x="5mm", y="20mm",
+                     w="100% - 10mm", h="30mm", size="9pt")
+        + layout_box("plain", "shift", "{{ shift }}", x="{{ shift }}mm", y="60mm", w="10mm", h="5mm", size="7pt",
+                     lines=1), encoding="utf-8")
     return folder
 
 

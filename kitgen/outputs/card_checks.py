@@ -11,8 +11,6 @@ are marked read here too.
 
 from __future__ import annotations
 
-import os
-
 from kitgen.data.problems import Problems
 from kitgen.errors import KitgenError
 
@@ -21,10 +19,10 @@ SPLIT_FROM = 2_000        # distinct cards: below this, forking costs more than 
 
 def check_cards(painter, problems: Problems) -> None:
     """Check each card's face and back, reporting to ``problems``."""
-    from kitgen.outputs.workers import Beside
+    from kitgen.outputs.workers import Beside, usable_cores
 
     cards = painter.game.cards
-    half = len(cards) // 2 if len(cards) >= SPLIT_FROM and _cores() > 1 else len(cards)
+    half = len(cards) // 2 if len(cards) >= SPLIT_FROM and usable_cores() > 1 else len(cards)
     if half < len(cards):
         _check(painter, cards[:1], problems)         # what every card shares (one size per deck) is worked out once
         beside = Beside(_with_something_to_say, painter, cards[half:])
@@ -63,10 +61,3 @@ def _with_something_to_say(painter, cards) -> tuple[list[int], set[int]]:
             flagged.append(i)
     sheet = painter.game.sheet
     return flagged, (set(sheet.columns.used) if sheet is not None else set())
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:              # not on Linux
-        return os.cpu_count() or 1

@@ -24,6 +24,7 @@ from the rest of kitgen but its errors, its Ctrl-C flag and, in a worker, its lo
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -34,6 +35,14 @@ from kitgen.errors import WorkerFailed
 from kitgen.outputs.interrupts import check_stop
 
 AHEAD = 2           # tasks a worker holds at once: the next one waits in its pipe while it works
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:              # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def pool_context():

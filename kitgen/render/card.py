@@ -32,7 +32,8 @@ class CardPainter:
         self.icons = IconLibrary(game.root if user else None)
         self._icons: dict[str, Icon] = {}
         self.rendered: dict[tuple, str] = {}          # (setting, the values its template reads) -> its text
-        self._known: dict[tuple, Known | dict] = {}   # places, boxes and constants worked out, see known()
+        self._known: dict[tuple, Known] = {}          # places and boxes worked out, see known()
+        self.constants: dict[str, dict] = {}          # layout -> (box, key, step) -> a setting without a template
         self.fitted_texts: dict = {}                  # TextSetting -> its TextFit
         self._contexts: dict[int, dict] = {}
         self._faces: dict[int, list[Drawn]] = {}
@@ -53,11 +54,10 @@ class CardPainter:
         w0, h0 = layout.size
         return min(self.width / w0, self.height / h0)
 
-    def known(self, key: tuple):
-        """What earlier cards worked out under ``key``: a :class:`Known` for ("places" or "boxes",
-        layout, fallback steps); a dict of the settings without a template for ("constants", layout)."""
+    def known(self, key: tuple) -> Known:
+        """What earlier cards worked out under ``key``: ("places" or "boxes", layout, fallback steps)."""
         if key not in self._known:
-            self._known[key] = {} if key[0] == "constants" else Known()
+            self._known[key] = Known()
         return self._known[key]
 
     def icon(self, name: str, where: str) -> Icon:

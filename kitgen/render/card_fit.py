@@ -95,7 +95,7 @@ class Arrangement:
         self.by_name = {b.name: b for b in layout.boxes}
         self.steps = {b.name: 0 for b in layout.boxes}
         self._values: dict[tuple, tuple[Any, str | None]] = {}   # (box, key, step) -> (value, its template's text)
-        self._constants = painter.known(("constants", layout.name))  # the same, for settings without a template
+        self._constants = painter.constants.setdefault(layout.name, {})    # the same for every card
         self.fitted: dict[str, tuple[int, float]] = {}   # box -> (fallback step, size) its text fits at
         self._reads: list | None = None    # what the box being arranged reads that may differ from card to card
 

@@ -9,13 +9,12 @@ workers or machines.
 from __future__ import annotations
 
 import gc
-import os
 import random
 from dataclasses import dataclass
 from typing import Callable
 
 from kitgen.errors import KitgenError, OptionError, WorkerFailed
-from kitgen.outputs.workers import run_tasks
+from kitgen.outputs.workers import run_tasks, usable_cores
 from solver.altunha.sim.engine import Game
 from solver.altunha.sim.policies import make_policy
 from solver.altunha.sim.variants import Setup
@@ -144,13 +143,6 @@ def _pool_chunks(games: int, workers: int) -> list[tuple[int, int]]:
     return out
 
 
-def default_workers() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return max(1, os.cpu_count() or 1)
-
-
 def run_games(spec: Spec, games: int, workers: int | None = None, cluster: str | None = None,
               progress: Callable[[int], None] | None = None) -> list[dict]:
     """Records of games 0..games-1, in order; ``progress(n)`` is told of every n games done."""
@@ -158,7 +150,7 @@ def run_games(spec: Spec, games: int, workers: int | None = None, cluster: str |
         raise OptionError("--games", f"must be at least 1, not {games}")
     if cluster:
         return _run_dask(spec, games, cluster, progress)
-    workers = default_workers() if workers is None else workers
+    workers = usable_cores() if workers is None else workers
     if workers < 1:
         raise OptionError("--workers", f"must be at least 1, not {workers}")
     out: list[dict] = []
