@@ -21,6 +21,7 @@ from kitgen.units import card_size
 from tests.conftest import REPO, run
 from tests.pdfcheck import norm, words_by_page
 from tests.pdfium_read import page_texts
+from tests.sheets import layout_box
 
 EXAMPLES = REPO / "docs" / "examples"
 KITCHEN, STARS = EXAMPLES / "kitchen-rivals", EXAMPLES / "star-exchange"
@@ -257,15 +258,9 @@ def test_the_served_preview_shows_each_cards_own_back(tmp_path):
 def test_random_picks_and_lipsum_are_the_same_in_every_build_and_still_vary_by_card(tmp_path):
     copy = shutil.copytree(KITCHEN, tmp_path / "game")
     layouts = copy / "layouts.toml"
-    layouts.write_text(layouts.read_text(encoding="utf-8") + """
-[layouts.dish.boxes.motto]
-content = "{{ ['Ash', 'Basil', 'Clove', 'Dill', 'Elder', 'Fennel'] | random }} {{ lipsum(1, false, 3, 4) }}"
-x = "10mm"
-y = "40mm"
-w = "100% - 20mm"
-h = "12mm"
-size = "6pt"
-""", encoding="utf-8")
+    motto = "{{ ['Ash', 'Basil', 'Clove', 'Dill', 'Elder', 'Fennel'] | random }} {{ lipsum(1, false, 3, 4) }}"
+    layouts.write_text(layouts.read_text(encoding="utf-8") + "\n" + layout_box(
+        "dish", "motto", motto, x="10mm", y="40mm", w="100% - 20mm", h="12mm", size="6pt"), encoding="utf-8")
     first = _build(copy, tmp_path / "one")
     second = _build(copy, tmp_path / "two")
     assert (first / "cards.pdf").read_bytes() == (second / "cards.pdf").read_bytes()
