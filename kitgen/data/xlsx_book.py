@@ -200,18 +200,18 @@ class Runs:
 
     def __init__(self, where: str):
         self.where = where
-        self.begin("")
+        self.begin("", "")
+        self.preserve = False
+        self.piece: list[str] = []            # the open <t>'s text
 
-    def begin(self, name: str) -> None:
-        """Start a string held by the element ``name`` (<si>, <is>)."""
-        self.name, self.tag = name, local(name)
+    def begin(self, name: str, tag: str) -> None:
+        """Start a string held by the element ``name`` (<si>, <is>: ``tag``)."""
+        self.name, self.tag = name, tag
         self.depth = 0                        # elements open inside the string's own
         self.pieces: list[str] = []
         self.size = self.bytes = 0            # characters read; UTF-8 bytes kept
         self.phonetic = False
         self.t_name: str | None = None
-        self.preserve = False
-        self.piece: list[str] = []
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
         self.depth += 1
@@ -249,6 +249,8 @@ class Runs:
 
     def xml(self) -> str:
         """The string as <t> elements the reader puts together into the same text."""
+        if not self.pieces:
+            return ""
         if len(self.pieces) == 1:
             return f'<t xml:space="preserve">{escape_text(self.pieces[0])}</t>'
         return "".join(f'<r><t xml:space="preserve">{escape_text(p)}</t></r>' for p in self.pieces)
@@ -271,6 +273,8 @@ class _SharedStrings:
 
     def attach(self, parser) -> None:
         self.parser = parser
+        self._outside = (self.start, self.end)
+        self._inside = (self.string.start, self.end_in_string, self.string.text)
         parser.StartElementHandler = self.start
         parser.EndElementHandler = self.end
 
@@ -278,16 +282,16 @@ class _SharedStrings:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise too_deep(self.where)
-        if self.state == "before" and local(name) == "sst":
-            self.state = "inside"
-        elif self.state == "inside" and local(name) == "si":
+        tag = LOCAL.get(name) or local(name)
+        if self.state == "inside" and tag == "si":
             if len(self.lengths) >= MAX_SHARED_STRINGS:
                 raise LimitError(f"the workbook has more than {MAX_SHARED_STRINGS:,} shared strings (the different "
                                  "texts of its cells), the most kitgen reads", file=self.where)
-            self.string.begin(name)
-            self.parser.StartElementHandler = self.string.start
-            self.parser.EndElementHandler = self.end_in_string
-            self.parser.CharacterDataHandler = self.string.text
+            self.string.begin(name, tag)
+            parser = self.parser
+            parser.StartElementHandler, parser.EndElementHandler, parser.CharacterDataHandler = self._inside
+        elif self.state == "before" and tag == "sst":
+            self.state = "inside"
 
     def end(self, name: str) -> None:
         self.depth -= 1
@@ -300,17 +304,18 @@ class _SharedStrings:
             string.end(name)
             return
         self.depth -= 1
-        size = string.length()
+        size = string.bytes
         self.total += size
         if self.total > MAX_SHARED_BYTES:
             raise LimitError(f"the workbook's shared strings hold more than {MAX_SHARED_BYTES // 2**20} MB of "
                              "text, the most kitgen reads", file=self.where)
         self.lengths.append(size)
         self.pending.append(f"<si>{string.xml()}</si>")
-        if len(self.pending) >= 1024:
+        if len(self.pending) >= 4096:
             self.flush()
-        self.attach(self.parser)
-        self.parser.CharacterDataHandler = None
+        parser = self.parser
+        parser.StartElementHandler, parser.EndElementHandler = self._outside
+        parser.CharacterDataHandler = None
 
     def flush(self) -> None:
         self.stream.write("".join(self.pending).encode("utf-8"))

@@ -71,6 +71,8 @@ class Cells:
 
     def attach(self, parser) -> None:
         self.parser = parser
+        self._in_rows = (self._start, self._end, None)
+        self._in_cell = (self._cell_start, self._cell_end, self._cell_text)
         parser.StartElementHandler = self._outside
         parser.EndElementHandler = self._outside_end
 
@@ -87,9 +89,7 @@ class Cells:
 
     def _between_cells(self) -> None:
         parser = self.parser
-        parser.StartElementHandler = self._start
-        parser.EndElementHandler = self._end
-        parser.CharacterDataHandler = None
+        parser.StartElementHandler, parser.EndElementHandler, parser.CharacterDataHandler = self._in_rows
 
     def _start(self, name: str, attrs: dict[str, str]) -> None:
         self.depth += 1
@@ -104,9 +104,7 @@ class Cells:
             self.col = col
             self._cell(row, col, attrs.get("t"), attrs.get("s"))
             parser = self.parser
-            parser.StartElementHandler = self._cell_start
-            parser.EndElementHandler = self._cell_end
-            parser.CharacterDataHandler = self._cell_text
+            parser.StartElementHandler, parser.EndElementHandler, parser.CharacterDataHandler = self._in_cell
         elif tag == "row":
             ref = attrs.get("r")
             if ref is not None:
@@ -163,8 +161,7 @@ class Cells:
     # --- inside a cell: <v>, <f> or <is>; the last one gives its value --------------------------
 
     def _cell(self, row: int, col: int, kind: str | None, style: str | None) -> None:
-        self.c_row, self.c_col, self.c_kind = row, col, kind
-        self.c_style = style if style is not None and _DIGITS.fullmatch(style) else None
+        self.c_row, self.c_col, self.c_kind, self.c_style = row, col, kind, style
         self.c_depth = 0                  # elements open inside the cell
         self.child = ""                   # the open child: "v", "f" or "is"
         self.parts: list[str] = []        # text of the open <v> or <f>
@@ -185,7 +182,7 @@ class Cells:
                 self.child, self.parts, self.size = tag, [], 0
             elif tag == "is":
                 self.child = tag
-                self.runs.begin(name)
+                self.runs.begin(name, tag)
             else:
                 raise self._damaged(f"an element <{name}> inside the cell (a cell holds <v>, <f> or <is>)")
         elif self.child != "is":
@@ -201,7 +198,8 @@ class Cells:
             self.depth -= 1
             self._close()
             self.col += 1
-            self._between_cells()
+            parser = self.parser
+            parser.StartElementHandler, parser.EndElementHandler, parser.CharacterDataHandler = self._in_rows
             return
         self.c_depth -= 1
         if self.c_depth:
@@ -279,7 +277,7 @@ class Cells:
         if kind is None and _NOT_A_NUMBER.search(text):
             kind = "str"                  # text, not a number: kept whole as text
         head = f' t="{escape_text(kind)}"' if kind is not None else ""
-        if self.c_style is not None:
+        if self.c_style is not None and _DIGITS.fullmatch(self.c_style):
             head += f' s="{self.c_style}"'
         return f"{head}><v>{escape_text(text)}</v>", len(text) if text.isascii() else len(text.encode("utf-8"))
 

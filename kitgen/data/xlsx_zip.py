@@ -162,8 +162,11 @@ class Parts:
                 raise LimitError(f"the workbook's part {name} holds more than {MAX_MARKUP:,} tags, the most "
                                  "kitgen reads", file=self.where)
             first = chunk.find(b"<")
-            run = run + len(chunk) if first < 0 else max(run + first, len(chunk) - chunk.rfind(b"<") - 1)
-            if run > MAX_TOKEN:
+            if first >= 0:
+                gap, run = run + first, len(chunk) - chunk.rfind(b"<") - 1
+            else:
+                gap = run = run + len(chunk)
+            if gap > MAX_TOKEN:
                 raise LimitError(f"the workbook's part {name} holds a tag or a text of more than "
                                  f"{MAX_TOKEN // 2**20} MB, the most kitgen reads (a cell holds at most 32,767 "
                                  "characters)", file=self.where)
