@@ -65,12 +65,14 @@ def read_sheet(path: Path, where: str, sheet: str | None = None, problems: Probl
         formulas = book.formulas
         result = _sheet(file, "XLSX workbook", book.rows, problems, fields_may_spill=False, bad_rows=formulas.rows)
         names = result.columns.names
+        if formulas.more:
+            total = len(formulas.found) + formulas.more
+            problems.add(GameDataError(f"{total:,} formula cells have no saved value or give an error, in rows "
+                                       f"{min(formulas.rows):,} to {max(formulas.rows):,} (the first "
+                                       f"{len(formulas.found)} are named one by one)", file=file))
         for row, column, message in formulas.found:
             header = names[column] if column < len(names) and names[column] else column_letters(column)
             problems.add(GameDataError(message, file=file, row=row, column=header))
-        if formulas.more:
-            problems.add(GameDataError(f"and {formulas.more:,} more formula cells like the ones above, in rows up "
-                                       f"to {max(formulas.rows):,}", file=file))
         return result
     if sheet is not None:
         raise GameDataError(f"'#{sheet}' names a sheet, but only an .xlsx workbook has sheets", file=where)
