@@ -41,7 +41,7 @@ _CELL = re.compile(r"([A-Za-z]+)([0-9]+)")
 _ROW = re.compile(r"[A-Za-z]*([0-9]+)")
 _DIGITS = re.compile(r"[0-9]{1,9}")
 _NUMBER_TYPES = (None, "n", "s", "b", "e")        # types whose <v> the reader takes as it is written
-_NOT_A_NUMBER = re.compile(r"[&<>\r]")
+_NOT_PLAIN = re.compile(r"[&<>\r]")        # what no number holds, and what must be escaped in XML text
 _OUTSIDE_TEXT = ("c", "row", "sheetData")
 
 
@@ -98,7 +98,13 @@ class Cells:
         tag = LOCAL.get(name) or local(name)
         if tag == "c":
             ref = attrs.get("r")
-            row, col = (self.row, self.col) if ref is None else self._reference(ref)
+            if ref is None:
+                row, col = self.row, self.col
+            else:                                   # most references are 'B7': their letters looked up
+                split = len(ref.rstrip("0123456789"))
+                col = _COLUMNS.get(ref[:split])
+                if col is None or not 0 < len(ref) - split <= 7 or (row := int(ref[split:]) - 1) < 0:
+                    row, col = self._reference(ref)
             if row >= MAX_ROWS or col >= MAX_COLUMNS:
                 self._beyond(f"{column_letters(col)}{row + 1}")
             self.col = col
@@ -132,11 +138,7 @@ class Cells:
         return MAX_ROWS if len(digits) > 7 else self._from_one(int(digits), ref)
 
     def _reference(self, ref: str) -> tuple[int, int]:
-        """(row, column), 0-based, of a cell reference such as 'B7' (either case, as the reader takes it)."""
-        split = len(ref.rstrip("0123456789"))
-        col = _COLUMNS.get(ref[:split])
-        if col is not None and 0 < len(ref) - split <= 7 and (row := int(ref[split:]) - 1) >= 0:
-            return row, col
+        """(row, column), 0-based, of a cell reference such as 'xfd9' (either case, as the reader takes it)."""
         match = _CELL.fullmatch(ref)
         if not match:
             raise damaged(self.where, f"sheet {self.sheet!r} has a cell whose reference {ref[:20]!r} is not a "
@@ -274,12 +276,14 @@ class Cells:
                 raise self._damaged(f"it shows shared string {text[:20]}, but the workbook has "
                                     f"{len(self.strings):,}")
             return f' t="s"><v>{index}</v>', self.strings[index]
-        if kind is None and _NOT_A_NUMBER.search(text):
+        plain = _NOT_PLAIN.search(text) is None
+        if kind is None and not plain:
             kind = "str"                  # text, not a number: kept whole as text
         head = f' t="{escape_text(kind)}"' if kind is not None else ""
         if self.c_style is not None and _DIGITS.fullmatch(self.c_style):
             head += f' s="{self.c_style}"'
-        return f"{head}><v>{escape_text(text)}</v>", len(text) if text.isascii() else len(text.encode("utf-8"))
+        return (f"{head}><v>{text if plain else escape_text(text)}</v>",
+                len(text) if text.isascii() else len(text.encode("utf-8")))
 
     def _formula(self) -> None:
         kind = self.c_kind or "n"
