@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-LOCAL_HOSTS = ("127.0.0.1", "localhost")
-
 
 @click.command()
 @click.argument("games", nargs=-1)
@@ -20,11 +18,11 @@ def serve(games, port, host):
     and simulator pages.  Stop with Ctrl-C.
     """
     from kitgen.web.app import WebServer, check_address, create_app
+    from kitgen.web.trust import loopback
 
     check_address(host, port)
-    local = host in LOCAL_HOSTS
-    app = create_app(list(games) or ["altun-ha"], hosts=list(LOCAL_HOSTS) if local else None)
-    if not local:
+    app = create_app(list(games) or ["altun-ha"], host=host)
+    if not loopback(host):
         click.echo(f"Warning: listening on {host}: anyone who can reach this address can read the served "
                    "game folders and use the solver", err=True)
     shown = f"[{host}]" if ":" in host else host
