@@ -10,7 +10,8 @@ import click
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on.")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; anything but this machine's own address lets others connect.")
+              help="Address to listen on; the server answers only to the names of this address (and "
+                   "localhost for a loopback one). Anything but a loopback address lets others connect.")
 def serve(games, port, host):
     """Serve GAMES (built-in names or folders; default altun-ha) on a local web page.
 
