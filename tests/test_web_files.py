@@ -256,3 +256,19 @@ def test_a_game_folder_swapped_for_a_symlink_while_served_hands_out_nothing(serv
             folder.unlink()
         os.rename(kept, folder)
     assert get(port, f"/game/{key}/files/game.toml")[0] == 200
+
+
+def test_the_watch_takes_each_real_folder_once_and_at_most_its_bound(tmp_path, monkeypatch):
+    from kitgen.web.games import ServedGame
+
+    game = _game(tmp_path / "many", "Many")
+    for i in range(12):
+        (game / "art" / f"set{i:02}").mkdir(parents=True)
+    (game / "art" / "again").symlink_to(game / "art" / "set00")            # inside, but a link: once
+    (game / "art" / "root").symlink_to("/")
+    served = ServedGame(key="many", argument=str(game), title="Many", root=real(game),
+                        template_dir=game / "templates", art_dir=game / "art", builtin=False)
+    paths = sorted(Path(p) for p, _, _ in live.watched_folders(served))
+    assert paths == [real(game), real(game / "art")] + [real(game / "art" / f"set{i:02}") for i in range(12)]
+    monkeypatch.setattr(live, "MAX_WATCHED", 5)
+    assert len(live.watched_folders(served)) == 5

@@ -104,6 +104,18 @@ def test_a_server_answers_only_to_the_names_it_was_started_on(bind, answered, re
         shutil.rmtree(app.state.server.folder, ignore_errors=True)
 
 
+def test_a_built_in_games_data_templates_and_art_are_served_and_nothing_beside_them(app):
+    from kitgen.data.builtin import builtin_dirs
+
+    client = TestClient(app, base_url=BASE)
+    data, templates, art = builtin_dirs("altun-ha")
+    for name, folder in (("game.toml", data), ("rules.md.j2", templates), ("altar.png", art)):
+        assert client.get(f"/game/altun-ha/files/{name}").content == (folder / name).read_bytes()
+    for path in ("../ancestral/game.toml", "%2e%2e/ancestral/game.toml", "../../kitgen/web/app.py",
+                 "%2e%2e/%2e%2e/pyproject.toml", "..%2f..%2fpyproject.toml", "/etc/passwd", "%2fetc%2fpasswd"):
+        assert client.get(f"/game/altun-ha/files/{path}").status_code == 404, path
+
+
 def test_a_server_on_every_address_answers_to_the_address_a_request_came_in_on_and_to_this_machine():
     app = _app("0.0.0.0")
     try:

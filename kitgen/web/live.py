@@ -162,6 +162,9 @@ def games_touched(games: list[LiveGame], changes) -> list[LiveGame]:
     return [g for g in games if any(p.is_relative_to(f) for p in paths for f in g.served.folders)]
 
 
+_CROWDED: set[str] = set()      # games already warned about: the folders are walked every second
+
+
 def watched_folders(served: ServedGame) -> frozenset[tuple[str, int, int]]:
     """Every real folder of a game, found without following a symlink: (path, device, inode).
 
@@ -184,8 +187,10 @@ def watched_folders(served: ServedGame) -> frozenset[tuple[str, int, int]]:
                 continue
             found[path] = (info.st_dev, info.st_ino)
             if len(found) >= MAX_WATCHED:
-                log.warning("%s holds more than %d folders: changes in the others are not watched",
-                            served.argument, MAX_WATCHED)
+                if served.key not in _CROWDED:
+                    _CROWDED.add(served.key)
+                    log.warning("%s holds more than %d folders: changes in the others are not watched",
+                                served.argument, MAX_WATCHED)
                 return frozenset((p, *k) for p, k in found.items())
             dirs[:] = sorted(d for d in dirs if d not in DefaultFilter.ignore_dirs
                              and not os.path.islink(os.path.join(path, d)))
