@@ -55,6 +55,9 @@ class ServedGame:
         now = real(Path(self.argument))
         if now == self.root and os.path.isdir(now):
             return None
+        if not os.path.isdir(now):
+            return (f"{self.argument} is no longer a folder (kitgen serve started with {self.root}); put it "
+                    "back, or restart kitgen serve to serve what is there now")
         return (f"{self.argument} now leads to {now}, not to the folder kitgen serve started with "
                 f"({self.root}); restart kitgen serve to serve what is there now")
 

@@ -203,16 +203,17 @@ async def watch(games: list[LiveGame], stop: asyncio.Event) -> None:
     Each real folder of the games is watched on its own (never recursively: a recursive watch
     follows symlinks, to ``/`` if a sub-folder leads there).  The folders are walked again every
     :data:`WATCH_RESCAN_MS` and after every change, so new sub-folders are watched too, and a
-    game whose folders changed (one added, removed, or swapped) is rebuilt.
+    game whose folders changed (one added, removed, or swapped), or whose path leads somewhere
+    else, is rebuilt.
     """
     from watchfiles import awatch
 
-    def walk() -> dict[str, frozenset]:
-        return {g.key: watched_folders(g.served) for g in games}
+    def walk() -> dict[str, tuple]:
+        return {g.key: (g.served.moved(), watched_folders(g.served)) for g in games}
 
     layout = await anyio.to_thread.run_sync(walk)
     while not stop.is_set():
-        folders = sorted({path for entries in layout.values() for path, _, _ in entries})
+        folders = sorted({path for _, entries in layout.values() for path, _, _ in entries})
         now = layout
         if folders:
             async for changes in awatch(*folders, stop_event=stop, debounce=WATCH_DEBOUNCE_MS, step=20,
