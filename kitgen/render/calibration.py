@@ -17,7 +17,7 @@ from kitgen.layout.calibration import (
     tick_label,
     ticks,
 )
-from kitgen.layout.sheet import SCALE_BAR_LENGTH, ScaleBar
+from kitgen.layout.scale_bar import SCALE_BAR_LENGTH, ScaleBar
 from kitgen.render import fonts
 from kitgen.render.canvas import canvas_bytes, new_canvas
 from kitgen.render.colors import GUIDE, INK, MUTED, SEAM
