@@ -44,6 +44,7 @@ class CardPainter:
         self.warnings: list[str] = []
         self._errors: dict = {}
         self._warned: set = set()
+        self._back_names: frozenset[str] | None = None
 
     # --- helpers of the arrangement ------------------------------------------------------
 
@@ -64,6 +65,12 @@ class CardPainter:
         if name not in self._icons:
             self._icons[name] = Icon(name, self.icons.find(name, where))
         return self._icons[name]
+
+    def back_layouts(self) -> frozenset[str]:
+        """The names of the layouts the deck's backs are drawn with."""
+        if self._back_names is None:
+            self._back_names = frozenset(self.game.back_of(card).name for card in self.game.cards)
+        return self._back_names
 
     def warn(self, key, message: str) -> None:
         if key not in self._warned:
