@@ -48,6 +48,7 @@ def test_one_of_a_thing_is_said_in_the_singular(kit):
         assert not found, (slug, name, found)
     if slug == "temple-of-inscriptions":              # the treasure tiles worth one: "1 point"
         assert "1 point " in _flat(folder / "aids.pdf") + " "
+        assert "24 mm: 1 point, 2 points, 5 points" in _flat(folder / "rules.pdf")     # the list of components
 
 
 def test_every_card_shows_a_corner_mark_that_a_fanned_hand_reads(kit):
