@@ -45,6 +45,7 @@ class CardPainter:
         self._errors: dict = {}
         self._warned: set = set()
         self._back_names: frozenset[str] | None = None
+        self._contrast_memo: dict = {}                # see card_contrast.problems
 
     # --- helpers of the arrangement ------------------------------------------------------
 
@@ -155,7 +156,7 @@ class CardPainter:
         3:1 from what is behind it (once per box, colour and background)."""
         from kitgen.render.card_contrast import LEAST, hex_colour, problems
 
-        for d, what, colour, behind, value in problems(drawn, self):
+        for d, what, colour, behind, value in problems(drawn, self, self._contrast_memo):
             where = f"{d.box.file or layout.file}, layout '{layout.name}', box '{d.box.name}'"
             if card is not None:
                 where += f" (row {card.row}, card {card.name!r})"

@@ -28,7 +28,8 @@ BLACK = (0.0, 0.0, 0.0, 1.0)
 ONE_COLOUR = 1.5         # an icon whose lightest and darkest parts differ less than this is of one colour
 
 
-def ratio(a, b) -> float:
+@lru_cache(maxsize=4096)
+def ratio(a: tuple, b: tuple) -> float:
     """WCAG 2's contrast ratio of two (r, g, b) colours with channels from 0 to 1, from 1 to 21."""
     return contrast(Color(*a[:3]), Color(*b[:3]))
 
@@ -43,34 +44,59 @@ def over(colour, below) -> tuple[float, float, float]:
     return tuple(a * c + (1 - a) * d for c, d in zip(colour[:3], below))
 
 
-def problems(drawn: list[Drawn], painter) -> list[tuple[Drawn, str, tuple, tuple, float]]:
+def problems(drawn: list[Drawn], painter, memo: dict) -> list[tuple[Drawn, str, tuple, tuple, float]]:
     """(box, what, its colour, the colour behind it, contrast) of every text and one-coloured icon
-    standing out less than :data:`LEAST` from what is behind it.  ``what`` is "text" or an icon's name."""
+    standing out less than :data:`LEAST` from what is behind it.  ``what`` is "text" or an icon's name.
+
+    A box's answer hangs on the box and on the boxes drawn before it that it overlaps; cards share
+    those (a deck's places and boxes are worked out once, :mod:`kitgen.layout.known`), so ``memo``
+    keeps each answer for the next card that draws the same ones."""
     found = []
     for i, d in enumerate(drawn):
         if d.box.kind not in ("text", "icons") or not d.content.strip():
             continue
-        behind = [b for b in (_behind(drawn, i, x, y) for x, y in _points(d)) if b is not None]
-        if not behind:
+        under = tuple(b for b in drawn[:i] if _overlap(b, d)) + (d,)
+        key = tuple(id(b) for b in under)
+        if key not in memo:
+            points = _points(d)
+            # a box drawn the same way over the same boxes (a title of the same length) is judged once
+            look = (key[:-1], d.box.name, d.style.get("color"), d.style.get("fill"),
+                    tuple((round(x, 1), round(y, 1)) for x, y in points), d.content if d.box.kind == "icons"
+                    else (tuple(icon_names(parse(d.content))), _has_letters(d.content)))
+            if look not in memo:
+                memo[look] = _judge(under, points, painter)
+            memo[key] = (under, [(d, *rest) for _, *rest in memo[look]])   # the boxes kept alive with their ids
+        found += memo[key][1]
+    return found
+
+
+def _overlap(b: Drawn, d: Drawn) -> bool:
+    p, q = b.place, d.place
+    return p.x < q.x + q.w and q.x < p.x + p.w and p.y < q.y + q.h and q.y < p.y + p.h
+
+
+def _judge(under: tuple[Drawn, ...], points, painter) -> list[tuple[Drawn, str, tuple, tuple, float]]:
+    """The problems of the last box of ``under``, at ``points``, over the others."""
+    d = under[-1]
+    behind = {b for b in (_behind(under, x, y) for x, y in points) if b is not None}
+    if not behind:
+        return []
+    found = []
+    if d.box.kind == "text":
+        names = icon_names(parse(d.content))
+        colour = d.style.get("color") or BLACK
+        value, worst = min((ratio(over(colour, b), b), b) for b in behind)
+        if value < LEAST and _has_letters(d.content):
+            found.append((d, "text", over(colour, worst), worst, value))
+    else:
+        names = [n.strip(":") for n in re.split(r"[\s,]+", d.content.strip()) if n.strip(":")]
+    for name in dict.fromkeys(names):
+        colour = one_colour(painter.icon(name, d.where).path)
+        if colour is None:
             continue
-        if d.box.kind == "text":
-            names = icon_names(parse(d.content))
-            colour = d.style.get("color") or BLACK
-            worst = min(behind, key=lambda b: ratio(over(colour, b), b))
-            value = ratio(over(colour, worst), worst)
-            if value < LEAST and _has_letters(d.content):
-                found.append((d, "text", over(colour, worst), worst, value))
-        else:
-            names = [n.strip(":") for n in re.split(r"[\s,]+", d.content.strip()) if n.strip(":")]
-        for name in dict.fromkeys(names):
-            icon = painter.icon(name, d.where)
-            colour = one_colour(icon.path)
-            if colour is None:
-                continue
-            worst = min(behind, key=lambda b: ratio(colour, b))
-            value = ratio(colour, worst)
-            if value < LEAST:
-                found.append((d, name, colour, worst, value))
+        value, worst = min((ratio(colour, b), b) for b in behind)
+        if value < LEAST:
+            found.append((d, name, colour, worst, value))
     return found
 
 
@@ -110,15 +136,15 @@ def _contains(d: Drawn, x: float, y: float) -> bool:
     return p.x <= x <= p.x + p.w and p.y <= y <= p.y + p.h
 
 
-def _behind(drawn: list[Drawn], i: int, x: float, y: float) -> tuple[float, float, float] | None:
-    """The colour behind the point (x, y) of box ``i``: the fills drawn there before its content
-    (its own fill first), composited over white paper; None where a picture lies behind."""
+def _behind(under: tuple[Drawn, ...], x: float, y: float) -> tuple[float, float, float] | None:
+    """The colour behind the point (x, y) of the last box of ``under``: the fills drawn there before
+    its content (its own fill first), composited over white paper; None where a picture lies behind."""
     layers = []
-    for k in range(i, -1, -1):
-        d = drawn[k]
+    for k in range(len(under) - 1, -1, -1):
+        d = under[k]
         if d.box.kind == "line" or not _contains(d, x, y):
             continue
-        if k < i and d.box.kind == "image" and d.content.strip():
+        if k < len(under) - 1 and d.box.kind == "image" and d.content.strip():
             return None
         fill = d.style.get("fill")
         if fill is not None and fill[3] > 0:
@@ -128,7 +154,7 @@ def _behind(drawn: list[Drawn], i: int, x: float, y: float) -> tuple[float, floa
     colour = PAPER
     for fill in reversed(layers):
         colour = over(fill, colour)
-    return colour
+    return tuple(round(c, 6) for c in colour)
 
 
 def one_colour(path) -> tuple[float, float, float] | None:
