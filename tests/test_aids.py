@@ -101,8 +101,9 @@ def test_score_pad_has_players_rounds_and_the_prefilled_track(builtin, builtin_p
         assert pad.rounds == 19          # game.toml: the 99th percentile of the simulated games' length
         assert [int(w["text"]) for w in column] == list(range(3, 3 + 19))   # 3, 4, 5 ... down 19 rounds
         (round_head,) = [w for w in words if w["text"] == "Round"]
-        rounds = sorted((w for w in words if re.fullmatch(r"\d+", w["text"]) and abs(centre(w)[0] - centre(round_head)[0])
-                         < 10 and round_head["bottom"] < w["top"] < total["top"]),
+        rounds = sorted((w for w in words if re.fullmatch(r"\d+", w["text"])
+                         and abs(centre(w)[0] - centre(round_head)[0]) < 10
+                         and round_head["bottom"] < w["top"] < total["top"]),
                         key=lambda w: w["top"])
         assert [int(w["text"]) for w in rounds] == list(range(1, 20))
         # every round's number and its track value sit on the same row

@@ -92,8 +92,8 @@ def calibration_layout(page: Size, duplex: str = "long") -> CalibrationLayout:
     below = -(GRID_REACH + NAME_DROP)
     above = GRID_REACH + 1.5 * MM
     front = tuple(Anchor(x - NAME_GAP, y + (above if duplex == "short" else below), "right") for x, y in targets)
-    back = tuple(Anchor(x + NAME_GAP, y + below, "left") if duplex == "short" else Anchor(x - NAME_GAP, y + below, "right")
-                 for x, y in zeros)
+    back = tuple(Anchor(x + NAME_GAP, y + below, "left") if duplex == "short"
+                 else Anchor(x - NAME_GAP, y + below, "right") for x, y in zeros)
     bar = ScaleBar(BAR_EDGE, (page.height - SCALE_BAR_SPAN) / 2, True, SCALE_BAR_LENGTH)
     return CalibrationLayout(page, duplex, targets, zeros, front, back, bar)
 

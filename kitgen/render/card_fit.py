@@ -365,10 +365,10 @@ class Arrangement:
         inset = self.safe_inset()
         if nearest < inset - 0.05 * MM:
             p.warn((self.layout.name, box.name, "frame", name),
-                   f"{self.in_layout(box)}: the frame drawn in its picture {name!r} lies {to_mm(max(nearest, 0)):.1f} mm "
-                   f"inside the cut at this card size ({size}), nearer than the safe zone ({to_mm(inset):g} mm), "
-                   "where the cut may take it off or leave it uneven; draw the frame in the layout (a box with "
-                   "a stroke) and keep the picture inside it")
+                   f"{self.in_layout(box)}: the frame drawn in its picture {name!r} lies "
+                   f"{to_mm(max(nearest, 0)):.1f} mm inside the cut at this card size ({size}), nearer than the "
+                   f"safe zone ({to_mm(inset):g} mm), where the cut may take it off or leave it uneven; draw the "
+                   "frame in the layout (a box with a stroke) and keep the picture inside it")
 
     def safe_inset(self) -> float:
         """The layout's safe zone: how far inside the trim text and borders keep (points, never scaled)."""
