@@ -279,29 +279,12 @@ def guided_marks(slots: Sequence[Rect], bleed: float, page: Size, margin: float 
     return marks if cuts_guided(slots, bleed, marks) else cut_marks(slots, bleed, page, margin, MIN_MARK)
 
 
-def _touching(slots: Sequence[Rect], at: float, vertical: bool) -> bool:
-    """Whether two cards share the cut along x = ``at`` (``vertical``) or y = ``at``."""
-    for a in slots:
-        for b in slots:
-            if vertical and abs(a.x1 - at) < 1e-3 and abs(b.x - at) < 1e-3 and a.y < b.y1 and b.y < a.y1:
-                return True
-            if not vertical and abs(a.y1 - at) < 1e-3 and abs(b.y - at) < 1e-3 and a.x < b.x1 and b.x < a.x1:
-                return True
-    return False
-
-
 def cuts_guided(slots: Sequence[Rect], bleed: float, marks: Sequence[Line]) -> bool:
-    """Every cut has a mark along it or, without bleed, is an edge of white paper (no card touches
-    it from its other side)."""
+    """Every cut that no white paper shows (see :func:`cut_guides`) has a mark along it."""
     marked_x = {round(m.x0, 3) for m in marks if abs(m.x0 - m.x1) < EPS}
     marked_y = {round(m.y0, 3) for m in marks if abs(m.y0 - m.y1) < EPS}
-    for x in _cut_positions(v for s in slots for v in (s.x, s.x1)):
-        if round(x, 3) not in marked_x and (bleed > 0 or _touching(slots, x, True)):
-            return False
-    for y in _cut_positions(v for s in slots for v in (s.y, s.y1)):
-        if round(y, 3) not in marked_y and (bleed > 0 or _touching(slots, y, False)):
-            return False
-    return True
+    return all(round(g.x0, 3) in marked_x if abs(g.x0 - g.x1) < EPS else round(g.y0, 3) in marked_y
+               for g in cut_guides(slots, bleed))
 
 
 def cut_guides(slots: Sequence[Rect], bleed: float) -> tuple[Line, ...]:
