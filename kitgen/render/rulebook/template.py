@@ -183,7 +183,7 @@ def card_view(card, game) -> dict[str, Any]:
     ctype = game.types[card.type]
     return {
         "name": card.name, "type": card.type, "type_label": ctype.label, "count": card.count,
-        "value": card.value, "numeric_value": card.numeric_value, "text": card.text,
+        "value": card.value, "numeric_value": card.numeric_value, "corner": card.corner, "text": card.text,
         "art": card.art, "row": card.row, "color": card.color,
         "fields": card.fields,      # read-only; what a template reads is marked as used (validate's note)
     }
