@@ -26,8 +26,8 @@ FULL_INK_PROFILE = "fogra39-330.icc"
 CONDITION = "FOGRA39"                  # the ICC registry's name of the printing condition
 CONDITION_TEXT = "Offset printing on coated paper, ISO 12647-2:2004/Amd 1 (FOGRA39), total ink 240%"
 PROFILE_INK = 240                      # the total ink the print profile separates to, in percent
-VISIBLE_DELTA_E = 6.0                  # a colour difference (CIE76) most people see side by side
-VISIBLE_SHARE = 0.005                  # of a card's pixels, before its change is worth a warning
+VISIBLE_DELTA_E = 2.3                  # CIE76: about the smallest difference seen side by side
+VISIBLE_SHARE = 0.01                    # of a card's pixels, before its change is worth a warning
 
 
 def profile_bytes(name: str = PRINT_PROFILE) -> bytes:
@@ -53,9 +53,8 @@ def _transform(source: str, target: str, intent: str):
 
     mode = {"sRGB": "RGB", "LAB": "LAB"}
     intents = {"perceptual": ImageCms.Intent.PERCEPTUAL, "relative": ImageCms.Intent.RELATIVE_COLORIMETRIC}
-    flags = ImageCms.Flags.BLACKPOINTCOMPENSATION if intent == "relative" else ImageCms.Flags.NONE
     return ImageCms.buildTransform(prof(source), prof(target), mode.get(source, "CMYK"), mode.get(target, "CMYK"),
-                                   renderingIntent=intents[intent], flags=flags)
+                                   renderingIntent=intents[intent])
 
 
 def to_cmyk(image, ink_limit: int = PROFILE_INK, profile: str = PRINT_PROFILE):
@@ -85,7 +84,9 @@ def limit_ink(cmyk, ink_limit: int):
 
 
 def soft_proof(cmyk, profile: str = PRINT_PROFILE):
-    """The CMYK picture as the press would print it, shown on an sRGB screen."""
+    """The CMYK picture as the press would print it, shown on an sRGB screen: relative colorimetric, the
+    paper's white shown as white and the inks' black as the press prints it (no black point compensation,
+    so a black the ink limit lightens looks lighter)."""
     from PIL import ImageCms
 
     return ImageCms.applyTransform(cmyk, _transform(profile, "sRGB", "relative"))
@@ -124,8 +125,10 @@ def ink_change(image, ink_limit: int = PROFILE_INK) -> InkChange:
 
 
 def _lab(image):
-    """Pillow's 8-bit Lab (L scaled to 0..255, a and b offset by 128) as L*, a*, b*."""
+    """Pillow's 8-bit Lab as L*, a*, b*: L scaled to 0..255, a and b stored as signed bytes."""
     import numpy as np
 
-    a = np.asarray(image, dtype=np.float64)
-    return np.stack([a[..., 0] * (100.0 / 255.0), a[..., 1] - 128.0, a[..., 2] - 128.0], axis=2)
+    raw = np.frombuffer(image.tobytes(), dtype=np.uint8).reshape(image.height, image.width, 3)
+    lightness = raw[..., 0].astype(np.float64) * (100.0 / 255.0)
+    ab = raw[..., 1:].copy().view(np.int8).astype(np.float64)
+    return np.concatenate([lightness[..., None], ab], axis=2)

@@ -456,7 +456,7 @@ def _page_images(number: int, page, profile, pdfium_c) -> list[str]:
     for count, obj in enumerate(page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=8)):
         if count > MAX_OBJECTS:
             break
-        left, bottom, right, top = obj.get_pos()
+        left, bottom, right, top = obj.get_bounds()
         px_w, px_h = obj.get_px_size()
         if right - left < 1 or top - bottom < 1:
             continue
