@@ -94,15 +94,17 @@ _FORMAT_NAMES = {"PNG": "png", "JPEG": "jpg", "TIFF": "tif"}
 def _check_image(f: ShopFile, profile) -> list[str]:
     from PIL import Image
 
+    too_many = f"the image has more pixels than kitgen opens ({MAX_PIXELS / 1e6:.0f} megapixels)"
     try:
         with Image.open(io.BytesIO(f.data)) as probe:
             kind, (w, h), mode, info = probe.format, probe.size, probe.mode, dict(probe.info)
+    except Image.DecompressionBombError:
+        raise GameDataError(too_many, file=f.name) from None
     except Exception:                      # Pillow's many errors for a damaged file
         raise GameDataError("cannot read this image; it is damaged or not a PNG, JPEG or TIFF file",
                             file=f.name) from None
     if w * h > MAX_PIXELS:
-        raise GameDataError(f"{w} x {h} px is more than kitgen opens ({MAX_PIXELS / 1e6:.0f} megapixels)",
-                            file=f.name)
+        raise GameDataError(too_many, file=f.name)
     out = []
     fmt = _FORMAT_NAMES.get(kind, kind.lower())
     if fmt != profile.format:
@@ -114,7 +116,8 @@ def _check_image(f: ShopFile, profile) -> list[str]:
     if not dpi:
         out.append(f"no resolution stored; {profile.shop} asks {profile.dpi} dpi")
     elif round(float(dpi[0])) != profile.dpi or round(float(dpi[1])) != profile.dpi:
-        out.append(f"resolution {float(dpi[0]):g} x {float(dpi[1]):g} dpi; {profile.shop} asks {profile.dpi} dpi")
+        out.append(f"resolution {round(float(dpi[0]), 1):g} x {round(float(dpi[1]), 1):g} dpi; {profile.shop} asks "
+                   f"{profile.dpi} dpi")
     out += _pixel_size(w, h, profile)
     if space == "cmyk" and profile.ink_limit:
         with Image.open(io.BytesIO(f.data)) as image:
