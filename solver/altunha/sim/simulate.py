@@ -39,7 +39,7 @@ def balance_json(summary: dict, variant: dict | None = None, name: str = "", row
     return (json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _check_players(players: int, setup, option: str) -> None:
+def check_players(players: int, setup, option: str) -> None:
     """2 players or more ("2-4+"), as many as the deck can deal a starting hand to."""
     most = setup.max_players
     if not 2 <= players <= most:
@@ -59,12 +59,12 @@ def simulate(game: str = "altun-ha", games: int = 1000, players: int = 4, policy
         raise OptionError("--games", f"must be at least 1, not {games}")
     names = parse_policies(policy)
     base = with_settings_of(setup_from_game(data), settings or {}, "--set")
-    _check_players(players, base, "--players")
+    check_players(players, base, "--players")
     spec = Spec(base, players, names, seed)
     if compare_file is not None:  # check the variant before playing anything
         name, variant_settings = read_variant(Path(compare_file))
         variant_setup = with_settings_of(base, variant_settings, f"--compare {compare_file}")
-        _check_players(players, variant_setup, f"--players (with --compare {compare_file})")
+        check_players(players, variant_setup, f"--players (with --compare {compare_file})")
     started = time.perf_counter()
     summary = summarize(run_games(spec, games, workers, cluster, progress), spec)
     result = SimulationResult(summary=summary, games_played=games)
