@@ -180,15 +180,16 @@ def _check_pdf(f: ShopFile, profile) -> list[str]:
         out.append(f"format PDF; {profile.shop} takes {profile.format.upper()} files, one per card")
     try:
         out += _document_markers(f.data, reader, profile)
-        pages = [_page_problems(i, page, profile) for i, page in enumerate(reader.pages, start=1)]
+        for i, page in enumerate(reader.pages, start=1):
+            out += _page_problems(i, page, profile)
+        out += _count_and_order(f.data, count, profile)
+        out += _placed_images_and_text(f.data, reader, profile)
+    except GameDataError as exc:
+        raise GameDataError(exc.message, file=exc.file or f.name) from None
     except KitgenError:
         raise
-    except Exception:
+    except Exception:                      # pypdf's and PDFium's errors for a damaged page
         raise GameDataError("cannot read this PDF's pages; it is damaged", file=f.name) from None
-    for lines in pages:
-        out += lines
-    out += _count_and_order(f.data, count, profile)
-    out += _placed_images_and_text(f.data, reader, profile)
     if profile.ink_limit:
         out += _pdf_ink(f, count, profile)
     return out

@@ -115,12 +115,12 @@ def soft_proof_sheet(job, deck, profile, names: list[str], images: list, separat
     scale = CELL_WIDTH / w0
     cell_h = round(h0 * scale)
     pair_w = 2 * CELL_WIDTH + GAP // 2
-    sheet, cols = _sheet(len(images), PAIR_COLUMNS, pair_w, cell_h)
+    sheet, cols = _sheet(len(images), PAIR_COLUMNS, pair_w + GAP, cell_h)     # pairs twice as far apart
     draw = ImageDraw.Draw(sheet)
     _header(draw, f"{deck.title}: soft proof", f"{profile.shop}: as designed (sRGB, left) and as printed "
             f"(FOGRA39, at most {profile.ink_limit or 240}% ink, right)")
     for i, (name, image, cmyk) in enumerate(zip(names, images, separations)):
-        x = GAP + (i % cols) * (pair_w + GAP)
+        x = GAP + (i % cols) * (pair_w + 2 * GAP)
         y = HEADER + (i // cols) * (cell_h + LABEL + GAP)
         sheet.paste(image.convert("RGB").resize((CELL_WIDTH, cell_h), resample=3), (x, y))
         sheet.paste(soft_proof(cmyk).resize((CELL_WIDTH, cell_h), resample=3), (x + CELL_WIDTH + GAP // 2, y))
