@@ -172,8 +172,8 @@ def test_image_shops_get_rgb_pngs_of_their_exact_pixel_size(small, target, size)
             assert image.format == "PNG" and image.mode == "RGB" and image.size == size
             assert [round(v) for v in image.info["dpi"]] == [300, 300]
             assert "srgb" in image.info or "icc_profile" in image.info
-    assert (out / target / f"proof-export-test.png").exists()
-    assert f"preflight passed" in outputs[target]
+    assert (out / target / "proof-export-test.png").exists()
+    assert "preflight passed" in outputs[target]
     result = run("preflight", *sorted(folder.iterdir()), "--target", target)
     assert result.exit_code == 0, result.output
 

@@ -381,7 +381,7 @@ def _count_and_order(data: bytes, count: int, profile) -> list[str]:
         return [f"{count} pages, an odd number; {profile.shop} takes a back and a face for every card"]
     if count < 4:
         return []
-    odd, even = _page_prints(data, count)
+    odd, even = _page_prints(data)
     backs, faces = (odd, even) if profile.order == "back-then-face" else (even, odd)
     if len(set(faces)) == 1 and len(set(backs)) > 1:
         first = "back" if profile.order == "back-then-face" else "face"
@@ -390,69 +390,51 @@ def _count_and_order(data: bytes, count: int, profile) -> list[str]:
     return []
 
 
-def _page_prints(data: bytes, count: int) -> tuple[list[bytes], list[bytes]]:
-    """Small renderings of every page, as bytes, split into odd and even pages (1-based)."""
-    import hashlib
-
+def _pdfium_pages(data: bytes):
+    """Every page of the PDF ``data`` as (0-based index, PDFium page), each closed after its turn."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(data)
     try:
-        prints = []
-        for i in range(count):
+        for i in range(len(document)):
             page = document[i]
             try:
-                image = page.render(scale=ORDER_DPI / 72).to_pil().convert("L")
-                prints.append(hashlib.sha256(image.tobytes()).digest())
+                yield i, page
             finally:
                 page.close()
     finally:
         document.close()
+
+
+def _page_prints(data: bytes) -> tuple[list[bytes], list[bytes]]:
+    """Small renderings of every page, as digests, split into odd and even pages (1-based)."""
+    import hashlib
+
+    prints = [hashlib.sha256(page.render(scale=ORDER_DPI / 72).to_pil().convert("L").tobytes()).digest()
+              for _, page in _pdfium_pages(data)]
     return prints[0::2], prints[1::2]
 
 
 def _placed_images_and_text(data: bytes, reader, profile) -> list[str]:
     """The resolution of every placed image and text outside the safe zone, page by page (PDFium)."""
-    import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
     out = []
-    document = pdfium.PdfDocument(data)
-    try:
-        for i in range(len(document)):
-            page = document[i]
-            try:
-                out += _page_images(i + 1, page, profile, pdfium_c)
-                text = _page_text(page, reader.pages[i], profile)
-                if text:
-                    out.append(f"page {i + 1}: {text}")
-            finally:
-                page.close()
-    finally:
-        document.close()
+    for i, page in _pdfium_pages(data):
+        out += _page_images(i + 1, page, profile, pdfium_c)
+        text = _page_text(page, reader.pages[i], profile)
+        if text:
+            out.append(f"page {i + 1}: {text}")
     return out
 
 
 def text_outside_safe_zone(data: bytes, profile) -> list[tuple[int, str]]:
     """(page number, what) for every page of the PDF ``data`` with text outside the safe zone."""
-    import pypdfium2 as pdfium
     from pypdf import PdfReader
 
     reader = PdfReader(io.BytesIO(data))
-    out = []
-    document = pdfium.PdfDocument(data)
-    try:
-        for i in range(len(document)):
-            page = document[i]
-            try:
-                text = _page_text(page, reader.pages[i], profile)
-                if text:
-                    out.append((i + 1, text))
-            finally:
-                page.close()
-    finally:
-        document.close()
-    return out
+    found = ((i + 1, _page_text(page, reader.pages[i], profile)) for i, page in _pdfium_pages(data))
+    return [(number, text) for number, text in found if text]
 
 
 def _page_images(number: int, page, profile, pdfium_c) -> list[str]:
