@@ -121,7 +121,7 @@ def _check_image(f: ShopFile, profile) -> list[str]:
     out += _pixel_size(w, h, profile)
     if space == "cmyk" and profile.ink_limit:
         with Image.open(io.BytesIO(f.data)) as image:
-            line = _ink_line(image.convert("CMYK"), profile)
+            line = _ink_line(image.convert("CMYK"), profile, page=False)
         if line:
             out.append(line)
     return out
@@ -146,7 +146,7 @@ def _pixel_size(w: int, h: int, profile) -> list[str]:
     return [f"size {w} x {h} px; {profile.shop} takes {asks} at {dpi} dpi"]
 
 
-def _ink_line(cmyk, profile, where: str = "") -> str | None:
+def _ink_line(cmyk, profile, page: bool = True) -> str | None:
     import numpy as np
 
     from kitgen.outputs.cmyk import ink_percent
@@ -155,7 +155,7 @@ def _ink_line(cmyk, profile, where: str = "") -> str | None:
     top, high = float(ink.max()), float(np.percentile(ink, 99))
     if top <= profile.ink_limit + INK_SLACK:
         return None
-    return (f"{where}total ink up to {top:.0f}% (the highest 1% of the {'page' if where else 'picture'} from "
+    return (f"total ink up to {top:.0f}% (the highest 1% of the {'page' if page else 'picture'} from "
             f"{high:.0f}%); {profile.shop} allows {profile.ink_limit}%")
 
 
@@ -381,7 +381,7 @@ def _count_and_order(data: bytes, count: int, profile) -> list[str]:
         return [f"{count} pages, an odd number; {profile.shop} takes a back and a face for every card"]
     if count < 4:
         return []
-    odd, even = _page_prints(data)
+    odd, even = _page_prints(data, reader_signatures(data))
     backs, faces = (odd, even) if profile.order == "back-then-face" else (even, odd)
     if len(set(faces)) == 1 and len(set(backs)) > 1:
         first = "back" if profile.order == "back-then-face" else "face"
@@ -406,13 +406,48 @@ def _pdfium_pages(data: bytes):
         document.close()
 
 
-def _page_prints(data: bytes) -> tuple[list[bytes], list[bytes]]:
-    """Small renderings of every page, as digests, split into odd and even pages (1-based)."""
+def reader_signatures(data: bytes) -> list[bytes]:
+    """A digest of what each page draws (its boxes, content and the objects its resources name): pages
+    with the same digest look the same, so each is rendered once (a deck's shared back, copies of a card)."""
     import hashlib
 
-    prints = [hashlib.sha256(page.render(scale=ORDER_DPI / 72).to_pil().convert("L").tobytes()).digest()
-              for _, page in _pdfium_pages(data)]
-    return prints[0::2], prints[1::2]
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(data), strict=False)
+    out = []
+    for page in reader.pages:
+        digest = hashlib.sha256()
+        for key in ("/MediaBox", "/CropBox", "/Rotate"):
+            digest.update(repr(page.get(key)).encode())
+        contents = page.get_contents()
+        digest.update(contents.get_data() if contents is not None else b"")
+        digest.update(_shallow(page.get("/Resources")).encode())
+        out.append(digest.digest())
+    return out
+
+
+def _shallow(value, depth: int = 0) -> str:
+    """A dictionary's entries as text, an object it refers to by its number (so the same object reads the same)."""
+    from pypdf.generic import DictionaryObject, IndirectObject
+
+    if isinstance(value, IndirectObject):
+        return f"@{value.idnum}.{value.generation}"
+    if isinstance(value, DictionaryObject) and depth < 3:
+        return "{" + ",".join(f"{k}:{_shallow(value.raw_get(k), depth + 1)}" for k in sorted(value)) + "}"
+    return repr(value)
+
+
+def _page_prints(data: bytes, signatures: list[bytes]) -> tuple[list[bytes], list[bytes]]:
+    """Small renderings of every page (one for each signature), as digests, split into odd and even pages."""
+    import hashlib
+
+    prints: dict[bytes, bytes] = {}
+    for i, page in _pdfium_pages(data):
+        if signatures[i] not in prints:
+            prints[signatures[i]] = hashlib.sha256(
+                page.render(scale=ORDER_DPI / 72).to_pil().convert("L").tobytes()).digest()
+    ordered = [prints[sig] for sig in signatures]
+    return ordered[0::2], ordered[1::2]
 
 
 def _placed_images_and_text(data: bytes, reader, profile) -> list[str]:
@@ -506,8 +541,14 @@ def _pdf_ink(f: ShopFile, count: int, profile) -> list[str]:
         source = os.path.join(folder, "in.pdf")
         with open(source, "wb") as fh:
             fh.write(f.data)
+        signatures = reader_signatures(f.data)
+        first = {}
+        for number, sig in enumerate(signatures, start=1):
+            first.setdefault(sig, number)
+        pages = sorted(first.values())
         command = [gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=tiff32nc", f"-r{INK_DPI}",
-                   "-sCompression=lzw", f"-sOutputFile={os.path.join(folder, 'p%05d.tif')}", source]
+                   "-sCompression=lzw", f"-sPageList={','.join(map(str, pages))}",
+                   f"-sOutputFile={os.path.join(folder, 'p%05d.tif')}", source]
         try:
             done = subprocess.run(command, capture_output=True, timeout=RENDER_SECONDS, check=False)
         except subprocess.TimeoutExpired:
@@ -515,12 +556,14 @@ def _pdf_ink(f: ShopFile, count: int, profile) -> list[str]:
                                 file=f.name) from None
         if done.returncode != 0:
             raise GameDataError("Ghostscript cannot render this PDF; it is damaged", file=f.name)
-        for number in range(1, count + 1):
-            path = os.path.join(folder, f"p{number:05d}.tif")
+        lines = {}
+        for rendered, number in enumerate(pages, start=1):
+            path = os.path.join(folder, f"p{rendered:05d}.tif")
             if not os.path.exists(path):
                 raise GameDataError(f"Ghostscript rendered no page {number}; the PDF is damaged", file=f.name)
             with Image.open(path) as image:
-                line = _ink_line(image.convert("CMYK"), profile, f"page {number}: ")
-            if line:
-                out.append(line)
+                lines[signatures[number - 1]] = _ink_line(image.convert("CMYK"), profile)
+        for number, sig in enumerate(signatures, start=1):
+            if lines[sig]:
+                out.append(f"page {number}: {lines[sig]}")
     return out
