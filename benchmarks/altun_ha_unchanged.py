@@ -124,23 +124,36 @@ def record(tree: Path, out: Path, games: int) -> None:
         (out / f"games-{name}.json").write_bytes(text.split(b"\n--- stderr ---\n")[0])
 
 
+# where a figure of the older balance.json is in the newer one (the engine's own figures are looked
+# up in its section, engine_report.figures, which figures() reads as if it were the summary itself)
+MOVED = {("balance", "dealt_calendar_seat"): ("dealt_calendar_seat",),
+         ("balance", "dealt_calendar_seat_win"): ("dealt_calendar_seat_win",)}
+COMPARISON_LABELS = {"Famine ends the game": "Games ended in a famine"}
+NEW_KEYS = ("engine", "seating", "end_words")     # figures the newer shape adds
+
+
 def figures(data, path=()):
-    """Every figure of a balance.json (the lists of findings apart) as {path: value}, the path
-    without the sections that hold an engine's own figures in the newer shape."""
+    """Every figure of a balance.json (the lists of findings apart) as {path: value}; the comparison rows
+    by their label; an engine's own figures (engine_report.figures) under the paths of the summary."""
     if isinstance(data, dict):
         out = {}
         for key, value in data.items():
-            if key in ("findings", "engine", "tables"):
+            if key in ("findings", "engine_report") or (not path[1:] and key in NEW_KEYS):
+                continue
+            if key == "comparison" and isinstance(value, list):
+                for row in value:
+                    label = COMPARISON_LABELS.get(row["figure"], row["figure"])
+                    out.update(figures({k: v for k, v in row.items() if k != "figure"}, path + (key, label)))
                 continue
             out.update(figures(value, path + (key,)))
-        if "engine" in data and isinstance(data["engine"], dict):
-            out.update(figures(data["engine"].get("figures", {}), path))
+        if isinstance(data.get("engine_report"), dict):
+            out.update(figures(data["engine_report"].get("figures", {}), path))
         return out
     return {path: data}
 
 
 def sentences(data) -> list[str]:
-    """Every finding of a balance.json (and its engine section), in order."""
+    """Every finding of a balance.json (and of its engine section), in order."""
     found = []
     if isinstance(data, dict):
         for key, value in data.items():
@@ -151,51 +164,69 @@ def sentences(data) -> list[str]:
     return found
 
 
-def compare_balance(old: bytes, new: bytes) -> list[str]:
+def compare_balance(old: bytes, new: bytes) -> tuple[list[str], list[str]]:
+    """(differences, notes): a figure or finding of ``old`` missing or changed in ``new`` is a difference;
+    what ``new`` adds is a note."""
     if old == new:
-        return []
+        return [], []
     a, b = json.loads(old), json.loads(new)
     fa, fb = figures(a), figures(b)
+    for key in list(fa):
+        for old_path, new_path in MOVED.items():
+            if key[1:1 + len(old_path)] == old_path:
+                fa[(key[0], *new_path, *key[1 + len(old_path):])] = fa.pop(key)
     problems = [f"{'/'.join(map(str, k))}: {fa[k]!r} became {fb.get(k, 'missing')!r}"
                 for k in fa if fb.get(k, "missing") != fa[k]]
     sa, sb = sentences(a), sentences(b)
     problems += [f"finding no longer made: {s}" for s in sa if s not in sb]
-    problems += [f"new finding: {s}" for s in sb if s not in sa]
-    return problems or ["same figures and findings, in a new shape"]
+    notes = [f"new figure {'/'.join(map(str, k))}" for k in fb if k not in fa]
+    notes += [f"new finding: {s}" for s in sb if s not in sa]
+    return problems, notes
+
+
+def compare_folders(base: Path, new: Path, verbose: bool) -> int:
+    different = 0
+    for path in sorted(base.rglob("*")):
+        if path.is_dir() or path.suffix == ".pdf" or path.name in ("variant.toml", "batch.jsonl"):
+            continue
+        rel = path.relative_to(base)
+        old_bytes = path.read_bytes()
+        new_bytes = (new / rel).read_bytes() if (new / rel).exists() else b""
+        if path.name == "balance.json":
+            problems, notes = compare_balance(old_bytes, new_bytes)
+            print(f"{rel}: " + ("byte-identical" if old_bytes == new_bytes else "DIFFERENT" if problems else
+                                f"every figure and finding the same, in the new shape ({len(notes)} additions)"))
+            different += len(problems)
+            for line in problems[:20] + (notes if verbose else []):
+                print(f"    {line}")
+            continue
+        same = old_bytes == new_bytes
+        different += not same
+        print(f"{rel}: {'byte-identical' if same else 'DIFFERENT'}")
+    print("all the same" if not different else f"{different} difference(s)")
+    return 1 if different else 0
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default="main", help="the git revision to compare with (default: main)")
     parser.add_argument("--games", type=int, default=300, help="games of each simulation (default: 300)")
+    parser.add_argument("--verbose", action="store_true", help="also list what the newer balance.json adds")
+    parser.add_argument("--record", type=Path, metavar="DIR", help="only record the working tree's outputs in DIR")
+    parser.add_argument("--recorded", type=Path, metavar="DIR",
+                        help="compare with outputs recorded in DIR (by --record) instead of a revision's")
     options = parser.parse_args()
+    if options.record:
+        record(ROOT, options.record, options.games)
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        base = extract(options.base, tmp / "base-tree")
-        record(base, tmp / "base", options.games)
+        base = options.recorded
+        if base is None:
+            base = tmp / "base"
+            record(extract(options.base, tmp / "base-tree"), base, options.games)
         record(ROOT, tmp / "new", options.games)
-        different = 0
-        for path in sorted((tmp / "base").rglob("*")):
-            if path.is_dir() or path.suffix == ".pdf" or path.name in ("variant.toml", "batch.jsonl"):
-                continue
-            rel = path.relative_to(tmp / "base")
-            new = tmp / "new" / rel
-            old_bytes, new_bytes = path.read_bytes(), new.read_bytes() if new.exists() else b""
-            if path.name == "balance.json":
-                problems = compare_balance(old_bytes, new_bytes)
-                shape = problems == ["same figures and findings, in a new shape"]
-                print(f"{rel}: " + ("byte-identical" if not problems else
-                                    "every figure and finding identical (new shape)" if shape else "DIFFERENT"))
-                if not shape:
-                    different += len(problems)
-                    for line in problems[:20]:
-                        print(f"    {line}")
-                continue
-            same = old_bytes == new_bytes
-            different += not same
-            print(f"{rel}: {'byte-identical' if same else 'DIFFERENT'}")
-        print("all the same" if not different else f"{different} difference(s)")
-        return 1 if different else 0
+        return compare_folders(base, tmp / "new", options.verbose)
 
 
 if __name__ == "__main__":

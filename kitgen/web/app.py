@@ -57,7 +57,7 @@ class Server:
         self.folder = Path(tempfile.mkdtemp(prefix="kitgen-serve-"))
         self.builder = Worker(preload=PRELOAD)
         self.painter = Worker(preload=("kitgen.web.preview", "pypdfium2"))
-        self.simulator = Worker(preload=("solver.altunha.sim.simulate",))
+        self.simulator = Worker(preload=("solver.simulation.simulate",))
         self.live = {g.key: LiveGame(g, self.builder, self.folder / g.key) for g in games}
         self.solver_games = {g.key: g.argument for g in games if solving.uses_altunha_rules(g.argument)}
         for game in self.live.values():

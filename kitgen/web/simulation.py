@@ -22,19 +22,21 @@ MAX_TEXT = 200
 def run(game: str, games: int, players: int, policy: str, seed: int, sets: list[str], out: str,
         progress=None) -> dict:
     """Play the games and write balance.json and balance.pdf under ``out`` (in the worker)."""
-    from kitgen.render.balance_report import key_rows
-    from solver.altunha.sim.simulate import simulate
-    from solver.altunha.sim.variants import parse_set_options
-
-    settings = parse_set_options(sets)
-    result = simulate(game, games, players, policy, seed, settings, out=Path(out), progress=progress)
     import pypdfium2 as pdfium
 
-    pdf = next(p for p in result.files if p.name == "balance.pdf")
+    from kitgen.outputs.balance import write_balance
+    from kitgen.render.balance_report import key_rows
+    from solver.simulation.simulate import simulate, split_settings
+
+    settings = split_settings(sets, "--set")
+    result = simulate(game, games, players, policy or None, seed, settings, progress=progress)
+    files = write_balance(result, Path(out))
+    pdf = next(p for p in files if p.name == "balance.pdf")
     document = pdfium.PdfDocument(pdf.read_bytes())
     pages = len(document)
     document.close()
-    return {"rows": [list(r) for r in key_rows(result.summary)[1:]], "findings": list(result.summary["findings"]),
+    return {"rows": [list(r) for r in key_rows(result.summary)[1:]],
+            "findings": [*result.summary["findings"], *result.summary["engine_report"]["findings"]],
             "warning": result.summary["warning"], "seconds": round(result.seconds, 2),
             "games": result.games_played, "pdf": str(pdf), "pages": pages}
 
@@ -56,7 +58,7 @@ def read_options(data) -> dict:
     if not 1 <= out["games"] <= MAX_GAMES:
         raise OptionError("--games", f"the page plays 1 to {MAX_GAMES} games, not {out['games']}; "
                                      "use kitgen simulate for more")
-    policy = data.get("policy", "greedy,cautious,closer,random")
+    policy = data.get("policy", "")
     sets = data.get("set", [])
     if not isinstance(policy, str) or len(policy) > MAX_TEXT:
         raise OptionError("--policy", "give policy names separated by commas")
