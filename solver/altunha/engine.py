@@ -84,4 +84,63 @@ class AltunHa:
         return report(records)
 
 
+    # --- solver questions (solver/altunha/questions.py) ---------------------------------------
+
+    def position_fields(self) -> list[dict]:
+        from solver.altunha.questions import position_fields
+
+        return position_fields()
+
+    def question_rules(self, game, settings: dict[str, Any], option: str = "--rule"):
+        from solver.altunha.questions import question_rules
+
+        return question_rules(game, settings, option)
+
+    def read_position(self, raw: dict, rules):
+        from solver.altunha.questions import read_position
+
+        return read_position(raw, rules)
+
+    def solve(self, position, rules) -> dict:
+        from solver.altunha.questions import solve
+
+        return solve(position, rules)
+
+    def answer_json(self, position, rules):
+        from solver.altunha.questions import answer_json
+
+        return answer_json(position, rules)
+
+    def all_best(self, position, rules) -> dict:
+        from solver.altunha.questions import all_best
+
+        return all_best(position, rules)
+
+    def check(self, position, play: str, rules) -> dict:
+        from solver.altunha.questions import check
+
+        return check(position, play, rules)
+
+    def position_state(self, position, rules, rng: random.Random):
+        from solver.altunha.questions import position_state
+
+        return position_state(position, rules, rng)
+
+    def rule_numbers(self, rules) -> list[dict]:
+        from solver.altunha.questions import rule_numbers
+
+        return rule_numbers(rules)
+
+    def ruling_values(self, rules) -> dict:
+        from solver.altunha.questions import ruling_values
+
+        return ruling_values(rules)
+
+    @property
+    def play_help(self) -> str:
+        from solver.altunha.questions import play_help
+
+        return play_help()
+
+
 ENGINE = AltunHa()

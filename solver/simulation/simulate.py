@@ -86,7 +86,7 @@ def split_settings(items, option: str = "--set") -> dict[str, str]:
     for item in items:
         name, sep, value = (part.strip() for part in item.partition("="))
         if not sep or not name:
-            raise OptionError(option, f"{item!r} is not NAME=VALUE, e.g. round_cap=100")
+            raise OptionError(option, f"{item!r} is not NAME=VALUE")
         out[name] = value
     return out
 
