@@ -3,7 +3,9 @@ engine, a check of a proposed play, or the playout advice.
 
 A position is given by options named after the engine's position fields
 (``Engine.position_fields()``): ``--NAME VALUE`` (or ``--NAME=VALUE``, or a field's short
-form, ``-p 7``), a number as digits, cards as comma-separated names, a flag on its own.
+form, ``-p 7``): a number as digits, cards or numbers separated by commas, each player's
+cards separated by ``;``, a flag on its own.  They reach the engine as the JSON values
+``--batch`` lines and the web page give.
 ``kitgen solve GAME --fields`` lists them.  Without GAME the default game is asked about,
 with its options as they have always been (``kitgen solve --population 7 --hand ...``).
 """
@@ -164,8 +166,41 @@ def read_field_options(args: list[str], fields: list[dict], title: str) -> dict:
                 raise OptionError(option, "needs a value")
             value = args[i]
             i += 1
-        given[field["name"]] = _number(value, option) if field["kind"] == "number" else value
+        given[field["name"]] = _value(field, value, option)
     return given
+
+
+def _value(field: dict, text: str, option: str):
+    """An option's text as the JSON value of its field: a whole number, a list of card names (a list of
+    lists, one a player, separated by ';'), a list of whole numbers; a choice as it stands."""
+    kind, example = field["kind"], field.get("example", "")
+    if kind == "number":
+        return _number(text, option)
+    if kind == "cards":
+        return _items(text, option, example)
+    if kind == "player-cards":
+        return [_items(part, option, example) for part in text.split(";")]
+    if kind == "numbers":
+        numbers = []
+        for n, item in enumerate(_items(text, option, example), start=1):
+            if not re.fullmatch(r"[+-]?[0-9]+", item) or len(item) > MAX_DIGITS:
+                raise OptionError(option, f"item {n}: {item!r} is not a whole number; give whole numbers "
+                                          f"separated by commas{', e.g. ' + example if example else ''}")
+            numbers.append(int(item))
+        return numbers
+    return text
+
+
+def _items(text: str, option: str, example: str) -> list[str]:
+    """Comma-separated text as its items; empty text is no item."""
+    if not text.strip():
+        return []
+    items = [item.strip() for item in text.split(",")]
+    for n, item in enumerate(items, start=1):
+        if not item:
+            raise OptionError(option, f"item {n} of {len(items)} is empty; separate items with single commas"
+                                      f"{', e.g. ' + example if example else ''}")
+    return items
 
 
 def _number(text: str, option: str) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 
@@ -131,10 +132,16 @@ class AltunHa:
 
         return rule_numbers(rules)
 
-    def ruling_values(self, rules) -> dict:
-        from solver.altunha.questions import ruling_values
+    play_example = "farm Sun God; build Stage@1, Stairs@2"
+    web_view = Path(__file__).resolve().parent / "web" / "solver_view.js"   # its drawing on the solver page
 
-        return ruling_values(rules)
+    def forget_games(self) -> None:
+        """Read game folders afresh (a served folder has changed): the data, decks and rules kept of them."""
+        from solver.altunha import rules
+        from solver.altunha.cards import game_data, load_deck
+
+        for cached in (game_data, load_deck, rules._rules_of_game):
+            cached.cache_clear()
 
     @property
     def play_help(self) -> str:

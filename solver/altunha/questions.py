@@ -58,15 +58,13 @@ def question_rules(game, settings: dict, option: str = "--rule"):
 
 
 def read_position(raw, rules) -> Position:
-    """A position from ``{"hand", "population", "temples", "players"}``: JSON values, or the text of the
-    command line's options (a hand or temples as comma-separated text)."""
+    """A position from ``{"hand": [...], "population": n, "temples": [...], "players": n}``, checked as
+    ``kitgen solve`` always has."""
     if not isinstance(raw, dict):
         return question_fields(raw)      # its message says what is expected
     data = dict(raw)
     players = data.pop("players", None)
-    text = {key: data[key] for key in ("hand", "temples") if isinstance(data.get(key), str)}
-    hand, population, temples, _ = question_fields({**data, **{key: [] for key in text}}, ("players",))
-    hand, temples = text.get("hand", hand), text.get("temples", temples)
+    hand, population, temples, _ = question_fields(data, ("players",))
     q = question(hand, population, temples, rules.rules, rules.deck)
     most = rules.max_players
     if players is None:
@@ -143,11 +141,6 @@ def rule_numbers(rules) -> list[dict]:
     return [{"name": name, "title": NUMBERS[name][2][:1].upper() + NUMBERS[name][2][1:], "kind": "number",
              "default": getattr(rules.rules, name), "min": NUMBERS[name][0], "max": NUMBERS[name][1]}
             for name in TURN_NUMBERS]
-
-
-def ruling_values(rules) -> dict:
-    """Every setting, for the texts of the rulings' options (which may quote rule numbers)."""
-    return rules.rules.as_dict()
 
 
 def position_state(position: Position, rules, rng: random.Random):
