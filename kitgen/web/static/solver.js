@@ -202,10 +202,11 @@
           onclick: () => { list.splice(i, 1); changed(); } }, [picture(name), el("span", { class: "remove", text: "✕" })]))
           : [el("p", { class: "hint", text: here ? "Tap cards in the deck to add them here." : "No cards." })])]);
     };
+    const title = (f) => f.label.charAt(0).toUpperCase() + f.label.slice(1);
     const widget = (f) => {
-      const head = el("h2", { text: f.label.charAt(0).toUpperCase() + f.label.slice(1) });
-      const help = f.help ? el("p", { class: "hint", text: f.help }) : null;
-      if (f.kind === "cards") return el("section", { class: "panel", "data-field": f.name }, [cardList(f, null, f.label), help].filter(Boolean));
+      const head = el("h2", { text: title(f) });
+      const help = f.help && f.kind !== "cards" && f.kind !== "player-cards" ? el("p", { class: "hint", text: f.help }) : null;
+      if (f.kind === "cards") return el("section", { class: "panel", "data-field": f.name }, [cardList(f, null, title(f))]);
       if (f.kind === "player-cards") {
         const rows = [];
         for (let p = 0; p < playersOf(f); p++) rows.push(cardList(f, p, "Player " + (p + 1)));
@@ -290,7 +291,8 @@
           playInput, el("div", { class: "actions" }, [el("button", { id: "check", class: "primary", onclick: () => checkPlay(playInput.value) }, ["Check this play"])]));
       },
       showChecked(data) {
-        const verdict = data.legal ? "Legal" + (data.optimal ? ", and one of the best plays" : "") : "Illegal: " + (data.reason || "");
+        const verdict = !data.legal ? "Illegal: " + (data.reason || "") : data.optimal === true ? "Legal, and one of the best plays"
+          : data.optimal === false ? "Legal, not the best play" : "Legal";
         showResult([el("h2", { class: "verdict " + (data.legal ? "legal" : "illegal"), id: "verdict", text: verdict }), lines(data)], "check");
       },
     };
