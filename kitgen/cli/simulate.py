@@ -89,7 +89,8 @@ def _summary_lines(s):
     b = s["balance"]
     yield f"Game length: {s['length']['mean']:.1f} rounds (sd {s['length']['sd']:.1f}, " \
           f"median {s['length']['median']}, {s['length']['min']}-{s['length']['max']})"
-    yield "How games ended: " + "; ".join(f"{how} {e['count']} ({_pct(e)})" for how, e in s["ends"].items())
+    yield "How games ended: " + "; ".join(f"{s['end_words'].get(how, how)} {e['count']} ({_pct(e)})"
+                                           for how, e in s["ends"].items())
     yield "Win rate by seat: " + ", ".join(f"{i + 1}: {_pct(w)}" for i, w in enumerate(s["win_rate_by_seat"]))
     yield "Win rate by policy: " + ", ".join(f"{k}: {_pct(w)}" for k, w in s["win_rate_by_policy"].items())
     yield f"Seat gap {100 * b['seat_gap']:.1f} points; lead changes {b['lead_changes']['mean']:.2f}/game; " \
