@@ -13,10 +13,11 @@ import click
 @click.argument("game", default="altun-ha")
 @click.option("--games", "-n", type=int, default=1000, show_default=True, help="Games to play.")
 @click.option("--players", "-p", type=int, default=4, show_default=True,
-              help="Players per game, as many as the engine's rules allow (2 to 16 for Altun Ha's deck).")
+              help="Players per game, as many as the game's rules allow.")
 @click.option("--policy", default=None, metavar="NAME[,NAME...]",
-              help="Players' policies, cycled over the players: the engine's own (Altun Ha: random, greedy, "
-                   "cautious, closer; default: all of them) or lookahead (lookahead:N: N playouts a decision).")
+              help="Players' policies, cycled over the players: the simple players of the game's rules engine "
+                   "(default: all of them; an unknown name lists them) or lookahead (lookahead:N: N playouts a "
+                   "decision).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed; game i uses seed/i, so results do not depend on the number of workers.")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
