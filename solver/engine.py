@@ -12,20 +12,34 @@ a game is reproducible from its seed.
 
 Nothing here imports kitgen's renderers or any engine: this module is the contract.
 
-Members the generic tools also read when an engine has them (each has a fallback,
-so an engine without them still works):
+Members the generic tools also read when an engine has them (each has a fallback, so an
+engine without them still works; docs/engines.md says more):
 
-* ``Engine.ends: dict[str, str]`` - every end the rules know, in the report's
-  order, each with the words that follow "ended" (``{"famine": "in a famine"}``);
-  without it the report lists the ends met, by their words.
-* ``Engine.deals_seats: bool`` - True when ``new_game`` deals the seats at random
-  (the first player drawn with ``rng``), so a policy mix is already spread over
-  the seats; otherwise the simulator rotates the mix over the players game by game.
-* ``Engine.rule_values(rules) -> dict`` - every setting ``--set`` accepts with its
-  value in these rules (balance.json ``rules``); ``Engine.changed_rules(rules) ->
-  list[str]`` - the settings ``--set`` or a variant file changed.
-* ``State.seats() -> list[int]`` - each player's seat, 0 being the first to act in
-  round 1 (the report's seat figures); without it player p sits in seat p.
+* ``Engine.ends: dict[str, str]`` - every end the rules know, in the report's order, each
+  with the words that follow "ended" (``{"famine": "in a famine"}``).
+* ``Engine.deals_seats: bool`` - True when ``new_game`` deals the seats at random, so a
+  policy mix is already spread over the seats; otherwise the simulator rotates the mix over
+  the players game by game.
+* ``State.seats() -> list[int]`` - each player's seat, 0 being the first to act in round 1;
+  without it player p sits in seat p.
+* ``Engine.rule_values(rules) -> dict``, ``Engine.changed_rules(rules) -> list[str]`` - every
+  setting ``--set`` accepts with its value, and the ones changed (balance.json ``rules``).
+* ``Engine.players_problem(rules, players) -> str`` - why a number of players cannot play
+  ("" when it can); ``Engine.default_policy: str`` - the mix ``kitgen simulate`` plays
+  without ``--policy``; ``Engine.clear_caches()`` - forget memoised work (for timings).
+* ``Engine.question_rules(game, settings, option)`` - the rules of a solver question, when
+  they take other keys than the simulator's; ``Engine.answer_json(position, rules)`` - what
+  ``--json`` and ``--batch`` print, when cheaper than ``solve`` (an answer may also hold it
+  under ``"json"``); ``Engine.all_best(position, rules)`` - every best play (``--all``);
+  ``Engine.rule_numbers(rules)`` - rule numbers the solver page offers to change;
+  ``Engine.play_help``, ``Engine.play_example`` - how a play is written;
+  ``Engine.web_view`` - the path of a script drawing the engine's answers on the solver
+  page; ``Engine.forget_games()`` - read game folders afresh.
+* Position fields may also say ``required``, ``example`` and ``short`` (a one-letter
+  option), and be of kind ``numbers`` (a list of whole numbers).
+* ``report()`` may also return ``key_figures`` (``[[label, text]]``), ``charts`` (as data,
+  see :mod:`kitgen.render.balance_report`), ``compare`` (``[[label, number]]``, the rows of
+  ``--compare``) and ``cap_detail`` (words on the games stopped at the round cap).
 """
 
 from __future__ import annotations
