@@ -47,6 +47,8 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Hashable, Protocol, Sequence, runtime_checkable
 
+from kitgen.errors import OptionError
+
 TERMINAL = -1    # current_player() of a finished game
 CAP = "cap"      # how a game stopped by the simulator's round cap ended (not an end the rules know)
 
@@ -176,3 +178,16 @@ def shares_of(winning: Sequence[int], players: int) -> list[float]:
     """``returns()`` when the rules name the winners (the last player standing, say)."""
     won = set(winning)
     return [1.0 / len(won) if p in won else 0.0 for p in range(players)]
+
+
+def split_settings(items: Sequence[str], option: str, accepted: Sequence[str] = ()) -> dict[str, str]:
+    """``["chain=off", ...]`` (``--set``, ``--rule``) -> ``{"chain": "off"}``; an item without ``=`` is an
+    OptionError naming ``option`` (and the ``accepted`` names, when given)."""
+    out = {}
+    for item in items:
+        name, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or not name:
+            names = f"; accepted names: {', '.join(accepted)}" if accepted else ""
+            raise OptionError(option, f"{item!r} is not NAME=VALUE{names}")
+        out[name] = value
+    return out

@@ -40,10 +40,9 @@ def copy(tmp_path_factory) -> Path:
     return copy_builtin("altun-ha", tmp_path_factory.mktemp("browser") / "altun-copy")
 
 
-@pytest.fixture(scope="module")
-def server(copy):
+def serving(app):
+    """uvicorn serving ``app`` on a free local port, once every game is built: yields its address."""
     port = free_port()
-    app = create_app([str(copy)])
     instance = WebServer(app, "127.0.0.1", port)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
@@ -54,6 +53,11 @@ def server(copy):
     yield f"http://127.0.0.1:{port}"
     instance.stop()
     thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(copy):
+    yield from serving(create_app([str(copy)]))
 
 
 @pytest.fixture(scope="module")
@@ -265,18 +269,8 @@ def toy_server(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.syspath_prepend(str(toy))
         mp.setitem(engines.ENGINES, "high-card", "high_card:ENGINE")
-        port = free_port()
-        app = create_app([str(folder)], watch_files=False)
-        instance = WebServer(app, "127.0.0.1", port)
-        thread = threading.Thread(target=instance.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 60
-        while not (instance.started and all(g.good for g in app.state.server.live.values())):
-            assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-            time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}", folder
-        instance.stop()
-        thread.join(10)
+        for address in serving(create_app([str(folder)], watch_files=False)):
+            yield address, folder
 
 
 def test_the_generic_solver_page_builds_the_position_from_the_engines_fields(toy_server, page):

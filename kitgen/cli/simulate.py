@@ -41,8 +41,8 @@ def simulate(game, games, players, policy, seed, sets, compare_file, workers, cl
     Writes balance.json (every figure) and balance.pdf (charts) under --out.
     """
     from kitgen.outputs.balance import write_balance
+    from solver.engine import split_settings
     from solver.simulation.simulate import simulate as run
-    from solver.simulation.simulate import split_settings
 
     settings = split_settings(sets, "--set")
     total = games * (2 if compare_file else 1)

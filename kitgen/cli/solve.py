@@ -68,8 +68,8 @@ def solve(ctx, as_json, all_plans, play, batch, rule_options, advise, playouts, 
       kitgen solve GAME --fields
     """
     from kitgen.data.game import load_game
+    from solver.engine import split_settings
     from solver.engines import engine_of
-    from solver.simulation.simulate import split_settings
 
     args = list(ctx.args)
     game = args.pop(0) if args and not args[0].startswith("-") else DEFAULT

@@ -26,7 +26,8 @@ def run(game: str, games: int, players: int, policy: str, seed: int, sets: list[
 
     from kitgen.outputs.balance import write_balance
     from kitgen.render.balance_report import key_rows
-    from solver.simulation.simulate import simulate, split_settings
+    from solver.engine import split_settings
+    from solver.simulation.simulate import simulate
 
     settings = split_settings(sets, "--set")
     result = simulate(game, games, players, policy or None, seed, settings, progress=progress)

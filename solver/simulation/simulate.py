@@ -80,17 +80,6 @@ def check_players(engine, rules, players: int, option: str) -> None:
         raise OptionError(option, problem)
 
 
-def split_settings(items, option: str = "--set") -> dict[str, str]:
-    """``["population_start=3", ...]`` -> dict, refusing an item without ``=``."""
-    out = {}
-    for item in items:
-        name, sep, value = (part.strip() for part in item.partition("="))
-        if not sep or not name:
-            raise OptionError(option, f"{item!r} is not NAME=VALUE")
-        out[name] = value
-    return out
-
-
 def simulate(game: str, games: int = 1000, players: int = 4, policy: str | None = None, seed: int = 0,
              settings: dict[str, Any] | None = None, compare_file: Path | None = None,
              workers: int | None = None, cluster: str | None = None,
