@@ -70,6 +70,7 @@ class Request:
     play: str | None
     playouts: int = ADVICE_PLAYOUTS
     seed: int = 0
+    fields: dict | None = None     # the position's fields as the request gave them
 
 
 def _game_of(data: dict, games: dict[str, str]) -> str:
@@ -115,7 +116,7 @@ def read_request(data, games: dict[str, str], with_play: bool = False, advice: b
                                             f"not {playouts!r}")
         if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > 2 ** 63:
             raise OptionError("--seed", f"{seed!r} is not a whole number")
-    return Request(engine, rules, position, argument, play, playouts, seed)
+    return Request(engine, rules, position, argument, play, playouts, seed, fields)
 
 
 def _switch_text(value) -> str:
