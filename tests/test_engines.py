@@ -211,10 +211,10 @@ def test_the_lookahead_player_is_reproducible_and_plays_through_the_protocol(toy
 @pytest.fixture(scope="module")
 def client(toy):
     from kitgen.web.app import create_app
-    from tests.test_web_api import wait_for
+    from tests.test_web_api import BASE, wait_for
 
     app = create_app([str(toy)], watch_files=False)
-    with TestClient(app) as client:
+    with TestClient(app, base_url=BASE) as client:
         wait_for(client, "high-card", lambda s: s["build"] is not None and not s["building"])
         yield client
 
