@@ -25,7 +25,7 @@ from typing import Any, Iterator
 from kitgen.errors import GameDataError
 from kitgen.layout.tiling import column_letters
 
-FIELDS = ("name", "type", "count", "value", "text", "art", "color", "face", "back")
+FIELDS = ("name", "type", "count", "value", "corner", "text", "art", "color", "face", "back")
 EXPLICIT_ONLY = ("face", "back")     # layout names: mapped only when [columns] names the column
 IMPLICIT = {"count": ("count", "qty", "quantity", "copies"), "color": ("color", "colour")}
 

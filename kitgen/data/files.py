@@ -4,9 +4,10 @@
 card sheet, templates and what they include, art, icons, fonts): the path is
 checked by :func:`kitgen.data.paths.inside`, then read by :func:`read_regular`,
 which opens it without following a symlink and without waiting (a FIFO would
-block a plain open), and refuses anything but a regular file: a FIFO, a
-device, a socket or a folder is named as such.  A game folder may come from
-someone else, so no file is read past :data:`MAX_FILE_BYTES`.
+block a plain open), checks once more that the file it opened lies inside the
+folder (:func:`kitgen.data.paths.opened_inside`), and refuses anything but a
+regular file: a FIFO, a device, a socket or a folder is named as such.  A game
+folder may come from someone else, so no file is read past :data:`MAX_FILE_BYTES`.
 :func:`read_toml` reads game.toml and layouts.toml through it, within the
 bounds of :mod:`kitgen.data.limits` on nesting.
 """
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from kitgen.data.limits import check_dotted_keys, check_toml_depth, deep_toml_place
-from kitgen.data.paths import inside
+from kitgen.data.paths import inside, opened_inside, real
 from kitgen.errors import GameDataError, LimitError
 
 MAX_FILE_BYTES = 64 * 1024 * 1024     # a card sheet of 100,000 rows is a few megabytes
@@ -35,7 +36,7 @@ def open_inside(root: Path, name: str | Path, where: str, base: Path | None = No
                 limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of ``base/name`` (``base`` defaults to ``root``), a regular file inside the real path
     of ``root``; anything else is a :class:`GameDataError` naming ``where`` (the key or row)."""
-    return read_regular(inside(root, name, where, base), where, limit)
+    return read_regular(inside(root, name, where, base), where, limit, boundary=real(root))
 
 
 def read_bytes(path: Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
@@ -43,9 +44,13 @@ def read_bytes(path: Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
     return read_regular(Path(os.path.realpath(path)), where, limit)
 
 
-def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES, boundary: Path | None = None) -> bytes:
     """The bytes of the regular file at ``path`` (already resolved: a symlink there is refused),
-    or a :class:`GameDataError` naming ``where`` (missing, a folder, a FIFO, a device, too large...)."""
+    or a :class:`GameDataError` naming ``where`` (missing, a folder, a FIFO, a device, too large...).
+
+    ``boundary``: the real path of the folder ``path`` was checked against; the file once open must
+    still lie inside it (a folder on the way may have been swapped for a symlink since the check).
+    """
     try:
         fd = os.open(path, _OPEN_FLAGS)
     except FileNotFoundError:
@@ -55,6 +60,9 @@ def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
     except OSError as exc:
         raise GameDataError(f"cannot read file ({exc.strerror})", file=where) from None
     try:
+        if boundary is not None and not opened_inside(fd, boundary):
+            raise GameDataError("leads outside the game folder (a folder on the way was changed while it was "
+                                "read); a game reads only files inside its own folder", file=where)
         info = os.fstat(fd)
         for test, message in _KINDS:
             if test(info.st_mode):

@@ -239,7 +239,7 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
         elif invisible:
             problem(f"the name holds the invisible character {invisible}; a name that looks the same "
                     "as another must be the same", "name")
-        for field in ("name", "text", "value"):
+        for field in ("name", "text", "value", "corner"):
             rtl = right_to_left(cell(field))
             if rtl:
                 problem(rtl, field)
@@ -286,7 +286,7 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
                 untyped.append(row)
         cards.append(Card(name=name, type=key, count=count, value=cell("value").strip(),
                           text=cell("text").strip(), art=art, row=row, fields=Fields(sheet.columns, cells),
-                          color=color, face=chosen["face"], back=chosen["back"]))
+                          color=color, face=chosen["face"], back=chosen["back"], corner=cell("corner").strip()))
     if type_col is None and not declared:
         found[""] = ""
     colors = type_colors(len(found), {t.color for t in declared.values()})

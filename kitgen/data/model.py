@@ -35,6 +35,7 @@ class Card:
     color: str = ""    # "#rrggbb" of the card's own frame, "" for its type's colour
     face: str = ""     # a layout named by the card's own row ([columns] face), "" for its type's
     back: str = ""     # the layout of its back named by its row ([columns] back), "" for its type's
+    corner: str = ""   # a short mark for the corners of a card without a value, "" for none
 
     @property
     def numeric_value(self) -> int | None:

@@ -10,11 +10,12 @@ is itself a symlink to ``/`` therefore does not become a new root, and
 ``/proc/self/...`` or a chain of symlinks leads nowhere the check does not
 see.  :func:`kitgen.data.files.open_inside` reads through it.
 
-What the check cannot stop: someone who can change the game folder *while*
-kitgen reads it could swap a checked path for a symlink between the check and
-the read; the read then opens the resolved path with ``O_NOFOLLOW``, so only
-the last component is protected.  Sharing a folder is the threat here, not a
-second user racing on the same disk.
+The folder may change between the check and the read (``kitgen serve``
+reads a folder for hours while its owner edits it): the read opens the
+resolved path with ``O_NOFOLLOW``, and :func:`opened_inside` then asks the
+system where the opened file really is, so a folder on the way swapped for a
+symlink after the check is caught too (on systems that say, such as Linux's
+``/proc``).
 """
 
 from __future__ import annotations
@@ -61,6 +62,22 @@ def real(folder: Path) -> Path:
     return Path(os.path.realpath(folder))
 
 
+def within(path: Path, folder: Path) -> bool:
+    """Whether the real path ``path`` is ``folder`` or lies under it (both already resolved)."""
+    return path == folder or path.is_relative_to(folder)
+
+
+def opened_inside(fd: int, boundary: Path) -> bool:
+    """Whether the file open as ``fd`` lies inside the real path ``boundary``, by the path the system
+    gives for the open file (so whatever was swapped after the check, this is the file read).
+    True where the system cannot say (no ``/proc``)."""
+    try:
+        opened = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return True
+    return within(Path(opened), boundary)
+
+
 def inside(root: Path, name: str | Path, where: str, base: Path | None = None) -> Path:
     """The real path of ``base/name`` (``base`` defaults to ``root``), refused unless it lies inside
     the real path of ``root`` once every symlink on the way is followed.
@@ -72,7 +89,7 @@ def inside(root: Path, name: str | Path, where: str, base: Path | None = None) -
     boundary = real(root)
     start = real(base) if base is not None else boundary
     target = Path(os.path.realpath(start / rel))
-    if target != boundary and not target.is_relative_to(boundary):
+    if not within(target, boundary):
         shown = str(name) if base is None or base == root else f"{Path(base).name}/{name}"
         raise GameDataError(f"path {shown!r} leads outside the game folder (to {target}); "
                             "a game reads only files inside its own folder", file=where)

@@ -44,6 +44,8 @@ class CardPainter:
         self.warnings: list[str] = []
         self._errors: dict = {}
         self._warned: set = set()
+        self._back_names: frozenset[str] | None = None
+        self._contrast_memo: dict = {}                # see card_contrast.problems
 
     # --- helpers of the arrangement ------------------------------------------------------
 
@@ -64,6 +66,12 @@ class CardPainter:
         if name not in self._icons:
             self._icons[name] = Icon(name, self.icons.find(name, where))
         return self._icons[name]
+
+    def back_layouts(self) -> frozenset[str]:
+        """The names of the layouts the deck's backs are drawn with."""
+        if self._back_names is None:
+            self._back_names = frozenset(self.game.back_of(card).name for card in self.game.cards)
+        return self._back_names
 
     def warn(self, key, message: str) -> None:
         if key not in self._warned:
@@ -128,7 +136,8 @@ class CardPainter:
 
     def _face(self, card) -> list[Drawn]:
         if card.row not in self._faces:
-            self._faces[card.row] = self.arranged(self.game.face_of(card), card)
+            layout = self.game.face_of(card)
+            self._faces[card.row] = self._contrast_checked(layout, card, self.arranged(layout, card))
         return self._faces[card.row]
 
     def _back_source(self, card) -> tuple:
@@ -139,8 +148,24 @@ class CardPainter:
         layout, bound = self._back_source(card)
         key = (layout.name, None if bound is None else bound.row)
         if key not in self._backs:
-            self._backs[key] = self.arranged(layout, bound)
+            self._backs[key] = self._contrast_checked(layout, bound, self.arranged(layout, bound))
         return self._backs[key]
+
+    def _contrast_checked(self, layout, card, drawn: list[Drawn]) -> list[Drawn]:
+        """``drawn``, after a warning for each text or icon of one colour that stands out less than
+        3:1 from what is behind it (once per box, colour and background)."""
+        from kitgen.render.card_contrast import LEAST, hex_colour, problems
+
+        for d, what, colour, behind, value in problems(drawn, self, self._contrast_memo):
+            where = f"{d.box.file or layout.file}, layout '{layout.name}', box '{d.box.name}'"
+            if card is not None:
+                where += f" (row {card.row}, card {card.name!r})"
+            thing = "its text" if what == "text" else f"the icon '{what}' (of one colour)"
+            self.warn((layout.name, d.box.name, what, hex_colour(colour), hex_colour(behind)),
+                      f"{where}: {thing} ({hex_colour(colour)}) has a contrast of {value:.1f}:1 against "
+                      f"{hex_colour(behind)} behind it, under the {LEAST:g}:1 that reads in print; make one "
+                      "of them lighter or darker")
+        return drawn
 
     def back_key(self, card) -> int:
         """The number of ``card``'s back among the deck's distinct backs (0, 1, ... in order of first use)."""

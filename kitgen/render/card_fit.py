@@ -24,9 +24,13 @@ from kitgen.data.sandbox import TEMPLATE_ERRORS, error_text
 from kitgen.errors import KitgenError, RenderError
 from kitgen.layout import lengths
 from kitgen.layout.card_boxes import Place, Places, outside_safe_zone, place_problem, with_bleed
+from kitgen.layout.card_face import fit_image
+from kitgen.layout.geometry import Rect
 from kitgen.layout.known import Known
 from kitgen.render import fonts
+from kitgen.render.art_frame import frame_depths
 from kitgen.render.card_text import ALIGN, PARA_LEADING, TextFit, TextSetting, attempts, largest_fit, needed_width
+from kitgen.render.images import image_size
 from kitgen.render.rich_text import LineSetter, icon_names, parse, plain_text
 from kitgen.units import MM, to_mm
 
@@ -249,7 +253,7 @@ class Arrangement:
         steps = tuple(self.steps.values())
         places = Known() if self.alone else p.known(("places", self.layout.name, steps))
         self.places = Places(p.width, p.height, self.scale, self.names, self._setting, self.var, self._size_of,
-                             places, self._note)
+                             places, self._note, self.safe_inset())
         self.known_boxes = Known() if self.alone else p.known(("boxes", self.layout.name, steps))
 
     def _note(self, reads: tuple) -> None:
@@ -325,17 +329,55 @@ class Arrangement:
             inner = self.inner(box)
         except lengths.LengthError as exc:
             raise self.layout_error(box, str(exc)) from None
+        if box.kind == "image" and self.layout.name in p.back_layouts():
+            self._back_art(box, content.strip(), inner, style)
         if style.get("bleed"):
             place = with_bleed(place, p.width, p.height, p.bleed)
         else:
             self._safe_zone(box, place, style)
         return Drawn(box, place, content, style, text, inner)
 
+    def _back_art(self, box, name: str, inner: Place, style: dict) -> None:
+        """Warn when a back's picture is cropped to fill its box, or when a frame drawn in it lies
+        nearer the cut than the safe zone at this card size."""
+        p = self.painter
+        path = p.art.find(name, self.where(box, box.get("content", self.steps[box.name])))
+        if path is None:
+            return
+        w, h = image_size(path)
+        cover = style.get("fit") == "cover"
+        drawn = fit_image(Rect(inner.x, inner.y, inner.w, inner.h), w, h, cover)
+        size = f"{to_mm(p.width):g} x {to_mm(p.height):g} mm"
+        lost = max(drawn.w - inner.w, drawn.h - inner.h)
+        if lost > 0.5 * MM:
+            across = "width" if drawn.w - inner.w > drawn.h - inner.h else "height"
+            p.warn((self.layout.name, box.name, "cropped", name),
+                   f"{self.in_layout(box)}: its picture {name!r} is cropped to fill the box at this card size "
+                   f"({size}): {to_mm(lost):.1f} mm of its {across} is cut off, and any frame drawn in it with "
+                   'it; fit = "contain" shows it whole')
+        depths = frame_depths(path)
+        if depths is None:
+            return
+        left, top, right, bottom = depths
+        lines = (drawn.x + left * drawn.w, drawn.y + top * drawn.h,
+                 p.width - (drawn.x1 - right * drawn.w), p.height - (drawn.y1 - bottom * drawn.h))
+        nearest = min(lines)
+        inset = self.safe_inset()
+        if nearest < inset - 0.05 * MM:
+            p.warn((self.layout.name, box.name, "frame", name),
+                   f"{self.in_layout(box)}: the frame drawn in its picture {name!r} lies "
+                   f"{to_mm(max(nearest, 0)):.1f} mm inside the cut at this card size ({size}), nearer than the "
+                   f"safe zone ({to_mm(inset):g} mm), where the cut may take it off or leave it uneven; draw the "
+                   "frame in the layout (a box with a stroke) and keep the picture inside it")
+
+    def safe_inset(self) -> float:
+        """The layout's safe zone: how far inside the trim text and borders keep (points, never scaled)."""
+        return lengths.points(lengths.evaluate(self.layout.safe.value, lambda n, a: (0.0, 0), 1.0, None), 1.0, MM)
+
     def _safe_zone(self, box, place: Place, style: dict) -> None:
         if box.kind not in ("text", "icons") and not style.get("stroke"):
             return
-        safe = self.layout.safe
-        inset = lengths.points(lengths.evaluate(safe.value, lambda n, a: (0.0, 0), 1.0, None), 1.0, MM)
+        inset = self.safe_inset()
         past = outside_safe_zone(place, self.painter.width, self.painter.height, inset)
         if past > 0.05:
             what = "text" if box.kind in ("text", "icons") else "border"

@@ -22,6 +22,7 @@ PLACEHOLDER_EDGE = HexColor("#b9b0a0")
 
 # around the cards on a sheet, and the contact sheet
 CROP_MARK = HexColor("#000000")
+CUT_GUIDE = HexColor("#9a9a9a")      # hairlines along cuts without crop marks: shows on dark and light cards
 NOTE = HexColor("#6b6258")           # small print: sheet labels, scale bars, the fold line, captions
 PAPER = HexColor("#f3efe6")          # the contact sheet's background
 SHADOW = HexColor("#d8d1c3")         # under each card of the contact sheet

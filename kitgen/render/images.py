@@ -119,7 +119,12 @@ def draw_image(canvas, path, x: float, y: float, width: float, height: float) ->
     The file is embedded in the canvas's PDF once, under a name made from its content.
     """
     digest, image = _art_file(path)
-    name = f"art{digest}"
+    draw_encoded(canvas, f"art{digest}", image, x, y, width, height)
+
+
+def draw_encoded(canvas, name: str, image: "EncodedImage", x: float, y: float, width: float,
+                 height: float) -> None:
+    """Draw an encoded image stretched to the box, embedded once per PDF under ``name``."""
     doc = canvas._doc
     reg_name = doc.getXObjectName(name)
     if reg_name not in doc.idToObject:

@@ -116,7 +116,9 @@ def component_lines(game) -> list[ComponentLine]:
                 f"{to_mm(comp.width):.0f} x {to_mm(comp.height):.0f} mm"
             detail = f"{comp.shape} {word}, {size}"
             subtitles = sorted({f.subtitle for f in comp.faces if f.subtitle})
-            if subtitles:
+            if len(subtitles) > 1 and all(f.text for f in comp.faces):     # "1 point, 2 points, 5 points"
+                detail += ": " + ", ".join(f"{f.text} {f.subtitle}".strip() for f in comp.faces)
+            elif subtitles:
                 detail += f": {', '.join(subtitles)}"
         elif comp.kind == "score-pad":
             track = getattr(comp, "track", "")
