@@ -263,12 +263,17 @@ class GreedyPolicy(Policy):
             return TradePlay(held_effects[effect], target)
         return None
 
-    def _plan(self, game, p, without=()):
-        if self.keep_feed:
+    def _plan(self, game, p, without=(), feed=True):
+        if self.keep_feed or not feed:
             turn = plan(game, p, without, feed=False)
-            if turn.outcome != "famine":
+            if turn.outcome != "famine" or not feed:
                 return turn
         return plan(game, p, without)
+
+    def _plan_after_jade(self, game, p):
+        """The plan of a player who reveals the card that wins the bid: without the feed card when that
+        reveal is his one Trade card of the round (special_is_trade)."""
+        return self._plan(game, p, feed=not game.R.special_is_trade)
 
     def bid(self, game, p):
         jade = held(game, p, "win_bid")
@@ -281,7 +286,7 @@ class GreedyPolicy(Policy):
         return Bid(tuple(pick_cards(game, p, tokens))) if tokens else NO_BID
 
     def use_jade(self, game, p):
-        turn = self._plan(game, p)
+        turn = self._plan_after_jade(game, p)
         return turn.outcome == "built" and turn.points >= 4
 
     def farm_build(self, game, p):
@@ -294,7 +299,7 @@ class CautiousPolicy(GreedyPolicy):
     keep_feed = True
 
     def use_jade(self, game, p):
-        turn = self._plan(game, p)
+        turn = self._plan_after_jade(game, p)
         return game.population >= 10 and turn.outcome == "built" and turn.points >= 4
 
 
@@ -314,10 +319,11 @@ class CloserPolicy(GreedyPolicy):
         jade = held(game, p, "win_bid")
         if game.R.special_is_trade and p in game.traded:
             jade = None
+        feed_allowed = game.feed_allowed(p) and not (jade is not None and game.R.special_is_trade)
         best, best_key = None, None
         for option in bid_options(game, p):
             values, gods, feed = game.hand_summary(p, option)
-            if can_feed(values, gods, feed and game.feed_allowed(p), game.population, game.R):
+            if can_feed(values, gods, feed and feed_allowed, game.population, game.R):
                 continue
             if not option and jade is None:
                 continue
