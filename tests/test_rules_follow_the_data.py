@@ -1,0 +1,270 @@
+"""Altun Ha's rulebook and aids follow game.toml: every ruling and every rule number flipped, the kit
+rendered, and the text of rules.pdf and aids.pdf read back with PDFium for the new wording and the
+absence of the old.
+
+Four renders cover every flip: the defaults; FLIPPED, every ruling at its other option and every
+rule number changed; LADDER, the tie ladder kept with the points deciding at the highest tie and other
+numbers (a God worth less, so the examples change); SINGLE, one card to bid, farm and build, and one
+to draw.  The phrases below are those the rules govern, under each option and number.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+
+import pytest
+import tomli_w
+
+from kitgen.data.game import load_game
+from kitgen.render.rulebook import render_rulebook
+from kitgen.units import paper_size
+from tests.conftest import REPO, aids_pdf, copy_builtin
+from tests.pdfium_read import page_texts
+
+DEFAULTS = tomllib.loads((REPO / "kitgen" / "games" / "altun-ha" / "game.toml").read_text(encoding="utf-8"))
+RULINGS = DEFAULTS["rulings"]
+
+FLIPPED_RULES = {"hand_size": 6, "population_start": 4, "population_growth": 2, "draw": 3, "hand_limit": 7,
+                 "god_value": 9, "max_bid_cards": 3, "max_farm_cards": 3, "max_build_cards": 3,
+                 "famine_penalty": 17, "no_build_penalty": 6}
+LADDER_RULES = {"god_value": 5, "famine_penalty": 12, "no_build_penalty": 4}
+SINGLE_RULES = {"max_bid_cards": 1, "max_farm_cards": 1, "max_build_cards": 1, "draw": 1}
+
+
+def other(name: str):
+    """The option of a ruling that is not its default (the first such, for a choice of several)."""
+    default = RULINGS[name]["default"]
+    if isinstance(default, bool):
+        return not default
+    return next(value for value in RULINGS[name]["options"] if value != default)
+
+
+FLIPS = {
+    "defaults": ({}, {}, 150),
+    "flipped": ({name: other(name) for name in RULINGS}, FLIPPED_RULES, 150),
+    "ladder": ({"points_decide": "highest_tie"}, LADDER_RULES, 200),
+    "single": ({}, SINGLE_RULES, 200),
+}
+
+
+def flat(texts: list[str]) -> str:
+    return " ".join(" ".join(texts).split())
+
+
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory) -> dict[str, dict]:
+    """Each flip's rulings, rules and round cap, and the text of its rules.pdf and aids.pdf."""
+    out = {}
+    for name, (rulings, rules, cap) in FLIPS.items():
+        folder = copy_builtin("altun-ha", tmp_path_factory.mktemp(name) / "altun-ha")
+        data = tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))
+        for key, value in rulings.items():
+            data["rulings"][key]["default"] = value
+        data["rules"].update(rules)
+        data["simulation"]["round_cap"] = cap
+        (folder / "game.toml").write_text(tomli_w.dumps(data), encoding="utf-8")
+        game = load_game(folder)
+        chosen = {key: spec["default"] for key, spec in data["rulings"].items()}
+        out[name] = {"rulings": chosen, "rules": data["rules"],
+                     "rules_pdf": flat(page_texts(render_rulebook(game, paper_size("letter")))),
+                     "aids_pdf": flat(page_texts(aids_pdf(game, "letter")))}
+    return out
+
+
+def value_text(value) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def test_the_flips_cover_every_ruling_option_and_every_rule_number(kits):
+    for name, spec in RULINGS.items():
+        played = {value_text(kit["rulings"][name]) for kit in kits.values()}
+        assert played == set(spec["options"]), name
+    for key, value in DEFAULTS["rules"].items():
+        if key != "engine":
+            assert any(kit["rules"][key] != value for kit in kits.values()), key
+
+
+# --- the rulings chapter: every ruling prints the option played and its own reason ----------------
+
+@pytest.mark.parametrize("flip", list(FLIPS))
+def test_each_ruling_prints_the_option_played_with_its_reason_and_not_the_others(kits, flip):
+    kit = kits[flip]
+    text, rules = kit["rules_pdf"], kit["rules"]
+    for name, spec in RULINGS.items():
+        chosen = value_text(kit["rulings"][name])
+        option = " ".join(spec["options"][chosen].format(**rules).split())
+        reason = " ".join(spec["reason"][chosen].format(**rules).split())
+        assert f"Ruling: {option} {reason}" in text, (flip, name)
+        for value, meaning in spec["options"].items():
+            if value != chosen:
+                assert f"(--set {name}={value}): {' '.join(meaning.format(**rules).split())}" in text
+                assert " ".join(spec["reason"][value].format(**rules).split()) not in text, (flip, name, value)
+        assert f"(--set {name}={chosen})" not in text
+
+
+# --- every sentence a ruling or a rule number governs -------------------------------------------
+
+# (flips, file, phrases printed there, phrases never printed there); {name} is read from the flip's rules
+GOVERNED = [
+    # calendar_clockwise
+    (["defaults", "ladder", "single"], "rules_pdf",
+     ["The Calendar token itself moves the other way", "passes it to the player on their right"],
+     ["moves the same way", "on their left (clockwise)"]),
+    (["flipped"], "rules_pdf",
+     ["The Calendar token itself moves the same way, clockwise: see phase 1.",
+      "passes it to the player on their left (clockwise)"],
+     ["moves the other way", "to the player on their right"]),
+    (["defaults", "ladder", "single"], "aids_pdf", ["passes the Calendar token to the right."], ["to the left"]),
+    (["flipped"], "aids_pdf", ["passes the Calendar token to the left (clockwise)."], ["to the right"]),
+    # empty_deck_ends
+    (["defaults"], "rules_pdf", ["nobody draws any more cards until cards are discarded again; the game goes on",
+                                 "The game has only one ending: famine."],
+     ["the game ends at once (Playtest", "two endings"]),
+    (["flipped"], "rules_pdf",
+     ["If a card is to be drawn, here or by a Trade card, and the deck and the discard pile are both empty, "
+      "the game ends at once", "The game has two endings: famine, and a card to be drawn when the deck",
+      "in a famine, or when the deck and discard pile run out"],
+     ["the game goes on (Playtest", "only one ending"]),
+    (["defaults"], "aids_pdf", [], ["the game ends. 4 Trade"]),
+    (["flipped"], "aids_pdf", ["A card due and none in the deck or the discard pile: the game ends."], []),
+    # special_is_trade
+    (["defaults"], "rules_pdf", ["Using them does not count as your one Trade card for the round"],
+     ["counts as your one Trade card"]),
+    (["flipped"], "rules_pdf",
+     ["Using either of them counts as your one Trade card for the round: a player who played a Trade card in "
+      "this phase cannot reveal Jade or feed with Maize, and one who revealed Jade cannot feed with Maize"],
+     ["does not count as your one Trade card"]),
+    (["defaults"], "aids_pdf", ["each may play 1 Trade card."], ["counts as that card"]),
+    (["flipped"], "aids_pdf", ["each may play 1 Trade card; revealing Jade or feeding with Maize counts as that "
+                               "card."], []),
+    # tie_drop and points_decide
+    (["defaults"], "rules_pdf",
+     ["they drop out together and the next lower total wins",
+      "the player with fewer points wins among those tied at the lowest total"],
+     ["the one of them with fewer points wins", "for the highest total (Playtest"]),
+    (["ladder"], "rules_pdf",
+     ["they drop out together and the next lower total wins",
+      "the player with fewer points wins among those tied for the highest total"],
+     ["at the lowest total (Playtest"]),
+    (["flipped"], "rules_pdf", ["If two or more players made the highest total, the one of them with fewer points "
+                                "wins"], ["drop out together", "Example: Bids of"]),
+    (["defaults"], "aids_pdf", ["tied totals drop out, the next lower wins; all tied: fewer points at the lowest "
+                                "total."], ["among the highest"]),
+    (["ladder"], "aids_pdf", ["tied totals drop out, the next lower wins; all tied: fewer points among the "
+                              "highest."], ["at the lowest total"]),
+    (["flipped"], "aids_pdf", ["Highest total wins; tied: fewer points."], ["drop out"]),
+    # empty_bid_never_wins
+    (["defaults"], "rules_pdf", ["a player who bid no cards has a total of 0, which counts like any other total",
+                                 "Example: Nobody bids a card"], ["a player who bid no cards never wins"]),
+    (["flipped"], "rules_pdf", ["a player who bid no cards never wins", "or if nobody bid any card, nobody wins"],
+     ["counts like any other total", "Example: Nobody bids a card"]),
+    (["defaults"], "aids_pdf", ["no cards = 0)"], ["never wins"]),
+    (["flipped"], "aids_pdf", ["no cards never wins)"], ["no cards = 0"]),
+    # chain
+    (["defaults"], "rules_pdf", ["The second card may go on a temple started or raised by the first card",
+                                 "by chaining"], ["as they stood when the Build began ("]),
+    (["flipped"], "rules_pdf", ["Both cards are placed on the temples as they stood when the Build began"],
+     ["by chaining", "same Build: for example"]),
+    (["defaults"], "aids_pdf", ["v goes on v-1)."], ["not on a card of this Build"]),
+    (["flipped"], "aids_pdf", ["v goes on v-1, not on a card of this Build)."], []),
+    # penalty_if_declined
+    (["defaults"], "rules_pdf", ["a Priest King who cannot lay any card loses 7 points; one who could lay a card "
+                                "but chooses not to scores nothing"], ["lays no card at all, whether unable"]),
+    (["flipped"], "rules_pdf", ["a Priest King who lays no card at all, whether unable or unwilling, loses 6 "
+                                "points instead"], ["chooses not to scores nothing", "loses 7 points"]),
+    (["defaults"], "aids_pdf", ["-7 if none could be placed."], ["none was placed"]),
+    (["flipped"], "aids_pdf", ["-6 if none was placed."], ["could be placed", "-7"]),
+    # negative_scores
+    (["defaults"], "rules_pdf", ["Scores can go below zero (Playtest",
+                                 "they lose 3 and you gain 3, even if that takes their score below zero"],
+     ["never more than they have"]),
+    (["flipped"], "rules_pdf", ["A score never goes below zero (Playtest",
+                                "they lose 3 and you gain 3, but never more than they have: a score stops at 0"],
+     ["even if that takes their score below zero", "Scores can go below zero (Playtest"]),
+    (["defaults"], "aids_pdf", ["Scores: may go below 0."], ["never below"]),
+    (["flipped"], "aids_pdf", ["Scores: never below 0; a loss stops at 0."], ["may go below"]),
+    # the rule numbers
+    (["defaults"], "rules_pdf",
+     ["Deal 5 cards to each player", "Write a Population of 2 on the score pad", "The Population rises by 1.",
+      "In the first round it becomes 3.", "every player draws 2 cards", "chooses 0, 1 or 2 cards",
+      "counting 7 each", "1 or 2 Bid cards whose values add up to at least the Population",
+      "a God card counts as a Bid card of value 7", "may lay up to 2 cards (Bid or God cards)",
+      "loses 13 points and the game ends at once", "more than 5 cards in hand", "until they hold 5",
+      "2 cards are worth 16 at most", "after 150 rounds", "such as famine_penalty=13"], []),
+    (["flipped"], "rules_pdf",
+     ["Deal 6 cards to each player", "Write a Population of 4 on the score pad", "The Population rises by 2.",
+      "In the first round it becomes 6.", "every player draws 3 cards", "chooses 0 to 3 cards",
+      "counting 9 each", "1, 2 or 3 Bid cards whose values add up to at least the Population",
+      "a God card counts as a Bid card of value 9", "may lay up to 3 cards (Bid or God cards)",
+      "loses 17 points and the game ends at once", "more than 7 cards in hand", "until they hold 7",
+      "3 cards are worth 27 at most", "after 150 rounds", "such as famine_penalty=17"],
+     ["Deal 5 cards", "Population of 2 on", "rises by 1.", "draws 2 cards", "0, 1 or 2", "counting 7 each",
+      "value of 7", "1 or 2 Bid cards", "up to 2 cards", "13 points", "more than 5 cards", "after 200 rounds",
+      "worth 16 at most"]),
+    (["single"], "rules_pdf",
+     ["chooses 0 or 1 cards", "1 Bid card whose value is at least the Population", "may lay up to 1 card (Bid",
+      "every player draws 1 card from", "1 card is worth 8 at most"],
+     ["0, 1 or", "Example: Bids of", "Example: a Farm and a Build", "up to 2 cards"]),
+    (["defaults"], "aids_pdf",
+     ["Population rises by 1.", "everyone draws 2 cards.", "reveals 0-2 Bid cards at once (God = 7;",
+      "discards 1-2 Bid cards worth at least the Population", "Famine: -13 and the game ends.",
+      "may place up to 2 cards on temples", "discards down to 5 cards."], []),
+    (["flipped"], "aids_pdf",
+     ["Population rises by 2.", "everyone draws 3 cards.", "reveals 0-3 Bid cards at once (God = 9;",
+      "discards 1-3 Bid cards worth at least the Population", "Famine: -17 and the game ends.",
+      "may place up to 3 cards on temples", "discards down to 7 cards."],
+     ["rises by 1.", "draws 2", "0-2", "God = 7", "1-2", "-13", "up to 2", "down to 5"]),
+    (["single"], "aids_pdf",
+     ["everyone draws 1 card.", "reveals 0 or 1 Bid cards", "discards 1 Bid card worth at least the Population",
+      "may place up to 1 card on temples"], ["0-1", "1-1", "up to 2"]),
+    (["ladder"], "aids_pdf", ["(God = 5;", "Famine: -12 and", "-4 if none could be placed."], ["God = 7", "-13", "-7"]),
+]
+
+
+@pytest.mark.parametrize("flips, where, present, absent", GOVERNED,
+                         ids=[f"{'+'.join(f)}-{w}-{(p or a)[0][:30]}" for f, w, p, a in GOVERNED])
+def test_every_governed_sentence_follows_the_data(kits, flips, where, present, absent):
+    for flip in flips:
+        text = kits[flip][where]
+        for phrase in present:
+            assert phrase in text, (flip, where, phrase)
+        for phrase in absent:
+            assert phrase not in text, (flip, where, phrase, text[max(0, text.find(phrase) - 80):][:200])
+
+
+# --- the worked examples are computed from the rules --------------------------------------------
+
+def test_the_bid_example_is_worked_from_the_god_value(kits):
+    assert ("Example: Bids of 9, 9, 7 and nothing Ana bids Façade and Stairs (5 + 4 = 9), Ben bids Platform and "
+            "Base (7 + 2 = 9), Cy bids a God card (7)") in kits["defaults"]["rules_pdf"]
+    # a God worth 5: the pairs tie at 7 above it
+    ladder = kits["ladder"]["rules_pdf"]
+    assert ("Example: Bids of 7, 7, 5 and nothing Ana bids Stairs and Stage (4 + 3 = 7), Ben bids Façade and Base "
+            "(5 + 2 = 7), Cy bids a God card (5) and Dee bids nothing. The two totals of 7 tie and drop out. The next "
+            "lower total, 5, was made by Cy alone") in ladder
+
+
+def test_the_farm_example_is_worked_from_the_god_value(kits):
+    default = kits["defaults"]["rules_pdf"]
+    assert ("The Population is 7 and you have just become the Priest King. Your hand is Stage (3), Stairs (4) and "
+            "the Sun God.") in default
+    assert "as a Bid card it is worth 7, which is at least the Population of 7." in default
+    flipped = kits["flipped"]["rules_pdf"]        # a God worth 9 still pays the Population of 7
+    assert "as a Bid card it is worth 9, which is at least the Population of 7." in flipped
+    assert "worth 7, which is at least the Population of 7" not in flipped
+    assert "by chaining" not in flipped
+    ladder = kits["ladder"]["rules_pdf"]          # a God worth 5 pays only a Population of 5
+    assert "The Population is 5 and you have just become the Priest King." in ladder
+    assert "as a Bid card it is worth 5, which is at least the Population of 5." in ladder
+    assert "Feeding the city with Stage and Stairs (3 + 4 = 7) also works" in ladder
+    assert "Neither Bid card alone is worth the Population of 5." in ladder
+
+
+def test_the_score_pad_counts_the_population_from_the_rules(kits):
+    def rows(first: int, step: int) -> str:      # round, then the Population pre-filled in its row
+        return " ".join(f"{r} {first + step * (r - 1)}" for r in range(1, 20))
+    assert f"Round Population Player 1 Player 2 Player 3 Player 4 {rows(3, 1)} Total" in kits["defaults"]["aids_pdf"]
+    flipped = kits["flipped"]["aids_pdf"]       # Population 4, rising by 2: 6 after the first round's growth
+    assert f"Round Population Player 1 Player 2 Player 3 Player 4 {rows(6, 2)} Total" in flipped
+    assert rows(3, 1) not in flipped
