@@ -10,7 +10,6 @@ to draw.  The phrases below are those the rules govern, under each option and nu
 
 from __future__ import annotations
 
-import re
 import tomllib
 
 import pytest
