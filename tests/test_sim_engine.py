@@ -26,8 +26,9 @@ def Spec(setup, players, policies, seed):
 def play_game(spec, index, check):
     """Game ``index`` of a run, as the simulator plays it, with ``check(game)`` after every phase."""
     game = Game(spec.rules, spec.players, random.Random(f"{spec.seed}/{index}"))
-    players = [player_factory(name)(None) for name in runner.seat_policies(spec, index)]
-    runner.play_out(AltunHaState(game, check), players, spec.rules.round_cap)
+    state = AltunHaState(game, check)
+    players = [player_factory(name)(None) for name in runner.seat_policies(spec, index, state.seats())]
+    runner.play_out(state, players, spec.rules.round_cap)
     return game
 
 

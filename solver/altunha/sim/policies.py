@@ -12,6 +12,12 @@
   still ahead (the exploit the report looks for).
 
 Cards are told apart by their effect (cards.csv), never by their name.
+
+Two traits of each policy shape what a balance report may conclude (see
+:func:`traits`): ``reads_seen``, whether it uses what a Trade card shows (another
+hand, the top of the deck; none of these does, the lookahead player does), and
+``bids_only_if_fed``, whether it bids cards only when the hand left can feed the
+city (greedy and cautious: such a player starves only after a bid of no cards).
 """
 
 from __future__ import annotations
@@ -156,6 +162,8 @@ class Policy:
     """The decisions a player makes.  Subclasses override what they decide differently."""
 
     name = "base"
+    reads_seen = False        # uses the cards a Trade card shows (seen_hands, seen_deck)
+    bids_only_if_fed = False  # bids cards (or reveals the card that wins the bid) only when it can then feed
 
     def trade(self, game, p):
         return None
@@ -245,6 +253,7 @@ class RandomPolicy(Policy):
 
 class GreedyPolicy(Policy):
     name = "greedy"
+    bids_only_if_fed = True   # its bids and Jade reveals come from a plan that feeds the city
     min_points = 1        # a Build worth at least this is worth bidding for
     keep_feed = False     # plan Farms without the feed card while something else feeds
 
@@ -305,6 +314,7 @@ class CautiousPolicy(GreedyPolicy):
 
 class CloserPolicy(GreedyPolicy):
     name = "closer"
+    bids_only_if_fed = False  # it bids to starve once far enough ahead
 
     def bid(self, game, p):
         lead = game.scores[p] - max(game.scores[q] for q in opponents(game, p))
@@ -363,6 +373,17 @@ class PolicyPlayer:
         if kind == DISCARDING:
             return Discard(tuple(policy.discard(game, p, state.excess)))
         return Take(policy.choose(game, p, state.looked))
+
+
+def traits(name: str) -> tuple[bool, bool]:
+    """(reads_seen, bids_only_if_fed) of a policy named as ``--policy`` names it: the lookahead player
+    keeps what it has seen when it deals the unseen cards, and may bid into a famine."""
+    from solver.lookahead import LOOKAHEAD
+
+    if name.split(":")[0] == LOOKAHEAD:
+        return True, False
+    cls = POLICIES.get(name)
+    return (cls.reads_seen, cls.bids_only_if_fed) if cls is not None else (False, False)
 
 
 def player_factory(name: str):
