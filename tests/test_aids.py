@@ -98,14 +98,14 @@ def test_score_pad_has_players_rounds_and_the_prefilled_track(builtin, builtin_p
                   and abs(centre(w)[0] - centre(header)[0]) < 10]
         column.sort(key=lambda w: w["top"])
         (pad,) = [c for c in builtin.components if c.kind == "score-pad"]
-        assert pad.rounds == 19          # game.toml: the 99th percentile of the simulated games' length
-        assert [int(w["text"]) for w in column] == list(range(3, 3 + 19))   # 3, 4, 5 ... down 19 rounds
+        assert pad.rounds == 17          # game.toml: the 99th percentile of the simulated games' length
+        assert [int(w["text"]) for w in column] == list(range(3, 3 + 17))   # 3, 4, 5 ... down 17 rounds
         (round_head,) = [w for w in words if w["text"] == "Round"]
         rounds = sorted((w for w in words if re.fullmatch(r"\d+", w["text"])
                          and abs(centre(w)[0] - centre(round_head)[0]) < 10
                          and round_head["bottom"] < w["top"] < total["top"]),
                         key=lambda w: w["top"])
-        assert [int(w["text"]) for w in rounds] == list(range(1, 20))
+        assert [int(w["text"]) for w in rounds] == list(range(1, 18))
         # every round's number and its track value sit on the same row
         for r, t in zip(rounds, column):
             assert abs(centre(r)[1] - centre(t)[1]) < 1
@@ -115,7 +115,7 @@ def test_score_pad_has_players_rounds_and_the_prefilled_track(builtin, builtin_p
         assert total["top"] > rounds[-1]["bottom"]
         # under the table, what its rounds cover
         note = [w for w in words if w["top"] > total["bottom"] + 3 * MM]
-        assert " ".join(w["text"] for w in note).startswith("19 rounds: 99 in 100 simulated games")
+        assert " ".join(w["text"] for w in note).startswith("17 rounds: 99 in 100 simulated games")
         # rows are tall enough to write in
         assert centre(rounds[1])[1] - centre(rounds[0])[1] >= 9 * MM
 

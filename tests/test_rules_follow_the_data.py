@@ -1,6 +1,6 @@
 """Altun Ha's rulebook and aids follow game.toml: every ruling and every rule number flipped, the kit
 rendered, and the text of rules.pdf and aids.pdf read back with PDFium for the new wording and the
-absence of the old.
+absence of the old (the simulator's round cap, in [simulation], too).
 
 Four renders cover every flip: the defaults; FLIPPED, every ruling at its other option and every
 rule number changed; LADDER, the tie ladder kept with the points deciding at the highest tie and other
@@ -23,6 +23,7 @@ from tests.pdfium_read import page_texts
 
 DEFAULTS = tomllib.loads((REPO / "kitgen" / "games" / "altun-ha" / "game.toml").read_text(encoding="utf-8"))
 RULINGS = DEFAULTS["rulings"]
+PAD_ROUNDS = next(c["rounds"] for c in DEFAULTS["components"] if c["kind"] == "score-pad")
 
 FLIPPED_RULES = {"hand_size": 6, "population_start": 4, "population_growth": 2, "draw": 3, "hand_limit": 7,
                  "god_value": 9, "max_bid_cards": 3, "max_farm_cards": 3, "max_build_cards": 3,
@@ -40,7 +41,7 @@ def other(name: str):
 
 
 FLIPS = {
-    "defaults": ({}, {}, 150),
+    "defaults": ({}, {}, DEFAULTS["simulation"]["round_cap"]),
     "flipped": ({name: other(name) for name in RULINGS}, FLIPPED_RULES, 150),
     "ladder": ({"points_decide": "highest_tie"}, LADDER_RULES, 200),
     "single": ({}, SINGLE_RULES, 200),
@@ -82,6 +83,7 @@ def test_the_flips_cover_every_ruling_option_and_every_rule_number(kits):
     for key, value in DEFAULTS["rules"].items():
         if key != "engine":
             assert any(kit["rules"][key] != value for kit in kits.values()), key
+    assert any(cap != DEFAULTS["simulation"]["round_cap"] for _, _, cap in FLIPS.values())
 
 
 # --- the rulings chapter: every ruling prints the option played and its own reason ----------------
@@ -190,7 +192,7 @@ GOVERNED = [
       "counting 7 each", "1 or 2 Bid cards whose values add up to at least the Population",
       "a God card counts as a Bid card of value 7", "may lay up to 2 cards (Bid or God cards)",
       "loses 13 points and the game ends at once", "more than 5 cards in hand", "until they hold 5",
-      "2 cards are worth 16 at most", "after 150 rounds", "such as famine_penalty=13"], []),
+      "2 cards are worth 16 at most", "after 200 rounds", "such as famine_penalty=13"], []),
     (["flipped"], "rules_pdf",
      ["Deal 6 cards to each player", "Write a Population of 4 on the score pad", "The Population rises by 2.",
       "In the first round it becomes 6.", "every player draws 3 cards", "chooses 0 to 3 cards",
@@ -262,7 +264,7 @@ def test_the_farm_example_is_worked_from_the_god_value(kits):
 
 def test_the_score_pad_counts_the_population_from_the_rules(kits):
     def rows(first: int, step: int) -> str:      # round, then the Population pre-filled in its row
-        return " ".join(f"{r} {first + step * (r - 1)}" for r in range(1, 20))
+        return " ".join(f"{r} {first + step * (r - 1)}" for r in range(1, PAD_ROUNDS + 1))
     assert f"Round Population Player 1 Player 2 Player 3 Player 4 {rows(3, 1)} Total" in kits["defaults"]["aids_pdf"]
     flipped = kits["flipped"]["aids_pdf"]       # Population 4, rising by 2: 6 after the first round's growth
     assert f"Round Population Player 1 Player 2 Player 3 Player 4 {rows(6, 2)} Total" in flipped
