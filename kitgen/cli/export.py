@@ -37,9 +37,10 @@ FORMAT_HELP = ("png: one PNG per card face and the back (300 DPI, 1/8 in bleed);
 def export(game, fmt, out, card_size, bleed, dpi, jobs, base_url):
     """Export GAME (a built-in name or a game folder) for print shops, virtual tabletops or a glance."""
     from kitgen.outputs.exports import ExportOptions, export_game
+    from kitgen.outputs.memory import memory_limit
 
     options = ExportOptions(card_size=card_size, bleed=bleed, dpi=dpi, jobs=jobs, base_url=base_url)
-    with DelayedBar("Exporting") as bar:
+    with DelayedBar("Exporting") as bar, memory_limit():
         result = export_game(game, fmt, out, options, bar)
     echo_warnings(result.warnings)
     click.echo(f"Exported {result.title} ({result.cards} cards, {result.faces} faces) as {fmt}: "

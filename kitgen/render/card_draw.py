@@ -7,13 +7,11 @@ opened for the face or back.
 
 from __future__ import annotations
 
-import re
-
 from reportlab.lib.colors import Color
 
 from kitgen.layout.card_face import fit_image
 from kitgen.layout.geometry import Rect
-from kitgen.render.card_fit import Drawn
+from kitgen.render.card_fit import Drawn, icons_of
 from kitgen.render.card_text import CAP_HEIGHT, LINE_LEADING
 from kitgen.render.images import draw_art, draw_art_to_bleed, draw_image, image_size
 
@@ -123,8 +121,7 @@ def _image(canvas, d: Drawn, rect: Rect, painter) -> None:
 
 def _icons(canvas, d: Drawn, rect: Rect, painter) -> None:
     inner = d.inner.pdf(painter.height)
-    names = [n.strip(":") for n in re.split(r"[\s,]+", d.content.strip()) if n.strip(":")]
-    icons = [painter.icon(n, d.where) for n in names]
+    icons = [painter.icon(n, d.where) for n in icons_of(d.content)]
     h = inner.h
     gap = d.style.get("gap")
     gap = h * ICON_GAP if gap is None else gap
