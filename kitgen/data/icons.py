@@ -21,12 +21,16 @@ class IconLibrary:
     def names(self) -> list[str]:
         if self.folder is None or not self.folder.is_dir():
             return []
-        return sorted(p.stem for p in self.folder.iterdir() if p.suffix.lower() in ICON_SUFFIXES and p.is_file())
+        try:
+            return sorted(p.stem for p in self.folder.iterdir() if p.suffix.lower() in ICON_SUFFIXES and p.is_file())
+        except OSError:              # a folder that cannot be listed: the message names no icons
+            return []
 
     def find(self, name: str, where: str) -> Path:
         """The file of icon ``name``, or an error naming ``where`` the icon was asked for."""
         if name not in self._found:
             from kitgen.data.art_files import check_image
+            from kitgen.data.files import look
             from kitgen.data.paths import check_folder, inside
 
             found = None
@@ -34,8 +38,8 @@ class IconLibrary:
                 check_folder(self.root, self.folder, where)
                 for suffix in ICON_SUFFIXES:
                     path = inside(self.root, f"icons/{name}{suffix}", where)
-                    if path.is_file():
-                        check_image(path, where)
+                    if look(path, f"{where}: icon file 'icons/{name}{suffix}'", follow=False) is not None:
+                        check_image(path, where, "icon file")   # even a folder or a FIFO: the check says what
                         found = path
                         break
             self._found[name] = found
