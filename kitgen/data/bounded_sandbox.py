@@ -328,7 +328,8 @@ def _check_nesting(tree: nodes.Template, name, filename) -> None:
 
 
 class _Generator(CodeGenerator):
-    """Compiles ``a ~ b`` into a call that checks the joined length first."""
+    """Compiles ``a ~ b`` into a call that checks the joined length first, and a slice ``a[1:]`` (which
+    jinja2 writes as Python's own) into a call that counts the value it makes."""
 
     def visit_Concat(self, node: nodes.Concat, frame) -> None:
         self.write("environment.checked_concat((")
@@ -336,6 +337,37 @@ class _Generator(CodeGenerator):
             self.visit(arg, frame)
             self.write(", ")
         self.write("))")
+
+    def visit_Getitem(self, node: nodes.Getitem, frame) -> None:
+        if not isinstance(node.arg, nodes.Slice):
+            super().visit_Getitem(node, frame)
+            return
+        self.write("environment.checked_slice(")
+        self.visit(node.node, frame)
+        self.write(", slice(")
+        for i, part in enumerate((node.arg.start, node.arg.stop, node.arg.step)):
+            self.write(", " if i else "")
+            if part is None:
+                self.write("None")
+            else:
+                self.visit(part, frame)
+        self.write("))")
+
+
+def template_lines(tb) -> list[tuple[str, int]]:
+    """(file name, line of the template) of each frame of template code in the traceback ``tb``, outermost
+    first.  jinja2 rewrites the traceback of the exceptions it handles into template lines; the lines of
+    those it does not (the watchdog's, a BaseException) are found here from its own map of the code."""
+    found = []
+    while tb is not None:
+        frame = tb.tb_frame
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            found.append((frame.f_code.co_filename, template.get_corresponding_lineno(tb.tb_lineno)))
+        elif "__jinja_exception__" in frame.f_globals:          # a frame jinja2 rewrote
+            found.append((frame.f_code.co_filename, tb.tb_lineno))
+        tb = tb.tb_next
+    return found
 
 
 class LimitedSandbox(ImmutableSandboxedEnvironment):
@@ -394,12 +426,9 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
         _count(total)
         return "".join(parts)
 
-    def getitem(self, obj: Any, argument: Any) -> Any:
-        """``obj[argument]``; a slice makes a new value, counted as the others are."""
-        value = super().getitem(obj, argument)
-        if isinstance(argument, slice):
-            _check_result(value)
-        return value
+    def checked_slice(self, obj: Any, part: slice) -> Any:
+        """``obj[part]``, a new value counted as the others are."""
+        return _check_result(obj[part])
 
     def wrap_str_format(self, value: Any):
         wrapped = super().wrap_str_format(value)

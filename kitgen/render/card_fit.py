@@ -13,12 +13,11 @@ only then is refused with a message naming the card.
 from __future__ import annotations
 
 import re
-import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kitgen.data.bounded_sandbox import TemplateClock, TemplateCost, TemplateTimeout, bounded_render
+from kitgen.data.bounded_sandbox import TemplateClock, TemplateCost, TemplateTimeout, bounded_render, template_lines
 from kitgen.data.card_context import sources
 from kitgen.data.layouts import at_line, parse_value
 from kitgen.data.sandbox import TEMPLATE_ERRORS, error_text
@@ -165,8 +164,8 @@ class Arrangement:
 
     def _template_at(self, setting, box, key: str, exc: BaseException) -> str:
         """The template of ``setting`` as a message names it: file, line, layout, box or vars, and card."""
-        line = next((f.lineno for f in reversed(traceback.extract_tb(exc.__traceback__))
-                     if f.filename == "<template>"), None)
+        line = next((line for file, line in reversed(template_lines(exc.__traceback__)) if file == "<template>"),
+                    None)
         if box is not None:
             return self.in_layout(box, key, line, setting.source)
         card = f" (row {self.card.row}, card {self.card.name!r})" if self.card is not None else ""

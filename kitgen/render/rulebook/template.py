@@ -11,14 +11,13 @@ file and line.
 from __future__ import annotations
 
 import os
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from kitgen.data.bounded_sandbox import TemplateClock, TemplateCost, TemplateTimeout
+from kitgen.data.bounded_sandbox import TemplateClock, TemplateCost, TemplateTimeout, template_lines
 from kitgen.data.files import look, read_regular
 from kitgen.data.paths import inside
 from kitgen.data.sandbox import TEMPLATE_ERRORS, environment, error_text
@@ -111,10 +110,10 @@ def _folder_label(game) -> str:
 
 
 def _line_of(exc: BaseException, loader: FolderLoader) -> tuple[str, int] | None:
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        label = loader.by_path.get(frame.filename)
-        if label and frame.lineno:
-            return label, frame.lineno
+    for file, line in reversed(template_lines(exc.__traceback__)):
+        label = loader.by_path.get(file)
+        if label and line:
+            return label, line
     return None
 
 
