@@ -46,9 +46,8 @@ import sys
 import threading
 import time
 import types
-from contextlib import contextmanager
 from functools import update_wrapper
-from typing import Any, Iterator
+from typing import Any
 
 from jinja2 import TemplateSyntaxError, nodes, pass_context
 from jinja2.compiler import CodeGenerator
@@ -94,17 +93,26 @@ class _Render(threading.local):
 _RENDER = _Render()
 
 
-@contextmanager
-def bounded_render() -> Iterator[None]:
-    """A render, counted from nothing unless it is part of another (a layout's vars read by a box)."""
-    state = _RENDER
-    if not state.open:
-        state.made = state.iterations = state.depth = 0
-    state.open += 1
-    try:
-        yield
-    finally:
-        state.open -= 1
+class _Bounded:
+    """``with bounded_render():`` a render, counted from nothing unless it is part of another (a layout's
+    vars read by a box's template).  A class rather than a generator: it is entered for every template a
+    card renders."""
+
+    def __enter__(self) -> None:
+        state = _RENDER
+        if not state.open:
+            state.made = state.iterations = state.depth = 0
+        state.open += 1
+
+    def __exit__(self, *exc) -> None:
+        _RENDER.open -= 1
+
+
+_BOUNDED = _Bounded()
+
+
+def bounded_render() -> _Bounded:
+    return _BOUNDED
 
 
 def _count(size: int) -> None:
@@ -569,7 +577,7 @@ class _Dog:
     SLACK = 0.01                      # the shortest sleep: a thread that waits for a processor is not polled
 
     def __init__(self):
-        self.lock = threading.Condition()
+        self.lock = threading.Condition(threading.Lock())
         self.watches: dict[TemplateClock, tuple[int, int | None, float]] = {}   # thread, its clock, deadline
         self.wake = math.inf            # when the dog wakes next (inf: when told)
         self.thread: threading.Thread | None = None

@@ -20,7 +20,7 @@ from typing import Any
 from kitgen.data.bounded_sandbox import TemplateClock, TemplateCost, TemplateTimeout, bounded_render, template_lines
 from kitgen.data.card_context import sources
 from kitgen.data.layouts import at_line, parse_value
-from kitgen.data.sandbox import TEMPLATE_ERRORS, error_text
+from kitgen.data.sandbox import TEMPLATE_ERRORS, Lookup, error_text
 from kitgen.errors import KitgenError, LimitError, RenderError
 from kitgen.layout import lengths
 from kitgen.layout.card_boxes import Place, Places, outside_safe_zone, place_problem, with_bleed
@@ -146,6 +146,8 @@ class Arrangement:
             values = {n: self.context[n] for n in setting.names if n in self.context}
             if "vars" in setting.names:
                 values["vars"] = _VarTexts(self)
+            if setting.template.__class__ is Lookup:     # one value looked up: nothing to bound
+                return setting.template.render(values)
             with bounded_render(), self.clock:
                 return setting.template.render(values)
         except KitgenError:
