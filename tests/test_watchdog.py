@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from kitgen.data.bounded_sandbox import TemplateClock, TemplateTimeout
+from kitgen.data.bounded_sandbox import _DOG, TemplateClock, TemplateTimeout
 from kitgen.errors import OptionError
 from kitgen.outputs import workers
 
@@ -101,12 +101,25 @@ def test_a_long_clock_inside_a_short_one_does_not_extend_it():
             _spin(10)
 
 
+def test_a_clock_started_while_the_dog_sleeps_wakes_it():
+    with TemplateClock(1):
+        pass
+    deadline = time.monotonic() + 60                 # a hang guard: the dog sleeps after a second without clocks
+    while not _DOG.asleep and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _DOG.asleep
+    with pytest.raises(TemplateTimeout):
+        with TemplateClock(0.2):
+            _spin(10)
+
+
 def test_the_limit_is_a_setting(monkeypatch):
     monkeypatch.setenv("KITGEN_TEMPLATE_SECONDS", "0.05")
     assert TemplateClock().seconds == 0.05
     monkeypatch.setenv("KITGEN_TEMPLATE_SECONDS", "soon")
     with pytest.raises(OptionError, match="KITGEN_TEMPLATE_SECONDS: 'soon' is not a number of seconds"):
-        TemplateClock()
+        with TemplateClock():
+            pass
 
 
 def test_ten_thousand_blocks_start_no_thread_each(monkeypatch):

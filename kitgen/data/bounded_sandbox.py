@@ -37,7 +37,6 @@ name the template file and line from the traceback.
 from __future__ import annotations
 
 import ctypes
-import math
 import os
 import random
 import re
@@ -530,22 +529,29 @@ class TemplateClock:
     exception is set asynchronously (between two bytecodes of the rendering thread), so a loop that
     calls nothing is stopped too; it is never raised once the outermost block is left (a pending one is
     taken back), and a block left after its time ran out raises it as it ends.  One thread of the
-    process (:class:`_Dog`) keeps every clock, so entering and leaving costs a few microseconds.
+    process (:class:`_Dog`) keeps every clock; entering and leaving a block takes no lock, so it costs
+    about a microsecond.
     """
 
     def __init__(self, seconds: float | None = None):
-        self.seconds = template_seconds() if seconds is None else seconds
+        self._seconds = seconds      # None: KITGEN_TEMPLATE_SECONDS, read when first needed
         self.used = 0.0              # processor seconds spent inside the blocks left so far
         self.depth = 0
-        self.fired = False           # set by the dog, under its lock
         self.start = 0.0
+
+    @property
+    def seconds(self) -> float:
+        if self._seconds is None:
+            self._seconds = template_seconds()
+        return self._seconds
 
     def __enter__(self) -> "TemplateClock":
         if self.depth == 0:
-            if self.used >= self.seconds:
+            left = self.seconds - self.used
+            if left <= 0:
                 raise TemplateTimeout()
             self.start = time.thread_time()
-            _DOG.watch(self, threading.get_ident(), self.start, self.seconds - self.used)
+            _DOG.watch(self, threading.get_ident(), self.start, left)
         self.depth += 1
         return self
 
@@ -569,67 +575,82 @@ def _cpu_clock(thread: int) -> int | None:
 
 class _Dog:
     """The thread that keeps the clocks.  A clock's thread reaches its deadline no sooner than the wall
-    time it still has to spend, so the dog sleeps that long, reads the thread's processor time and
-    either interrupts it or sleeps again for what is left.  It is started at the first watch; a forked
-    child starts its own (the fork happens with the dog's lock free, see ``os.register_at_fork``).
-    Where a thread's processor time cannot be read by another thread, wall-clock time counts instead."""
+    time it still has to spend, so the dog sleeps that long (at most NAP, so that a clock started
+    meanwhile is seen), reads the thread's processor time and either interrupts it or sleeps again.
+    With no clock running for a while it sleeps until one starts.  Where a thread's processor time
+    cannot be read by another thread, wall-clock time counts instead.
 
-    SLACK = 0.01                      # the shortest sleep: a thread that waits for a processor is not polled
+    A clock's thread and the dog take a watch out of :attr:`watches` with ``dict.pop``, which the
+    interpreter does at once: whichever takes it first decides whether it fires, so the thread needs the
+    lock only when the dog was first (to take back an exception set while it was leaving).  The dog is
+    started at the first watch; a forked child starts its own (the fork happens with the dog's lock
+    free, see ``os.register_at_fork``)."""
+
+    SLACK = 0.01          # the shortest sleep: a thread that waits for a processor is not polled
+    NAP = 0.25            # the longest sleep while clocks run: a clock started meanwhile waits no longer
+    IDLE = 4              # naps without a clock before the dog sleeps until one starts
 
     def __init__(self):
-        self.lock = threading.Condition(threading.Lock())
+        self.mutex = threading.Lock()      # taken by clocks' threads with this plain lock's own `with`, which an
+        self.lock = threading.Condition(self.mutex)     # exception set meanwhile cannot leave held
         self.watches: dict[TemplateClock, tuple[int, int | None, float]] = {}   # thread, its clock, deadline
-        self.wake = math.inf            # when the dog wakes next (inf: when told)
+        self.asleep = False               # sleeping until told (set under the lock, read without it)
         self.thread: threading.Thread | None = None
 
     def watch(self, watch: TemplateClock, thread: int, spent: float, left: float) -> None:
         """Interrupt ``thread``, whose processor time is ``spent`` now, once it has spent ``left`` more."""
         clock = _cpu_clock(thread)
-        now = time.monotonic()
-        deadline = spent + left if clock is not None else now + left
-        with self.lock:
-            if self.thread is None:
-                dog = threading.Thread(target=self._run, name="kitgen-watchdog", daemon=True)
-                dog.fork_safe = True
-                try:
-                    dog.start()
-                except RuntimeError:       # no room for the thread's stack: the process is out of memory
-                    raise MemoryError("no memory left to start the templates' watchdog thread") from None
-                self.thread = dog
-            watch.fired = False
-            self.watches[watch] = (thread, clock, deadline)
-            if now + left < self.wake:
+        self.watches[watch] = (thread, clock, spent + left if clock is not None else time.monotonic() + left)
+        if self.thread is None or self.asleep:       # read after the watch is in: see _run
+            with self.mutex:
+                if self.thread is None:
+                    self._start()
                 self.lock.notify()
+
+    def _start(self) -> None:
+        dog = threading.Thread(target=self._run, name="kitgen-watchdog", daemon=True)
+        dog.fork_safe = True
+        try:
+            dog.start()
+        except RuntimeError:       # no room for the thread's stack: the process is out of memory
+            self.watches.clear()
+            raise MemoryError("no memory left to start the templates' watchdog thread") from None
+        self.thread = dog
 
     def unwatch(self, watch: TemplateClock) -> bool:
         """Forget ``watch``; whether the dog interrupted its thread (an exception still pending is
         taken back: the caller raises it itself)."""
-        with self.lock:
-            self.watches.pop(watch, None)      # the dog finds out when it wakes: no need to wake it
-            if watch.fired:
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
-            return watch.fired
+        if self.watches.pop(watch, None) is not None:
+            return False
+        with self.mutex:               # the dog took it first, and has set the exception by now
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
+        return True
 
     def _run(self) -> None:
+        idle = 0
         with self.lock:
             while True:
                 now = time.monotonic()
-                soonest = math.inf
+                soonest = now + self.NAP
                 for watch, (thread, clock, deadline) in list(self.watches.items()):
                     try:
                         spent = time.clock_gettime(clock) if clock is not None else now
                     except OSError:                # its thread is gone
-                        del self.watches[watch]
+                        self.watches.pop(watch, None)
                         continue
-                    if spent >= deadline:
-                        del self.watches[watch]
-                        watch.fired = True
+                    if spent < deadline:
+                        soonest = min(soonest, now + max(deadline - spent, self.SLACK))
+                    elif self.watches.pop(watch, None) is not None:      # taken before its thread left it
                         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread),
                                                                    ctypes.py_object(TemplateTimeout))
-                    else:
-                        soonest = min(soonest, now + max(deadline - spent, self.SLACK))
-                self.wake = soonest
-                self.lock.wait(None if soonest == math.inf else soonest - now)
+                idle = 0 if self.watches else idle + 1
+                if idle >= self.IDLE:
+                    self.asleep = True     # first, then look again: a watch added meanwhile is seen here,
+                    if not self.watches:   # or its thread sees asleep and wakes the dog
+                        self.lock.wait()
+                    self.asleep, idle = False, 0
+                    continue
+                self.lock.wait(soonest - now)
 
     def after_fork(self) -> None:
         self.__init__()
@@ -637,5 +658,5 @@ class _Dog:
 
 _DOG = _Dog()
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(before=lambda: _DOG.lock.acquire(), after_in_parent=lambda: _DOG.lock.release(),
+    os.register_at_fork(before=lambda: _DOG.mutex.acquire(), after_in_parent=lambda: _DOG.mutex.release(),
                         after_in_child=lambda: _DOG.after_fork())
