@@ -28,10 +28,10 @@ the time or memory there is.  One render is bounded in:
 
 A render inside another (a layout's ``vars.x`` read by a box's template)
 counts towards the one it is part of.  Crossing a bound raises
-:class:`TemplateLimit` (:class:`TemplateCost` for the time and the values made
-in all, which cost as much again to meet a second time; the watchdog raises
+:class:`TemplateLimit` (:class:`TemplateCost` for the values made in all, as
+costly to meet a second time as the first; the watchdog raises
 :class:`TemplateTimeout`) inside the template's own code, so the caller can
-name the template file and line from the traceback.
+name the template file and line from the traceback (:func:`template_lines`).
 """
 
 from __future__ import annotations
