@@ -29,7 +29,7 @@ def test_values_each_within_bounds_are_counted_together():
         _render(loop.replace("N", str(fits + 1)))
 
 
-def test_the_issues_memory_bomb_stops_within_the_budget():
+def test_a_memory_bomb_of_values_each_within_bounds_stops_within_the_budget():
     with pytest.raises(TemplateCost):
         _render("{{ range(20000)|map('center', 999999)|list|length }}")
 
