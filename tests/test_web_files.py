@@ -9,6 +9,7 @@ each a symlink to the secret folder, and one that a test swaps for a symlink whi
 
 from __future__ import annotations
 
+import errno
 import http.client
 import os
 import threading
@@ -304,3 +305,37 @@ def test_request_targets_no_client_would_send_reach_nothing_outside(server):
                 answer += chunk
         status = int(answer.split(b" ", 2)[1])
         assert _refused(status, answer), (target, answer[:200])
+
+
+def _readlink_failing(monkeypatch, path: Path, times: int | None) -> None:
+    """``os.readlink`` says ``path`` is no symlink (EINVAL) ``times`` times (None: always), as when a
+    symlink is replaced by a folder between the moment the system says it is one and the moment it is read."""
+    readlink, left = os.readlink, [times]
+
+    def replaced(name, *args, **kwargs):
+        if os.fspath(name) == str(path) and (left[0] is None or left[0] > 0):
+            if left[0] is not None:
+                left[0] -= 1
+            raise OSError(errno.EINVAL, "Invalid argument", os.fspath(name))
+        return readlink(name, *args, **kwargs)
+
+    monkeypatch.setattr(os, "readlink", replaced)
+
+
+def test_a_symlink_replaced_while_its_path_is_followed_is_answered_not_a_server_error(server, base, monkeypatch):
+    """Following a path, the system may say a name is a symlink and then, asked where it leads, that it
+    is none (a folder swapped in between): the request gets the file, or a 404 while it keeps changing."""
+    app, port = server
+    key = keys(app)["plain"]
+    link = base / "plain" / "pictures"
+    link.symlink_to("art")
+    try:
+        _readlink_failing(monkeypatch, link, 1)
+        assert get(port, f"/game/{key}/files/pictures/note.txt") == (200, b"a file of the game")
+        _readlink_failing(monkeypatch, link, None)
+        status, body = get(port, f"/game/{key}/files/pictures/note.txt")
+        assert status == 404 and b"Internal Server Error" not in body, (status, body)
+    finally:
+        monkeypatch.undo()
+        link.unlink()
+

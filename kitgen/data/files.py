@@ -41,7 +41,7 @@ def open_inside(root: Path, name: str | Path, where: str, base: Path | None = No
 
 def read_bytes(path: Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of a regular file at ``path`` (symlinks followed), for files the user names directly."""
-    return read_regular(Path(os.path.realpath(path)), where, limit)
+    return read_regular(real(path, where), where, limit)
 
 
 def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES, boundary: Path | None = None) -> bytes:

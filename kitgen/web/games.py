@@ -52,7 +52,10 @@ class ServedGame:
         than when the server started (the folder was swapped for a symlink, or for another folder's)."""
         if self.builtin:
             return None
-        now = real(Path(self.argument))
+        try:
+            now = real(Path(self.argument))
+        except KitgenError as exc:          # a symlink on the way keeps changing
+            return str(exc)
         if now == self.root and os.path.isdir(now):
             return None
         if not os.path.isdir(now):
@@ -80,7 +83,7 @@ class ServedGame:
                 target = inside(folder, relative, relative)
                 if within(target, folder):    # the folder itself is still where it was
                     return read_regular(target, relative, boundary=folder)
-            except KitgenError:
+            except KitgenError:             # outside, missing, not a file, or changing while followed
                 continue
         return None
 
