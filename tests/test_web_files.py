@@ -339,3 +339,32 @@ def test_a_symlink_replaced_while_its_path_is_followed_is_answered_not_a_server_
         monkeypatch.undo()
         link.unlink()
 
+
+def test_the_watch_goes_on_when_a_folder_changes_while_it_is_walked(server, base, monkeypatch):
+    """A symlink swapped while the walk follows a path (``realpath`` raises), and a folder removed between
+    the walk and the watch: the watch walks again, and the next change is still built."""
+    app, port = server
+    plain = next(g for g in app.state.server.live.values() if Path(g.served.argument).name == "plain")
+    art, realpath, walked = str(base / "plain" / "art"), os.path.realpath, live.watched_folders
+    hiccups = {"swapped": 1, "gone": 1}
+
+    def swapping(path, *args, **kwargs):
+        if os.fspath(path) == art and hiccups["swapped"]:
+            hiccups["swapped"] -= 1
+            raise OSError(errno.EINVAL, "Invalid argument", art)
+        return realpath(path, *args, **kwargs)
+
+    def removed_before_the_watch(served):
+        found = walked(served)
+        if served is plain.served and not hiccups["swapped"] and hiccups["gone"]:
+            hiccups["gone"] -= 1
+            found |= {(str(base / "plain" / "gone"), 0, 0)}
+        return found
+
+    monkeypatch.setattr(os.path, "realpath", swapping)
+    monkeypatch.setattr(live, "watched_folders", removed_before_the_watch)
+    _wait_for(lambda: not any(hiccups.values()), f"the watch did not walk the folders again: {hiccups}")
+    _wait_for(lambda: not plain.building, "still building")
+    before = plain.version
+    (base / "plain" / "cards.csv").touch()
+    _wait_for(lambda: plain.version > before and not plain.building, "the change after the hiccups was not built")

@@ -182,7 +182,7 @@ def watched_folders(served: ServedGame) -> frozenset[tuple[str, int, int]]:
                 info = os.lstat(path)
             except OSError:
                 info = None
-            if info is None or not stat.S_ISDIR(info.st_mode) or real(Path(path)) != Path(path):
+            if info is None or not stat.S_ISDIR(info.st_mode) or not _unmoved(path):
                 dirs[:] = []        # swapped for a symlink (or gone) since it was listed
                 continue
             found[path] = (info.st_dev, info.st_ino)
@@ -195,6 +195,14 @@ def watched_folders(served: ServedGame) -> frozenset[tuple[str, int, int]]:
             dirs[:] = sorted(d for d in dirs if d not in DefaultFilter.ignore_dirs
                              and not os.path.islink(os.path.join(path, d)))
     return frozenset((p, *k) for p, k in found.items())
+
+
+def _unmoved(path: str) -> bool:
+    """Whether the folder ``path`` is where it really is (no symlink on the way, none changing)."""
+    try:
+        return real(Path(path)) == Path(path)
+    except KitgenError:
+        return False
 
 
 async def watch(games: list[LiveGame], stop: asyncio.Event) -> None:
@@ -211,22 +219,34 @@ async def watch(games: list[LiveGame], stop: asyncio.Event) -> None:
     def walk() -> dict[str, tuple]:
         return {g.key: (g.served.moved(), watched_folders(g.served)) for g in games}
 
-    layout = await anyio.to_thread.run_sync(walk)
-    while not stop.is_set():
-        folders = sorted({path for _, entries in layout.values() for path, _, _ in entries})
+    async def walked() -> dict[str, tuple]:
+        return await anyio.to_thread.run_sync(walk)
+
+    async def follow(folders: list[str], layout: dict[str, tuple]) -> dict[str, tuple] | None:
+        """Rebuild the games whose files change until their folders do: the folders as they are then;
+        None when a folder cannot be watched (removed, or swapped for something else, since the walk)."""
         now = layout
-        if folders:
+        try:
             async for changes in awatch(*folders, stop_event=stop, debounce=WATCH_DEBOUNCE_MS, step=20,
                                         recursive=False, rust_timeout=WATCH_RESCAN_MS, yield_on_timeout=True):
-                now = await anyio.to_thread.run_sync(walk)
+                now = await walked()
                 touched = games_touched(games, changes)
                 _rebuild(touched + [g for g in games if now[g.key] != layout[g.key] and g not in touched])
                 if now != layout:
                     break           # watch the folders as they are now
-        else:
+        except OSError as exc:
+            log.debug("could not watch the folders as walked (%s); walking them again", exc)
+            return None
+        return now
+
+    layout = await walked()
+    while not stop.is_set():
+        folders = sorted({path for _, entries in layout.values() for path, _, _ in entries})
+        now = await follow(folders, layout) if folders else None
+        if now is None:             # nothing to watch, or a folder changed under the watch: look again soon
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(stop.wait(), WATCH_RESCAN_MS / 1000)
-            now = await anyio.to_thread.run_sync(walk)
+            now = await walked()
             _rebuild([g for g in games if now[g.key] != layout[g.key]])
         layout = now
 
