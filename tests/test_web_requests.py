@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import select
 import shutil
 import socket
 import threading
@@ -18,10 +19,11 @@ import time
 import pytest
 from starlette.testclient import TestClient
 
-from kitgen.web import simulation, solving
+from kitgen.web import connections, simulation, solving
 from kitgen.web.app import WebServer, create_app
 from kitgen.web.limits import MAX_DIGITS
 from kitgen.web.worker import Worker
+from tests.conftest import write_game
 
 BASE = "http://127.0.0.1:8000"
 QUESTION = {"hand": ["Stage", "Stairs", "Sun God"], "population": 7, "temples": [2, 3]}
@@ -282,21 +284,23 @@ def test_a_simulation_out_of_range_is_a_400_and_is_not_queued(client, body, mess
 
 # --- connections that never finish their request --------------------------------------------------
 
-DEADLINE = 0.5          # seconds the test server gives a request to arrive whole
+DEADLINE = 0.5          # seconds the test server gives a request to arrive whole, and an answer to be taken
+BIG = 16 * 2**20        # bytes of a game file larger than every buffer between the server and a client
+BIG_FILE = "/game/test-game/files/art/big.bin"
+CROWD = 4               # connections the crowded server takes
 
 
-@pytest.fixture(scope="module")
-def live_server():
-    """A real server on a free port whose requests must arrive within DEADLINE; its builds are stubbed out."""
+def _serving(games: list[str], request_seconds: float):
+    """A real server on a free port, its builds stubbed out; yields (app, port)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    app = _app()
+    app = create_app(games, watch_files=False)
     server = app.state.server
     server.builder, server.painter = Worker(), Worker()
     for game in server.live.values():
         game.worker, game.build_target = server.builder, "tests.web_worker_faults:fail"
-    instance = WebServer(app, "127.0.0.1", port, request_seconds=DEADLINE)
+    instance = WebServer(app, "127.0.0.1", port, request_seconds=request_seconds)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
     _wait(lambda: instance.started or not thread.is_alive())
@@ -304,6 +308,28 @@ def live_server():
     yield app, port
     instance.stop()
     thread.join(10)
+
+
+def _big_content() -> bytes:
+    return bytes(range(256)) * (BIG // 256)
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    """A real server whose requests must arrive, and answers be taken, within DEADLINE; it serves Altun Ha
+    and a game folder holding a file of BIG bytes."""
+    folder = write_game(tmp_path_factory.mktemp("live") / "big")
+    (folder / "art").mkdir()
+    (folder / "art" / "big.bin").write_bytes(_big_content())
+    yield from _serving(["altun-ha", str(folder)], DEADLINE)
+
+
+@pytest.fixture(scope="module")
+def crowded_server():
+    """A real server taking CROWD connections, whose requests may take a whole HANG_GUARD to arrive."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(connections, "MAX_CONNECTIONS", CROWD)
+        yield from _serving(["altun-ha"], HANG_GUARD)
 
 
 def _connect(port: int) -> socket.socket:
@@ -369,3 +395,73 @@ def test_whole_requests_and_long_answers_are_not_cut(live_server):
         server._loop.call_soon_threadsafe(server.live["altun-ha"]._publish)
         more = connection.recv(65536)
         assert b"data: " in more and b'"key": "altun-ha"' in more
+
+
+def _closed(connection: socket.socket) -> bool:
+    """Whether the server has closed ``connection`` (without reading what it sent)."""
+    poller = select.poll()
+    poller.register(connection, select.POLLRDHUP | select.POLLHUP | select.POLLERR)
+    return bool(poller.poll(0))
+
+
+def _open_stream(port: int) -> socket.socket:
+    connection = _connect(port)
+    connection.sendall(b"GET /game/altun-ha/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    received = b""
+    while b"data: " not in received:
+        chunk = connection.recv(65536)
+        assert chunk, "the event stream ended"
+        received += chunk
+    return connection
+
+
+def test_connections_waiting_for_their_request_give_way_to_a_new_one(crowded_server):
+    """Connections that send nothing (or linger after their answer) cannot keep the user out: when the
+    server is full, a new connection takes the place of the one that has waited longest."""
+    _, port = crowded_server
+    idle = [_connect(port) for _ in range(CROWD)]
+    try:
+        for _ in range(3):
+            with _connect(port) as connection:
+                connection.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                answer = _read_all(connection)
+            assert answer.startswith(b"HTTP/1.1 200") and b'"key":"altun-ha"' in answer, answer[:200]
+        _wait(lambda: any(_closed(c) for c in idle))
+        assert sum(_closed(c) for c in idle) == 1         # room was made once; then there was room
+    finally:
+        for connection in idle:
+            connection.close()
+
+
+def test_a_request_beyond_the_answers_in_progress_is_a_one_line_503_and_the_answers_go_on(crowded_server):
+    app, port = crowded_server
+    streams = [_open_stream(port) for _ in range(CROWD)]
+    try:
+        with _connect(port) as connection:
+            connection.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            answer = _read_all(connection)
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 503") and b"content-type: application/json" in head.lower(), head
+        error = json.loads(body)["error"]
+        assert f"{CROWD} requests at once" in error and "\n" not in error
+        assert not any(_closed(s) for s in streams)
+        server = app.state.server
+        server._loop.call_soon_threadsafe(server.live["altun-ha"]._publish)
+        for stream in streams:                          # each still gets the news
+            assert b"data: " in stream.recv(65536)
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_an_answer_the_client_stops_taking_is_cut(live_server):
+    """A client that asks for a large file and reads nothing holds no connection for ever."""
+    _, port = live_server
+    with socket.socket() as connection:
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        connection.connect(("127.0.0.1", port))
+        connection.sendall(f"GET {BIG_FILE} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        poller = select.poll()
+        poller.register(connection, select.POLLRDHUP | select.POLLHUP | select.POLLERR)
+        assert poller.poll(HANG_GUARD * 1000), "the server kept an answer nobody takes"
+
