@@ -8,6 +8,7 @@ the rules come before all that); the deadlines on a real server, with raw socket
 
 from __future__ import annotations
 
+import hashlib
 import http.client
 import json
 import select
@@ -15,6 +16,7 @@ import shutil
 import socket
 import threading
 import time
+import tracemalloc
 
 import pytest
 from starlette.testclient import TestClient
@@ -465,3 +467,23 @@ def test_an_answer_the_client_stops_taking_is_cut(live_server):
         poller.register(connection, select.POLLRDHUP | select.POLLHUP | select.POLLERR)
         assert poller.poll(HANG_GUARD * 1000), "the server kept an answer nobody takes"
 
+
+def test_a_large_game_file_is_sent_as_it_is_read_not_held_whole(live_server):
+    """However large a game file, serving it holds a few chunks of it in memory, not all of it."""
+    _, port = live_server
+    tracemalloc.start()
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG_GUARD)
+        connection.request("GET", BIG_FILE)
+        response = connection.getresponse()
+        assert response.status == 200 and int(response.getheader("content-length")) == BIG
+        digest, size = hashlib.sha256(), 0
+        while chunk := response.read(65536):
+            digest.update(chunk)
+            size += len(chunk)
+        connection.close()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert size == BIG and digest.digest() == hashlib.sha256(_big_content()).digest()
+    assert peak < BIG / 4, f"{peak:,} bytes held while sending a file of {BIG:,}"

@@ -7,9 +7,9 @@ their folders; on stop it ends them and removes its temporary folder.
 
 Only three kinds of file can be fetched: the package's own assets
 (``/static``, ``/fonts``), the files of a served game folder
-(``/game/<key>/files/...``, through :meth:`kitgen.web.games.ServedGame.file`,
-the build's own containment check at each request) and what the server built
-in its own temporary folder.  Every request must name the server by its own
+(``/game/<key>/files/...``, through :meth:`kitgen.web.games.ServedGame.open`,
+the build's own containment check at each request, then sent as it is read)
+and what the server built in its own temporary folder.  Every request must name the server by its own
 names, and every change must come from its own pages as JSON
 (:mod:`kitgen.web.trust`); a request must arrive whole within a deadline
 (:mod:`kitgen.web.connections`).
@@ -43,6 +43,7 @@ from kitgen.web.games import ServedGame, served_games
 from kitgen.web.limits import MAX_BODY, BodyLimit, read_json
 from kitgen.web.live import LiveGame, watch
 from kitgen.web.pages import render_page
+from kitgen.web.responses import OpenFileResponse
 from kitgen.web.trust import Guard, allowed_hosts
 from kitgen.web.worker import Worker, WorkerError
 
@@ -262,11 +263,11 @@ async def kit_file(request: Request):
 async def game_file(request: Request):
     game = request.app.state.server.game(request)
     relative = request.path_params["path"]
-    data = await run_in_threadpool(game.served.file, relative)
-    if data is None:
+    fd = await run_in_threadpool(game.served.open, relative)
+    if fd is None:
         raise HTTPException(404)
-    return Response(data, media_type=mimetypes.guess_type(relative)[0] or "application/octet-stream",
-                    headers=GAME_FILE_HEADERS)
+    return OpenFileResponse(fd, media_type=mimetypes.guess_type(relative)[0] or "application/octet-stream",
+                            headers=GAME_FILE_HEADERS)
 
 
 # --- the JSON API --------------------------------------------------------------------------
