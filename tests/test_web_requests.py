@@ -435,6 +435,18 @@ def test_connections_waiting_for_their_request_give_way_to_a_new_one(crowded_ser
             connection.close()
 
 
+def test_a_crowd_of_connections_opened_at_once_keeps_no_more_places_than_the_server_has(crowded_server):
+    """Opened in one burst, connections that send nothing each push out an older one: the server keeps
+    CROWD of them, whatever order it takes them in."""
+    _, port = crowded_server
+    crowd = [_connect(port) for _ in range(3 * CROWD)]
+    try:
+        _wait(lambda: sum(_closed(c) for c in crowd) >= 2 * CROWD)
+        assert sum(_closed(c) for c in crowd) == 2 * CROWD
+    finally:
+        for connection in crowd:
+            connection.close()
+
 def test_a_request_beyond_the_answers_in_progress_is_a_one_line_503_and_the_answers_go_on(crowded_server):
     app, port = crowded_server
     streams = [_open_stream(port) for _ in range(CROWD)]

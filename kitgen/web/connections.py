@@ -84,11 +84,12 @@ class RequestDeadline(H11Protocol):
         super().connection_lost(exc)
 
     def _make_room(self) -> None:
+        # A closed connection leaves the set a moment later: it is no longer waiting from now on, so
+        # the next connection of a burst makes room by closing another.
         waiting = [c for c in self.connections if c is not self and getattr(c, "waiting_since", None) is not None]
         if waiting:
-            oldest = min(waiting, key=lambda c: c.waiting_since)
-            oldest.logger.info("closed a connection waiting for its request to make room for a new one")
-            oldest.transport.close()
+            min(waiting, key=lambda c: c.waiting_since)._close("closed a connection waiting for its request "
+                                                               "to make room for a new one")
 
     def _arm(self) -> None:
         self._disarm()
@@ -104,8 +105,12 @@ class RequestDeadline(H11Protocol):
     def _expired(self) -> None:
         self._deadline = None
         if not self.transport.is_closing():
-            self.logger.info("closed a connection whose request was not whole after %g s", self.seconds)
-            self.transport.close()
+            self._close(f"closed a connection whose request was not whole after {self.seconds:g} s")
+
+    def _close(self, why: str) -> None:
+        self._disarm()
+        self.logger.info(why)
+        self.transport.close()
 
     def _cancel_stall(self) -> None:
         if self._stall is not None:
