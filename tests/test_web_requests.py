@@ -399,6 +399,35 @@ def test_whole_requests_and_long_answers_are_not_cut(live_server):
         assert b"data: " in more and b'"key": "altun-ha"' in more
 
 
+def _first_answer(port: int, request: bytes) -> tuple[bytes, bytes]:
+    """The status line and the first bytes of the body the server sends for ``request``."""
+    with _connect(port) as connection:
+        connection.sendall(request)
+        received = b""
+        while b"\r\n\r\n" not in received or received.endswith(b"\r\n\r\n"):
+            chunk = connection.recv(65536)
+            if not chunk:
+                break
+            received += chunk
+    head, _, body = received.partition(b"\r\n\r\n")
+    return head.split(b"\r\n")[0], body
+
+
+@pytest.mark.parametrize("path", ["/game/altun-ha/events", "/api/games", "/game/altun-ha/state",
+                                  "/game/altun-ha/files/cards.csv", "/game/altun-ha/switches"])
+def test_a_request_from_another_page_that_says_so_is_refused_whatever_its_method(live_server, path):
+    """A page elsewhere reads no answer of this server (the browser keeps them from it), but its requests
+    would still take the server's places and its browser's own connections to the server: an event
+    stream never ends. A browser sends such a request with the page's Origin, and it is refused at once."""
+    _, port = live_server
+    for origin in ("http://evil.example", "null", f"http://127.0.0.1:{port + 1}"):
+        status, body = _first_answer(port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: {origin}\r\n"
+                                           "Connection: close\r\n\r\n".encode())
+        assert status.startswith(b"HTTP/1.1 403"), (path, origin, status, body[:100])
+        assert "from another web page" in json.loads(body)["error"]
+    own = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    assert _first_answer(port, own.encode())[0].startswith(b"HTTP/1.1 200"), path
+
 def _closed(connection: socket.socket) -> bool:
     """Whether the server has closed ``connection`` (without reading what it sent)."""
     poller = select.poll()

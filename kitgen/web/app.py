@@ -9,9 +9,10 @@ Only three kinds of file can be fetched: the package's own assets
 (``/static``, ``/fonts``), the files of a served game folder
 (``/game/<key>/files/...``, through :meth:`kitgen.web.games.ServedGame.open`,
 the build's own containment check at each request, then sent as it is read)
-and what the server built in its own temporary folder.  Every request must name the server by its own
-names, and every change must come from its own pages as JSON
-(:mod:`kitgen.web.trust`); a request must arrive whole within a deadline
+and what the server built in its own temporary folder.  Every request must
+name the server by its own names, no request may come from another site's
+page, and every change must be JSON (:mod:`kitgen.web.trust`); a request must
+arrive whole, and an answer be taken, within a deadline
 (:mod:`kitgen.web.connections`).
 """
 

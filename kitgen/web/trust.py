@@ -4,17 +4,22 @@ Any web page the user opens can make the browser send requests to this
 server: a form or a ``fetch`` aimed at ``127.0.0.1:8000`` (cross-site request
 forgery), or a name of its own that it points at this machine once its page
 has loaded (DNS rebinding), after which the browser lets it read the answers.
-Two rules, in :class:`Guard`, close both ways in:
+Three rules, in :class:`Guard`, close these ways in:
 
 - **Host**: a request must name the server by a name or address it was
   started on (:func:`allowed_hosts`).  A page elsewhere that rebinds its name
   sends that name, and is refused.
+- **Origin**: a request that sends an ``Origin`` (a browser sends one with
+  every request a page makes by script to another site, event streams
+  included, and with every change) must name this server's own: ``http://``,
+  one of its names, and the port the request came in on.  A page elsewhere
+  reads none of the answers anyway; refusing its requests at once also keeps
+  it from holding the server's connections, and its browser's, with event
+  streams that never end.
 - **Changes**: every request but GET and HEAD (the API's questions, the
   simulator's runs) must send ``Content-Type: application/json``, which a page
   elsewhere cannot send without the browser asking this server first (a
-  question it never says yes to), and, when it sends an ``Origin``, that origin
-  must be this server's own: ``http://``, one of its names, and the port the
-  request came in on.
+  question it never says yes to).
 
 Refusals are one line of JSON, ``{"error": "..."}``: 400 for the Host, 403
 for the rest.
@@ -137,7 +142,7 @@ def _shown(text: str) -> str:
 
 
 class Guard:
-    """ASGI middleware: the Host rule for every request, the JSON and Origin rules for changes."""
+    """ASGI middleware: the Host and Origin rules for every request, the JSON rule for changes."""
 
     def __init__(self, app, hosts: Hosts):
         self.app, self.hosts = app, hosts
@@ -148,8 +153,10 @@ class Guard:
         headers = Headers(scope=scope)
         server = scope.get("server") or (None, None)
         problem, status = self._host_problem(headers.get("host", ""), server[0]), 400
+        if problem is None:
+            problem, status = self._origin_problem(scope, headers, server), 403
         if problem is None and scope["method"] not in SAFE_METHODS:
-            problem, status = self._change_problem(scope, headers, server), 403
+            problem, status = self._kind_problem(scope, headers), 403
         if problem is not None:
             return await JSONResponse({"error": problem}, status_code=status)(scope, receive, send)
         await self.app(scope, receive, send)
@@ -161,17 +168,19 @@ class Guard:
         return (f"this server answers only to the names it was started on, not to Host {_shown(value)}; "
                 "open the address kitgen serve printed")
 
-    def _change_problem(self, scope, headers: Headers, server) -> str | None:
-        method = scope["method"]
+    def _origin_problem(self, scope, headers: Headers, server) -> str | None:
         origin = headers.get("origin")
-        if origin is not None and not self._own_origin(origin, scope, server):
-            return (f"a {method} from another web page is refused: Origin {_shown(origin)} is not this "
-                    "server's own")
+        if origin is None or self._own_origin(origin, scope, server):
+            return None
+        return (f"a {scope['method']} from another web page is refused: Origin {_shown(origin)} is not this "
+                "server's own")
+
+    def _kind_problem(self, scope, headers: Headers) -> str | None:
         kind = headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind != JSON:
-            return (f"a {method} must send JSON with Content-Type: {JSON}, not "
-                    f"{_shown(kind) if kind else 'without a Content-Type'}")
-        return None
+        if kind == JSON:
+            return None
+        return (f"a {scope['method']} must send JSON with Content-Type: {JSON}, not "
+                f"{_shown(kind) if kind else 'without a Content-Type'}")
 
     def _own_origin(self, origin: str, scope, server) -> bool:
         """Whether ``origin`` is this server's: its scheme, one of its names, the port the request came in on."""
