@@ -368,3 +368,23 @@ def test_the_watch_goes_on_when_a_folder_changes_while_it_is_walked(server, base
     before = plain.version
     (base / "plain" / "cards.csv").touch()
     _wait_for(lambda: plain.version > before and not plain.building, "the change after the hiccups was not built")
+
+
+def test_a_hidden_file_is_not_handed_out_through_a_symlink_either(server, base):
+    """Hidden names (.git, .env...) are never handed out, asked for by their name or through a symlink
+    of the folder that leads to them."""
+    app, port = server
+    key = keys(app)["plain"]
+    folder = base / "plain"
+    (folder / ".env").write_text(SECRET, encoding="utf-8")
+    (folder / ".git").mkdir()
+    (folder / ".git" / "config").write_text(SECRET, encoding="utf-8")
+    links = {"env.txt": ".env", "git": ".git", "art/config.txt": "../.git/config"}
+    try:
+        for link, target in links.items():
+            (folder / link).symlink_to(target)
+        for path in (".env", ".git/config", "env.txt", "git/config", "art/config.txt"):
+            assert _refused(*get(port, f"/game/{key}/files/{path}")), path
+    finally:
+        for link in links:
+            (folder / link).unlink()

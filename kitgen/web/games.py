@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path, PurePath, PurePosixPath
 
 from kitgen.data.files import open_regular
 from kitgen.data.game import load_game
@@ -68,25 +68,30 @@ class ServedGame:
         """The file ``relative`` of the game folder, open for reading (the caller closes it), or None
         when it is not one.
 
-        None for absolute paths, ``..``, backslashes, hidden names, control characters, anything
-        that leads out of the folder once every symlink is followed (now, not when the server
-        started), a folder that moved (:meth:`moved`) or holds no game.toml, and what is not a
-        regular file.  The file is checked once open: what is read is what was checked.
+        None for absolute paths, ``..``, backslashes, hidden names (asked for, or reached through
+        a symlink), control characters, anything that leads out of the folder once every symlink
+        is followed (now, not when the server started), a folder that moved (:meth:`moved`) or
+        holds no game.toml, and what is not a regular file.  The file is checked once open: what
+        is read is what was checked.
         """
-        path = PurePosixPath(relative)
-        if not relative or "\\" in relative or any(part.startswith(".") for part in path.parts) \
-                or self.moved() is not None:
+        if not relative or "\\" in relative or _hidden(PurePosixPath(relative)) or self.moved() is not None:
             return None
         if not self.builtin and not (self.root / "game.toml").is_file():
             return None                     # not a game folder (any more): nothing of it is handed out
         for folder in self.folders:
             try:
                 target = inside(folder, relative, relative)
-                if within(target, folder):    # the folder itself is still where it was
+                # the folder itself is still where it was, and no symlink led to a hidden name
+                if within(target, folder) and not _hidden(target.relative_to(folder)):
                     return open_regular(target, relative, boundary=folder)
             except KitgenError:             # outside, missing, not a file, or changing while followed
                 continue
         return None
+
+
+def _hidden(path: PurePath) -> bool:
+    """Whether a name on ``path`` is hidden (.git, .env...): such files are never handed out."""
+    return any(part.startswith(".") for part in path.parts)
 
 
 def served_games(arguments: list[str]) -> list[ServedGame]:
