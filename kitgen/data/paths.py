@@ -77,7 +77,14 @@ def real(folder: Path, where: str | None = None) -> Path:
 
 def within(path: Path, folder: Path) -> bool:
     """Whether the real path ``path`` is ``folder`` or lies under it (both already resolved)."""
-    return path == folder or path.is_relative_to(folder)
+    return path.is_relative_to(folder)
+
+
+def file_within(path: Path, folder: Path) -> Path | None:
+    """The real path of ``path`` when it is a regular file inside the real path of ``folder``, or None
+    (for what a program wrote in a folder of its own: a path kept since may lead elsewhere now)."""
+    target = real(path)
+    return target if within(target, real(folder)) and target.is_file() else None
 
 
 def opened_inside(fd: int, boundary: Path) -> bool:

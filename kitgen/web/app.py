@@ -37,7 +37,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from kitgen.data.paths import real, within
+from kitgen.data.paths import file_within
 from kitgen.errors import KitgenError
 from kitgen.web import connections, simulation, solving
 from kitgen.web.games import ServedGame, served_games
@@ -121,8 +121,7 @@ class Server:
 
     def own_file(self, path: str | Path) -> Path | None:
         """``path``, a file the server made, when it is one: a regular file inside its own folder."""
-        target = real(Path(path))
-        return target if within(target, real(self.folder)) and target.is_file() else None
+        return file_within(Path(path), self.folder)
 
     def picture(self, key: tuple, make) -> bytes:
         if key in self.pictures:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import anyio.to_thread
 
-from kitgen.data.paths import real, within
+from kitgen.data.paths import file_within, real
 from kitgen.errors import KitgenError
 from kitgen.web.games import ServedGame
 from kitgen.web.preview import DOCUMENTS
@@ -95,8 +95,7 @@ class LiveGame:
         data = self.builds.get(number)
         if data is None or name not in DOCUMENTS:
             return None
-        path = real(Path(data["folder"]) / name)
-        return path if within(path, real(self.folder)) and path.is_file() else None
+        return file_within(Path(data["folder"]) / name, self.folder)
 
     # --- building --------------------------------------------------------------------------
 
