@@ -354,8 +354,8 @@ def test_the_watch_goes_on_when_a_folder_changes_while_it_is_walked(server, base
             raise OSError(errno.EINVAL, "Invalid argument", art)
         return realpath(path, *args, **kwargs)
 
-    def removed_before_the_watch(served):
-        found = walked(served)
+    def removed_before_the_watch(served, *args):
+        found = walked(served, *args)
         if served is plain.served and not hiccups["swapped"] and hiccups["gone"]:
             hiccups["gone"] -= 1
             found |= {(str(base / "plain" / "gone"), 0, 0)}

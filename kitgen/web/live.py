@@ -161,19 +161,18 @@ def games_touched(games: list[LiveGame], changes) -> list[LiveGame]:
     return [g for g in games if any(p.is_relative_to(f) for p in paths for f in g.served.folders)]
 
 
-_CROWDED: set[str] = set()      # games already warned about: the folders are walked every second
-
-
-def watched_folders(served: ServedGame) -> frozenset[tuple[str, int, int]]:
+def watched_folders(served: ServedGame, warned: set[str] | None = None) -> frozenset[tuple[str, int, int]]:
     """Every real folder of a game, found without following a symlink: (path, device, inode).
 
     A sub-folder that is a symlink is not entered (a build refuses one that leads out of the game
     folder, and one that stays inside is watched where it really is); nor is a folder that has
     become a symlink since the server started, the game folder included.  At most
-    :data:`MAX_WATCHED` folders a game.
+    :data:`MAX_WATCHED` folders a game; the log says so once for each game key in ``warned``
+    (the folders are walked every second), each time when ``warned`` is None.
     """
     from watchfiles import DefaultFilter
 
+    warned = set() if warned is None else warned
     found: dict[str, tuple[int, int]] = {}
     for top in served.folders:
         for path, dirs, _ in os.walk(top):
@@ -186,8 +185,8 @@ def watched_folders(served: ServedGame) -> frozenset[tuple[str, int, int]]:
                 continue
             found[path] = (info.st_dev, info.st_ino)
             if len(found) >= MAX_WATCHED:
-                if served.key not in _CROWDED:
-                    _CROWDED.add(served.key)
+                if served.key not in warned:
+                    warned.add(served.key)
                     log.warning("%s holds more than %d folders: changes in the others are not watched",
                                 served.argument, MAX_WATCHED)
                 return frozenset((p, *k) for p, k in found.items())
@@ -215,8 +214,10 @@ async def watch(games: list[LiveGame], stop: asyncio.Event) -> None:
     """
     from watchfiles import awatch
 
+    crowded: set[str] = set()       # games whose many folders the log has told of
+
     def walk() -> dict[str, tuple]:
-        return {g.key: (g.served.moved(), watched_folders(g.served)) for g in games}
+        return {g.key: (g.served.moved(), watched_folders(g.served, crowded)) for g in games}
 
     async def walked() -> dict[str, tuple]:
         return await anyio.to_thread.run_sync(walk)
