@@ -170,6 +170,30 @@ def test_a_change_from_another_page_or_not_json_is_refused_and_starts_nothing(cl
     assert client.asked == [] and client.simulator.calls == [] and client.app.state.server.runs.jobs == {}
 
 
+def test_what_a_page_elsewhere_embeds_is_refused_and_links_from_it_are_followed(client):
+    """An image, script or frame of a page elsewhere sends no Origin, but a browser says where it comes
+    from (Sec-Fetch-Site): such a request is refused, so a page elsewhere can neither learn which files a
+    game folder holds (an image that loads or fails), nor set the server drawing pages, nor show the
+    server's page in a frame to have the user click in it. A link followed from elsewhere (a navigation
+    of the whole window) and what the server's own pages ask are answered."""
+    path = "/game/altun-ha/files/altar.png"
+    for site in ("cross-site", "same-site"):        # same-site: another server on localhost, another port
+        for mode, dest in (("no-cors", "image"), ("no-cors", "script"), ("cors", "empty"), ("navigate", "iframe")):
+            response = client.get(path if dest != "iframe" else "/game/altun-ha/solver",
+                                  headers={"sec-fetch-site": site, "sec-fetch-mode": mode, "sec-fetch-dest": dest})
+            assert "from another web page" in _one_line_error(response, 403), (site, mode, dest)
+        followed = client.get("/game/altun-ha/", headers={"sec-fetch-site": site, "sec-fetch-mode": "navigate",
+                                                          "sec-fetch-dest": "document"})
+        assert followed.status_code == 200 and "<html" in followed.text.lower()
+    for site in ("same-origin", "none"):             # the server's own pages; an address typed or bookmarked
+        response = client.get(path, headers={"sec-fetch-site": site, "sec-fetch-mode": "no-cors",
+                                             "sec-fetch-dest": "image"})
+        assert response.status_code == 200 and response.content.startswith(b"\x89PNG")
+    page = client.get("/game/altun-ha/solver")      # browsers that do not say where a request comes from
+    assert page.headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+
+
 @pytest.mark.parametrize("headers", [
     {"content-type": "application/json"},
     {"content-type": "application/json; charset=utf-8", "origin": "http://127.0.0.1:8000"},

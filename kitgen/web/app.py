@@ -58,6 +58,9 @@ KEEP_ALIVE = 15.0              # seconds between comments on an idle event strea
 # .svg could otherwise run its scripts as this server's own page, and ask the API as one.
 GAME_FILE_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
                      "Content-Security-Policy": "sandbox; default-src 'none'"}
+# The server's pages are never shown inside another page, whose user could be led to click in them
+# (browsers that say where a request comes from are refused by kitgen.web.trust before this).
+PAGE_HEADERS = {"X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'"}
 log = logging.getLogger("kitgen.web")
 
 
@@ -145,7 +148,7 @@ class Server:
 # --- pages ---------------------------------------------------------------------------------
 
 def _page(server: Server, name: str, **values) -> HTMLResponse:
-    return HTMLResponse(render_page(name, games=server.game_list(), **values))
+    return HTMLResponse(render_page(name, games=server.game_list(), **values), headers=PAGE_HEADERS)
 
 
 async def index(request: Request):
