@@ -440,9 +440,9 @@ def _first_answer(port: int, request: bytes) -> tuple[bytes, bytes]:
 @pytest.mark.parametrize("path", ["/game/altun-ha/events", "/api/games", "/game/altun-ha/state",
                                   "/game/altun-ha/files/cards.csv", "/game/altun-ha/switches"])
 def test_a_request_from_another_page_that_says_so_is_refused_whatever_its_method(live_server, path):
-    """A page elsewhere reads no answer of this server (the browser keeps them from it), but its requests
-    would still take the server's places and its browser's own connections to the server: an event
-    stream never ends. A browser sends such a request with the page's Origin, and it is refused at once."""
+    """A page elsewhere reads no answer of this server (its browser keeps them from it), but the server
+    would still do the work, an event stream included. A browser sends such a request with the page's
+    Origin, and it is refused before anything runs."""
     _, port = live_server
     for origin in ("http://evil.example", "null", f"http://127.0.0.1:{port + 1}"):
         status, body = _first_answer(port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: {origin}\r\n"
