@@ -35,7 +35,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 REQUEST_SECONDS = 10.0          # a whole request (headers and body), from connection or the last answer
 KEEP_ALIVE_SECONDS = 5          # an idle connection after an answer
-MAX_HEADER_BYTES = 16 * 1024    # request line and headers (h11's own limit, said here)
+MAX_HEADER_BYTES = 16 * 1024    # request line and headers still incomplete (h11's own limit, said here)
 MAX_CONNECTIONS = 128           # connections, and answers in progress, at once
 _WAITING = (h11.IDLE, h11.SEND_BODY)     # the client's states while its request is not whole
 
