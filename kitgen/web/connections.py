@@ -6,7 +6,7 @@ on a connection that never finishes its request (one that sends nothing,
 headers without their last line, or a body shorter than it declared: a "slow
 loris"), and on one that never takes its answer; and when it holds its limit
 of connections, it refuses every new request, the user's too, for as long as
-the idle ones stay.  :class:`RequestDeadline` gives uvicorn's h11 protocol
+the idle ones stay.  :class:`ProgressProtocol` gives uvicorn's h11 protocol
 three rules, so that a connection holds its place only while it makes
 progress:
 
@@ -40,8 +40,9 @@ MAX_CONNECTIONS = 128           # connections, and answers in progress, at once
 _WAITING = (h11.IDLE, h11.SEND_BODY)     # the client's states while its request is not whole
 
 
-class RequestDeadline(H11Protocol):
-    """uvicorn's h11 protocol with the deadline, the stalled-answer and the room rules (module docstring)."""
+class ProgressProtocol(H11Protocol):
+    """uvicorn's h11 protocol, where a connection holds its place only while it makes progress: the
+    deadline, the stalled-answer and the room rules of the module docstring."""
 
     seconds: float = REQUEST_SECONDS
     most: int = MAX_CONNECTIONS
@@ -145,10 +146,10 @@ class _Full:
         await send({"type": "http.response.body", "body": body})
 
 
-def protocol(seconds: float = REQUEST_SECONDS, most: int | None = None) -> type[RequestDeadline]:
+def protocol(seconds: float = REQUEST_SECONDS, most: int | None = None) -> type[ProgressProtocol]:
     """The protocol class for uvicorn's ``http`` setting: a deadline of ``seconds``, room for ``most``
     connections (default :data:`MAX_CONNECTIONS`)."""
-    return type("RequestDeadline", (RequestDeadline,),
+    return type("ProgressProtocol", (ProgressProtocol,),
                 {"seconds": seconds, "most": MAX_CONNECTIONS if most is None else most})
 
 
