@@ -325,7 +325,8 @@ def with_layout(game, layout: str):
 def tricky(tmp_path_factory):
     """A deck exported once whose cards hold what PDF/X-1a cannot, or what needs a word: Gather is plain;
     Wood's art fades out over its whole width (translucency); Stone has a translucent veil; Clay's art is a
-    small disc with an anti-aliased edge, drawn large (a clean cut, at too low a resolution)."""
+    small disc with an anti-aliased edge, drawn large (a clean cut, at too low a resolution); a band of art
+    runs across Gather's top into the bleed."""
     from PIL import ImageDraw
 
     base = tmp_path_factory.mktemp("tricky")
@@ -338,7 +339,12 @@ def tricky(tmp_path_factory):
                         ("Stone", "resource", 1, "", "Half seen.", ""),
                         ("Clay", "resource", 1, "", "A clean cut.", "clay.png")])
     with_layout(game, '[layouts.mine.boxes.veil]\nkind = "rect"\nwhen = "{{ name == \'Stone\' }}"\n'
-                      'x = "10mm"\ny = "10mm"\nw = "20mm"\nh = "20mm"\nfill = "#ffffff80"\n')
+                      'x = "10mm"\ny = "10mm"\nw = "20mm"\nh = "20mm"\nfill = "#ffffff80"\n\n'
+                      '[layouts.mine.boxes.band]\nkind = "image"\nwhen = "{{ name == \'Gather\' }}"\n'
+                      'content = "band.png"\nbleed = true\nfit = "cover"\nx = "0mm"\ny = "0mm"\nw = "100%"\n'
+                      'h = "12mm"\n')
+    band = Image.linear_gradient("L").resize((400, 64)).convert("RGB")       # a band across Gather's top
+    band.save(game / "art" / "band.png")
     wood = Image.new("RGBA", (60, 40), (40, 120, 60, 255))
     wood.putalpha(Image.linear_gradient("L").rotate(90).resize((60, 40)))      # fading out: translucency
     wood.save(game / "art" / "wood.png")
@@ -359,7 +365,7 @@ def test_cards_drawn_with_transparency_are_flattened_to_pictures_and_named(trick
             "card prints as text") in warnings
     assert any(line.startswith("Warning: export-test: 03-stone-x1 is drawn with a translucent colour, ")
                for line in warnings), warnings
-    assert not any("01-gather" in line or "04-clay" in line and "drawn with" in line for line in warnings)
+    assert not any(("01-gather" in line or "04-clay" in line) and "drawn with" in line for line in warnings)
     reader = PdfReader(pdf)
     document = pdfium.PdfDocument(str(pdf))
     try:
@@ -378,6 +384,26 @@ def test_cards_drawn_with_transparency_are_flattened_to_pictures_and_named(trick
     assert b"/SMask" not in pdf.read_bytes()
     result = run("preflight", pdf, "--target", "dtc")
     assert result.exit_code == 0, result.output
+
+
+def test_art_carried_into_the_bleed_is_its_edge_pixels_stretched(tricky):
+    import pypdfium2.raw as pdfium_c
+
+    pdf, output = tricky
+    assert "(preflight passed)" in output                      # no stretched strip taken for a 8 dpi picture
+    document = pdfium.PdfDocument(str(pdf))
+    try:                                                       # Gather's face; bounds in the card's form
+        placed = [(obj.get_px_size(), obj.get_bounds()) for obj in
+                  document[1].get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=4)]
+    finally:
+        document.close()
+    (band_px, band), = [(px, box) for px, box in placed if min(px) > 1]
+    assert band[3] == pytest.approx(POKER_H, abs=0.01)          # the band's top is the card's top edge
+    strips = [box for px, box in placed if px == (band_px[0], 1)]     # one row of the band's pixels each
+    assert len(strips) == len(placed) - 1 >= 1
+    top = [box for box in strips if box[1] == pytest.approx(band[3], abs=0.01)]
+    assert len(top) == 1 and top[0][3] - top[0][1] == pytest.approx(EIGHTH, abs=0.01)   # over the bleed
+    assert top[0][0] == pytest.approx(band[0], abs=0.01) and top[0][2] == pytest.approx(band[2], abs=0.01)
 
 
 def test_art_with_an_anti_aliased_edge_is_cut_out_and_low_resolution_art_resampled(tricky):
