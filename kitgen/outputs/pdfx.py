@@ -5,7 +5,7 @@ ISO 15930-4 asks (an output intent naming the printing condition, FOGRA39,
 with its ICC profile embedded; ``GTS_PDFXVersion`` and ``GTS_PDFXConformance``
 in the document information; ``Trapped`` set; PDF 1.4), and every page gets
 its TrimBox at the cut and its BleedBox (and MediaBox) the whole page.  Drawn
-with the press's inks (:class:`kitgen.outputs.cmyk.PrintInks`), kitgen's own
+with the press's inks (:class:`kitgen.outputs.print_inks.PrintInks`), kitgen's own
 drawing goes in as it is, in DeviceCMYK: text as text in its embedded (subset)
 fonts, shapes as vectors, art as images.  The creation date and the document
 id are fixed, so the same drawing gives the same bytes.

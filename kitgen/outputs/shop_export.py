@@ -7,12 +7,13 @@ face plus the back(s) (PNG or JPEG, sRGB, at the shop's resolution) or one
 PDF/X-1a file (back then face for every card copy, as DriveThruCards asks).
 
 The PDF/X-1a file is the painter's vector drawing in the press's inks
-(:class:`kitgen.outputs.cmyk.PrintInks`): text as text in embedded fonts,
+(:class:`kitgen.outputs.print_inks.PrintInks`): text as text in embedded fonts,
 shapes as vectors, art as CMYK images, every colour DeviceCMYK within the ink
 limit, black text and lines in black ink alone.  A face or back drawn with
 transparency (a translucent colour, art with soft edges), which PDF/X-1a
 cannot hold, is flattened: that card's pages are its CMYK picture at the
-shop's resolution, and a warning names it.
+shop's resolution, and a warning names it.  Art that would print under the
+shop's resolution is resampled up to it, and a warning names it too.
 
 Beside the shop's files go proofs to look at before ordering
 (:mod:`kitgen.outputs.proofs`) and a README saying what to do on the shop's
