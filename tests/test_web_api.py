@@ -119,7 +119,8 @@ def test_rule_switches_change_the_answer_as_the_command_line(client):
 def test_explain_gives_the_same_best_play_and_the_reason(client):
     q = POSITIONS[0]
     answer = client.post("/api/explain", json=q).json()
-    assert answer["best"] == cli_json(*cli_args(q), "--json")
+    assert answer["plan"] == cli_json(*cli_args(q), "--json")
+    assert answer["best"] == [answer["play"]]
     assert answer["temples_after"] == [4, 3]
     text = run(*cli_args(q)).output
     assert f"Why: {answer['why']}." in text

@@ -174,7 +174,7 @@ def test_a_change_from_another_page_or_not_json_is_refused_and_starts_nothing(cl
 def test_a_json_change_from_the_servers_own_page_is_answered(client, headers):
     response = client.post("/api/solve", content=json.dumps(QUESTION).encode(), headers=headers)
     assert response.status_code == 200 and response.json() == {"points": 0}
-    assert [q.hand for q in client.asked] == [QUESTION["hand"]]
+    assert [q.fields["hand"] for q in client.asked] == [QUESTION["hand"]]
     response = client.post("/game/altun-ha/simulations", content=b'{"games": 10}', headers=headers)
     assert response.status_code == 202 and response.json()["total"] == 10
     client.simulator.go.set()

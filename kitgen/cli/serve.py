@@ -15,8 +15,8 @@ import click
 def serve(games, port, host):
     """Serve GAMES (built-in names or folders; default altun-ha) on a local web page.
 
-    The preview rebuilds as files change; Altun Ha's games also get the solver
-    and simulator pages.  Stop with Ctrl-C.
+    The preview rebuilds as files change; a game whose game.toml names a rules
+    engine also gets the solver and simulator pages.  Stop with Ctrl-C.
     """
     from kitgen.web.app import WebServer, check_address, create_app
     from kitgen.web.trust import loopback

@@ -60,12 +60,17 @@ def read_sheet(path: Path, where: str, sheet: str | None = None, problems: Probl
     if suffix in XLSX_SUFFIXES:
         from kitgen.data.xlsx import read_xlsx  # loads python-calamine only for workbooks
 
-        name, rows, formulas = read_xlsx(read_bytes(path, where) if raw is None else raw, where, sheet)
-        file = f"{where}, sheet {name!r}"
-        result = _sheet(file, "XLSX workbook", rows, problems, fields_may_spill=False,
-                        bad_rows={row for row, _, _ in formulas})
+        book = read_xlsx(read_bytes(path, where) if raw is None else raw, where, sheet)
+        file = f"{where}, sheet {book.name!r}"
+        formulas = book.formulas
+        result = _sheet(file, "XLSX workbook", book.rows, problems, fields_may_spill=False, bad_rows=formulas.rows)
         names = result.columns.names
-        for row, column, message in formulas:
+        if formulas.more:
+            total = len(formulas.found) + formulas.more
+            problems.add(GameDataError(f"{total:,} formula cells have no saved value or give an error, in rows "
+                                       f"{min(formulas.rows):,} to {max(formulas.rows):,} (the first "
+                                       f"{len(formulas.found)} are named one by one)", file=file))
+        for row, column, message in formulas.found:
             header = names[column] if column < len(names) and names[column] else column_letters(column)
             problems.add(GameDataError(message, file=file, row=row, column=header))
         return result

@@ -68,9 +68,9 @@ class Server:
         self.folder = Path(tempfile.mkdtemp(prefix="kitgen-serve-"))
         self.builder = Worker(preload=PRELOAD)
         self.painter = Worker(preload=("kitgen.web.preview", "pypdfium2"))
-        self.simulator = Worker(preload=("solver.altunha.sim.simulate",))
+        self.simulator = Worker(preload=("solver.simulation.simulate",))
         self.live = {g.key: LiveGame(g, self.builder, self.folder / g.key) for g in games}
-        self.solver_games = {g.key: g.argument for g in games if solving.uses_altunha_rules(g.argument)}
+        self.solver_games = {g.key: g.argument for g in games if solving.has_engine(g.argument)}
         for game in self.live.values():
             game.on_build.append(self._game_changed)
         self.runs = simulation.Runs(self.simulator, self.folder / "simulations")
@@ -90,9 +90,10 @@ class Server:
             self._tasks.append(loop.create_task(watch(list(self.live.values()), self.stopping)))
 
     def _game_changed(self, game: LiveGame) -> None:
-        """After a good build: the solver reads the game's new cards, and offers its page if they fit."""
+        """After a good build: the solver reads the game's new cards, and offers its page if its engine
+        plays them."""
         solving.forget_decks()
-        if solving.uses_altunha_rules(game.served.argument):
+        if solving.has_engine(game.served.argument):
             self.solver_games[game.key] = game.served.argument
         else:
             self.solver_games.pop(game.key, None)
@@ -164,9 +165,11 @@ async def solver_page(request: Request):
     game = server.game(request)
     if game.key not in server.solver_games:
         raise HTTPException(404)
-    switches = await run_in_threadpool(solving.rule_switches, server.solver_games[game.key])
-    return _page(server, "solver.html", game=game.key, title=game.served.title,
-                 switches=json.dumps(switches), solver=True)
+    argument = server.solver_games[game.key]
+    switches = await run_in_threadpool(solving.rule_switches, argument)
+    data = await run_in_threadpool(solving.page_data, argument)
+    return _page(server, "solver.html", game=game.key, title=game.served.title, switches=json.dumps(switches),
+                 solver=True, engine=json.dumps(data), view=f"/game/{game.key}/view.js" if data["view"] else "")
 
 
 async def simulator_page(request: Request):
@@ -174,7 +177,21 @@ async def simulator_page(request: Request):
     game = server.game(request)
     if game.key not in server.solver_games:
         raise HTTPException(404)
-    return _page(server, "simulate.html", game=game.key, title=game.served.title, solver=True)
+    data = await run_in_threadpool(solving.simulator_data, server.solver_games[game.key])
+    return _page(server, "simulate.html", game=game.key, title=game.served.title, solver=True, sim=data)
+
+
+async def engine_view(request: Request):
+    """The engine's own drawing of its answers on the solver page (a script of its package), if it has one."""
+    server = request.app.state.server
+    game = server.game(request)
+    if game.key not in server.solver_games:
+        raise HTTPException(404)
+    _, engine = await run_in_threadpool(solving.engine_game, server.solver_games[game.key])
+    path = getattr(engine, "web_view", None)
+    if not path:
+        raise HTTPException(404)
+    return FileResponse(path, media_type="text/javascript", headers={"Cache-Control": "no-store"})
 
 
 # --- the live preview ----------------------------------------------------------------------
@@ -275,14 +292,14 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def _answer(request: Request, with_play: bool, answer):
+async def _answer(request: Request, with_play: bool, answer, advice: bool = False):
     server = request.app.state.server
     data = await read_json(request)
     if isinstance(data, Response):
         return data
 
     def work():
-        return answer(solving.read_request(data, server.solver_games, with_play))
+        return answer(solving.read_request(data, server.solver_games, with_play, advice))
 
     try:
         return JSONResponse(await run_in_threadpool(work))
@@ -308,6 +325,10 @@ async def api_explain(request: Request):
 
 async def api_check(request: Request):
     return await _answer(request, True, solving.check)
+
+
+async def api_advise(request: Request):
+    return await _answer(request, False, solving.advise, advice=True)
 
 
 async def api_games(request: Request):
@@ -462,12 +483,14 @@ def create_app(games: list[str], watch_files: bool = True, body_limit: int = MAX
         Route("/api/all", api_all, methods=["POST"]),
         Route("/api/explain", api_explain, methods=["POST"]),
         Route("/api/check", api_check, methods=["POST"]),
+        Route("/api/advise", api_advise, methods=["POST"]),
         Route("/game/{key}/", preview_page),
         Route("/game/{key}/solver", solver_page),
         Route("/game/{key}/simulate", simulator_page),
         Route("/game/{key}/state", state),
         Route("/game/{key}/events", events),
         Route("/game/{key}/switches", api_switches),
+        Route("/game/{key}/view.js", engine_view),
         Route("/game/{key}/build/{build:int}/face/{which}.png", card_picture),
         Route("/game/{key}/build/{build:int}/page/{doc}/{page:int}.png", page_picture),
         Route("/game/{key}/kit/{name}", kit_file),

@@ -35,19 +35,22 @@ class Busy(KitgenError):
 def run(game: str, games: int, players: int, policy: str, seed: int, sets: list[str], out: str,
         progress=None) -> dict:
     """Play the games and write balance.json and balance.pdf under ``out`` (in the worker)."""
-    from kitgen.render.balance_report import key_rows
-    from solver.altunha.sim.simulate import simulate
-    from solver.altunha.sim.variants import parse_set_options
-
-    settings = parse_set_options(sets)
-    result = simulate(game, games, players, policy, seed, settings, out=Path(out), progress=progress)
     import pypdfium2 as pdfium
 
-    pdf = next(p for p in result.files if p.name == "balance.pdf")
+    from kitgen.outputs.balance import write_balance
+    from kitgen.render.balance_report import key_rows
+    from solver.engine import split_settings
+    from solver.simulation.simulate import simulate
+
+    settings = split_settings(sets, "--set")
+    result = simulate(game, games, players, policy or None, seed, settings, progress=progress)
+    files = write_balance(result, Path(out))
+    pdf = next(p for p in files if p.name == "balance.pdf")
     document = pdfium.PdfDocument(pdf.read_bytes())
     pages = len(document)
     document.close()
-    return {"rows": [list(r) for r in key_rows(result.summary)[1:]], "findings": list(result.summary["findings"]),
+    return {"rows": [list(r) for r in key_rows(result.summary)[1:]],
+            "findings": [*result.summary["findings"], *result.summary["engine_report"]["findings"]],
             "warning": result.summary["warning"], "seconds": round(result.seconds, 2),
             "games": result.games_played, "pdf": str(pdf), "pages": pages}
 
@@ -73,7 +76,7 @@ def read_options(data) -> dict:
         raise OptionError("--players", f"must be from 2 to {MAX_PLAYERS}, not {out['players']}")
     if not -SEED_LIMIT <= out["seed"] < SEED_LIMIT:
         raise OptionError("--seed", f"must be a whole number from -2**63 to 2**63 - 1, not {out['seed']}")
-    policy = data.get("policy", "greedy,cautious,closer,random")
+    policy = data.get("policy", "")
     sets = data.get("set", [])
     if not isinstance(policy, str) or len(policy) > MAX_TEXT:
         raise OptionError("--policy", "give policy names separated by commas")
@@ -86,15 +89,17 @@ def read_options(data) -> dict:
 
 def check_options(game: str, options: dict) -> None:
     """Refuse, before the run waits its turn, what ``kitgen simulate`` would refuse before playing:
-    an unknown policy or --set, more players than the game's deck deals to."""
+    an unknown policy or --set, more players than the game's rules take."""
     from kitgen.data.game import load_game
-    from solver.altunha.sim.policies import parse_policies
-    from solver.altunha.sim.simulate import check_players
-    from solver.altunha.sim.variants import parse_set_options, setup_from_game, with_settings_of
+    from solver.engine import split_settings
+    from solver.engines import engine_of
+    from solver.simulation.simulate import check_players, default_policy, parse_policies
 
-    parse_policies(options["policy"])
-    setup = with_settings_of(setup_from_game(load_game(game)), parse_set_options(options["sets"]), "--set")
-    check_players(options["players"], setup, "--players")
+    data = load_game(game)
+    engine = engine_of(data)
+    parse_policies(options["policy"] or default_policy(engine), engine)
+    rules = engine.rules(data, split_settings(options["sets"], "--set"), "--set")
+    check_players(engine, rules, options["players"], "--players")
 
 
 @dataclass

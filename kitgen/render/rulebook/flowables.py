@@ -313,21 +313,23 @@ class Builder:
         widths = [self.width * f for f in (0.1, 0.32, 0.58)]
         return [self._grid(("Count", "Component", "Notes"), rows, widths)]
 
-    def temples(self, before, after=None, caption="", labels=None) -> list:
-        bid = next((k for k in self.game.types if k == "bid"), next(iter(self.game.types)))
-        god = next((k for k in self.game.types if k == "god"), bid)
+    def stacks(self, before, after=None, caption="", labels=None, type=None, wild=None, word="Stack") -> list:
+        kinds = diagrams.stack_kinds(self.game, type, wild)
         names = {}
         for card in self.game.cards:
             v = card.numeric_value
-            if card.type == bid and v is not None and v not in names:
+            if card.type == kinds.type and v is not None and v not in names:
                 names[v] = card.name
-        before_t = diagrams.parse_temples(before, "temple_diagram")
-        after_t = diagrams.parse_temples(after, "temple_diagram") if after is not None else None
-        for temple in before_t + (after_t or []):
-            for c in temple:
-                fonts.check_glyphs(names.get(c.value, ""), "temple diagram card name")
-        drawing = diagrams.TempleDiagram(before_t, after_t, names, self.game.types[bid].color,
-                                         self.game.types[god].color, self.theme.accent, labels)
+        what = f"{word.lower()}_diagram"
+        before_t = diagrams.parse_stacks(before, what, kinds, word.lower())
+        after_t = diagrams.parse_stacks(after, what, kinds, word.lower()) if after is not None else None
+        wild_name = self.game.types[kinds.wild].label if kinds.wild else ""
+        for stack in before_t + (after_t or []):
+            for c in stack:
+                fonts.check_glyphs(wild_name if c.wild else names.get(c.value, ""), f"{what} card name")
+        wild_color = self.game.types[kinds.wild].color if kinds.wild else self.game.types[kinds.type].color
+        drawing = diagrams.StackDiagram(before_t, after_t, names, self.game.types[kinds.type].color, wild_color,
+                                        wild_name, self.theme.accent, labels, word)
         out = [Spacer(1, 4), drawing, Spacer(1, 4)]
         if caption:
             out.append(self.text.para(caption, self.st["caption"]))
@@ -370,7 +372,7 @@ INSERTS = {
     "components": Builder.component_list,
     "card_table": Builder.card_table,
     "cards": Builder.cards,
-    "temples": Builder.temples,
+    "stacks": Builder.stacks,
     "phases": Builder.phases,
     "page_break": lambda self: [PageBreak()],
 }

@@ -1,8 +1,8 @@
-"""Pure layout maths for rulebook diagrams: where each card of a temple goes.
+"""Pure layout maths for rulebook diagrams: where each card of a stack of numbered cards goes.
 
-A temple is drawn as a staggered stack: the first card sits at the bottom and
-every later card is placed a little higher and to the right, so the value in
-the top band of each card stays visible.  Everything here is in points and
+A stack (a temple, a pyramid, a tower: cards laid one on the other by value) is drawn
+staggered: the first card sits at the bottom and every later card is placed a little
+higher and to the right, so the value in the bottom band of each card stays visible.  Everything here is in points and
 free of drawing code; :mod:`kitgen.render.rulebook.diagrams` only strokes what these
 functions return.
 """
@@ -17,8 +17,8 @@ CARD_W = 58.0      # points: a small card, about 20 mm wide
 CARD_H = 78.0
 STEP_X = 7.0       # shift of each card over the one below it
 STEP_Y = 17.0
-GAP = 22.0         # between two temples
-LABEL_H = 16.0     # room under a temple for its name
+GAP = 22.0         # between two stacks
+LABEL_H = 16.0     # room under a stack for its name
 BAND_H = 15.0      # the value band along a card's bottom edge, the part a card on top leaves showing
 BAND_INSET = 1.5   # the band's inset from the card's edges
 BAND_PAD = 3.0     # text keeps this far from the band's ends
@@ -27,7 +27,7 @@ VALUE_GAP = 3.0    # between the value and the card's name
 
 @dataclass(frozen=True)
 class PlacedCard:
-    temple: int     # index of the temple, left to right
+    stack: int      # index of the stack, left to right
     level: int      # 0 for the bottom card
     x: float        # lower-left corner, relative to the panel's lower-left
     y: float
@@ -36,11 +36,11 @@ class PlacedCard:
 
 
 @dataclass(frozen=True)
-class TempleBox:
+class StackBox:
     index: int
-    x: float        # left edge of the temple's column
+    x: float        # left edge of the stack's column
     width: float
-    label_y: float  # baseline of the label under the temple
+    label_y: float  # baseline of the label under the stack
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class PanelLayout:
     width: float
     height: float
     cards: tuple[PlacedCard, ...]
-    temples: tuple[TempleBox, ...]
+    stacks: tuple[StackBox, ...]
 
 
 def band_box(x: float, y: float, width: float) -> Rect:
@@ -62,30 +62,30 @@ def name_room(band: Rect, value_width: float) -> Rect:
     return Rect(left, band.y + 1.0, band.x1 - BAND_PAD - left, band.h - 2.0)
 
 
-def temple_width(levels: int) -> float:
+def stack_width(levels: int) -> float:
     return CARD_W + STEP_X * max(levels - 1, 0)
 
 
 def panel_layout(heights: list[int], min_levels: int = 1) -> PanelLayout:
-    """Positions of every card in a row of temples with ``heights[i]`` cards each.
+    """Positions of every card in a row of stacks with ``heights[i]`` cards each.
 
-    ``min_levels`` reserves height for the tallest temple of a companion panel
+    ``min_levels`` reserves height for the tallest stack of a companion panel
     so that a "before" and an "after" panel line up.
     """
     tallest = max([min_levels, *heights, 1])
     height = LABEL_H + CARD_H + STEP_Y * (tallest - 1)
     cards: list[PlacedCard] = []
-    temples: list[TempleBox] = []
+    stacks: list[StackBox] = []
     x = 0.0
     for t, levels in enumerate(heights):
-        width = temple_width(max(levels, 1))
+        width = stack_width(max(levels, 1))
         for level in range(levels):
             cards.append(PlacedCard(t, level, x + STEP_X * level, LABEL_H + STEP_Y * level,
                                     CARD_W, CARD_H))
-        temples.append(TempleBox(t, x, width, 4.0))
+        stacks.append(StackBox(t, x, width, 4.0))
         x += width + GAP
     width = max(x - GAP, CARD_W)
-    return PanelLayout(width, height, tuple(cards), tuple(temples))
+    return PanelLayout(width, height, tuple(cards), tuple(stacks))
 
 
 def side_by_side(widths: list[float], arrow: float, available: float) -> list[float]:

@@ -1,9 +1,15 @@
-"""Playing many games: one game's record, local parallel runs, and the Dask path.
+"""Playing many games of any engine: one game's record, local parallel runs, and the Dask path.
 
-Each game's randomness comes from ``random.Random(f"{seed}/{index}")`` alone,
-so a game plays the same whichever worker runs it, and records are gathered
-in index order: the same seed gives the same results for any number of
-workers or machines.
+Each game's randomness comes from ``random.Random(f"{seed}/{index}")`` alone (and its
+players' from ``f"{seed}/{index}/players"``), so a game plays the same whichever worker runs
+it, and records are gathered in index order: the same seed gives the same results for any
+number of workers or machines.
+
+Policies are cycled over the players; unless the engine deals the seats itself at random
+(``Engine.deals_seats``), the cycle turns by one player from each game to the next, so a mix
+puts every policy in every seat equally often.  A game still running after the engine's
+round cap is stopped there and recorded as ended by the "cap" (not an end the rules know),
+its win shared by the highest scores.
 """
 
 from __future__ import annotations
@@ -11,94 +17,118 @@ from __future__ import annotations
 import gc
 import random
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from kitgen.errors import KitgenError, OptionError, WorkerFailed
 from kitgen.outputs.workers import run_tasks, usable_cores
-from solver.altunha.sim.engine import Game
-from solver.altunha.sim.policies import make_policy
-from solver.altunha.sim.variants import Setup
+from solver.engine import CAP, TERMINAL, shares, winners
+from solver.engines import get_engine
+from solver.lookahead import LOOKAHEAD, lookahead_player
 
 CHUNK = 25
 
 
 @dataclass(frozen=True)
 class Spec:
-    """What to play: the setup (rules, deck, round cap), the number of players, their policies
-    (cycled over players), the seed."""
+    """What to play: the engine (its key) and its rules, the number of players, their policies
+    (cycled over the players), the seed."""
 
-    setup: Setup
+    engine: str
+    rules: Any
     players: int
     policies: tuple[str, ...]
     seed: int
 
 
-def play_game(spec: Spec, index: int, check=None) -> Game:
-    rng = random.Random(f"{spec.seed}/{index}")
-    game = Game(spec.setup, spec.players, rng)
-    policies = [make_policy(spec.policies[p % len(spec.policies)]) for p in range(spec.players)]
-    return game.play(policies, check)
+def seat_policies(spec: Spec, index: int, engine=None) -> list[str]:
+    """The policy of each player of game ``index``."""
+    names, engine = spec.policies, engine or get_engine(spec.engine)
+    shift = 0 if getattr(engine, "deals_seats", False) else index
+    return [names[(p + shift) % len(names)] for p in range(spec.players)]
 
 
-def record(spec: Spec, game: Game) -> dict:
-    """The figures of one finished game, by seat (seat 1 holds the Calendar in round 1)."""
-    n = game.n
-    step = 1 if game.R.calendar_clockwise else -1
-    first = (game.dealt_calendar + step) % n
-    seat_of = [(p - first) % n for p in range(n)]
+def make_player(engine, spec: Spec, name: str, rng: random.Random):
+    """A player of the policy ``name``: the engine's own, or the lookahead player of any engine."""
+    if name.split(":")[0] == LOOKAHEAD:
+        return lookahead_player(engine, spec.rules, name, rng)
+    return engine.policies[name](rng)
+
+
+def new_game(spec: Spec, index: int, engine=None):
+    """Game ``index`` of a run, set up, with its players (who share one generator, seeded apart from the
+    game's so that they never change its chance events)."""
+    engine = engine or get_engine(spec.engine)
+    state = engine.new_game(spec.rules, spec.players, random.Random(f"{spec.seed}/{index}"))
+    names = seat_policies(spec, index, engine)
+    rng = random.Random(f"{spec.seed}/{index}/players")
+    return state, [make_player(engine, spec, name, rng) for name in names], names
+
+
+def play_out(state, players, cap: int) -> tuple[list[tuple[int, ...]], bool]:
+    """Play ``state`` to its end (or ``cap`` rounds); the leaders by score after each round, and whether
+    the cap stopped it."""
+    leaders: list[tuple[int, ...]] = []
+    last = state.round
+    if last > cap:
+        return leaders, True
+    current, apply = state.current_player, state.apply_action
+    while True:
+        p = current()
+        if p == TERMINAL:
+            break
+        apply(players[p].choose(state, p))
+        if state.round != last:
+            leaders += [tuple(winners(state.scores()))] * (state.round - last)
+            last = state.round
+            if last > cap:
+                return leaders, True
+    leaders.append(tuple(winners(state.scores())))
+    return leaders, False
+
+
+def play_game(spec: Spec, index: int, engine=None):
+    """Game ``index`` played to its end: (state, leaders by round, stopped by the cap, policy of each player)."""
+    engine = engine or get_engine(spec.engine)
+    state, players, names = new_game(spec, index, engine)
+    leaders, capped = play_out(state, players, engine.round_cap(spec.rules))
+    return state, leaders, capped, names
+
+
+def record(spec: Spec, state, leaders, capped: bool, names: list[str], engine=None) -> dict:
+    """The figures of one finished game, by seat (seat 1 plays first in round 1), and the engine's own."""
+    engine = engine or get_engine(spec.engine)
+    n = spec.players
+    seat_of = state.seats() if hasattr(state, "seats") else list(range(n))
     player_at = sorted(range(n), key=lambda p: seat_of[p])
-    winners = set(game.winners)
-    seats = []
-    for p in player_at:
-        seats.append({"policy": spec.policies[p % len(spec.policies)], "score": game.scores[p],
-                      "win": (1.0 / len(winners)) if p in winners else 0.0,
-                      "points": [game.points[p][s] for s in spec.setup.sources]})
+    scores = state.scores()
+    wins = shares(scores) if capped else state.returns()
+    won = {p for p in range(n) if wins[p] > 0}
     # the round from which the eventual winners always were among the leaders
-    clear = len(game.leaders)
-    for r in range(len(game.leaders) - 1, -1, -1):
-        if winners & set(game.leaders[r]):
+    clear = len(leaders)
+    for r in range(len(leaders) - 1, -1, -1):
+        if won & set(leaders[r]):
             clear = r + 1
         else:
             break
     changes, previous = 0, None
-    for leaders in game.leaders:
-        if len(leaders) == 1:
-            if previous is not None and leaders[0] != previous:
+    for top in leaders:
+        if len(top) == 1:
+            if previous is not None and top[0] != previous:
                 changes += 1
-            previous = leaders[0]
-    famine = game.end == "famine"
-    decisive = False
-    if famine:
-        undone = list(game.scores)
-        undone[game.famine_by] -= game.points[game.famine_by]["famine"]
-        top = max(undone)
-        decisive = {p for p, s in enumerate(undone) if s == top} != winners
+            previous = top[0]
     return {
-        "rounds": game.round,
-        "end": game.end,
-        "dealt_calendar_seat": seat_of[game.dealt_calendar],
-        "seats": seats,
-        "trades": [(name, seat_of[p]) for name, p in game.trade_plays],
-        "king_rounds": game.king_rounds,
-        "empty_rounds": game.empty_rounds,
-        "no_build": game.no_build,
-        "declined": game.declined,
-        "build_rounds": game.build_rounds,
-        "reasons": dict(sorted(game.reasons.items())),
-        "max_no_king_streak": game.max_no_king_streak,
+        "rounds": engine.round_cap(spec.rules) if capped else state.round,
+        "end": CAP if capped else state.end,
+        "seats": [{"policy": names[p], "score": scores[p], "win": wins[p]} for p in player_at],
         "lead_changes": changes,
         "clear_round": clear,
-        "famine_seat": seat_of[game.famine_by] if famine else None,
-        "famine_margin": game.famine_margin if famine else None,
-        "famine_winner": bool(famine and game.famine_by in winners),
-        "famine_empty_bid": bool(famine and game.famine_empty_bid),
-        "famine_decisive": decisive,
-        "final_population": game.population,
+        "figures": engine.figures(state),
     }
 
 
 def play_chunk(spec: Spec, start: int, stop: int) -> list[dict]:
-    return [record(spec, play_game(spec, i)) for i in range(start, stop)]
+    engine = get_engine(spec.engine)
+    return [record(spec, *play_game(spec, i, engine), engine) for i in range(start, stop)]
 
 
 def _play_chunk_frozen(spec: Spec, start: int, stop: int) -> list[dict]:
