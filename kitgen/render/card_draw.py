@@ -13,6 +13,7 @@ from reportlab.lib.colors import Color
 
 from kitgen.layout.card_face import fit_image
 from kitgen.layout.geometry import Rect
+from kitgen.render.canvas import set_text_fill
 from kitgen.render.card_fit import Drawn
 from kitgen.render.card_text import CAP_HEIGHT, LINE_LEADING
 from kitgen.render.images import draw_art, draw_art_to_bleed, draw_image, image_size
@@ -36,8 +37,11 @@ def draw_boxes(canvas, drawn: list[Drawn], painter) -> None:
         canvas.restoreState()
 
 
-def _set_fill(canvas, rgba) -> None:
-    canvas.setFillColor(Color(*rgba[:3]))
+def _set_fill(canvas, rgba, text: bool = False) -> None:
+    if text:
+        set_text_fill(canvas, Color(*rgba[:3]))
+    else:
+        canvas.setFillColor(Color(*rgba[:3]))
     if rgba[3] < 1:
         canvas.setFillAlpha(rgba[3])
 
@@ -77,7 +81,7 @@ def _text(canvas, d: Drawn, rect: Rect, painter) -> None:
     fit, valign = d.text, d.style.get("valign") or "middle"
     color = d.style.get("color")
     if color is not None:
-        _set_fill(canvas, color)
+        _set_fill(canvas, color, text=True)
     if fit.para is not None:
         y = {"middle": inner.y + (inner.h - fit.height) / 2, "top": inner.y1 - fit.height, "bottom": inner.y}[valign]
         fit.para.drawOn(canvas, inner.x, y)
