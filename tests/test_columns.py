@@ -147,7 +147,8 @@ def test_templates_read_every_column(tmp_path):
                             "its headers: Name, Qty, rules_text"]),
     ('text = "rules_text"\nvalue = "Rules Text"', ["game.toml", "text and value both name the column 'rules_text'"]),
     ('colour = "Name"', ["game.toml", "unknown key 'columns.colour'", "name, type, count"]),
-    ('name = 3', ["game.toml", "'columns.name' must be the text of a header"]),
+    ('name = 4', ["game.toml", "[columns] name = 4: ", "has no column 4 (it has 3)"]),
+    ('name = 1.5', ["game.toml", "'columns.name' must be the text of a header", "its number"]),
 ])
 def test_bad_mappings(tmp_path, columns, needles):
     folder = game_folder(tmp_path / "g", "Name,Qty,rules_text\nSeer,1,Look.\n", toml=f"[columns]\n{columns}\n")

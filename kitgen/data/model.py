@@ -76,6 +76,7 @@ class Game:
     raw: dict[str, Any] = field(compare=False, repr=False, default_factory=dict)
     sheet: Any = field(compare=False, repr=False, default=None)   # the card sheet read (kitgen.data.sheet.Sheet)
     mapping: dict[str, int] = field(compare=False, repr=False, default_factory=dict)  # field -> sheet column
+    derived: dict[str, str] = field(compare=False, repr=False, default_factory=dict)  # field -> "[columns] field"
     warnings: tuple[str, ...] = field(compare=False, default=())  # found while reading, not mistakes
     art: Any = field(compare=False, repr=False, default=None)     # the ArtLibrary that checked the art as it loaded
     layouts: dict[str, Any] = field(compare=False, repr=False, default_factory=dict)  # name -> Layout
@@ -115,6 +116,8 @@ class Game:
     def column(self, name: str) -> str:
         """The header of the column holding kitgen's field ``name`` (e.g. 'Front Name' for 'name'),
         as messages name it; the field's own name when no column holds it."""
+        if name in self.derived:
+            return self.derived[name]
         if self.sheet is None or name not in self.mapping:
             return name
         return self.sheet.columns.names[self.mapping[name]]

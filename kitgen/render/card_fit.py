@@ -109,7 +109,7 @@ class Arrangement:
         """How a message names the place of a problem: the cell(s) a value came from, else the layout."""
         card, painter = self.card, self.painter
         found = sources(setting, card, painter.game) if setting is not None and not setting.constant else []
-        columns = [s for s in found if s.startswith("column")]
+        columns = [s for s in found if s.startswith(("column", "[columns]"))]
         if columns and card is not None:
             return f"{painter.source}, row {card.row}, {', '.join(columns)} (card {card.name!r})"
         if found:
