@@ -31,7 +31,7 @@ from kitgen.render import fonts
 from kitgen.render.art_frame import frame_depths
 from kitgen.render.card_text import ALIGN, PARA_LEADING, TextFit, TextSetting, attempts, largest_fit, needed_width
 from kitgen.render.images import image_size
-from kitgen.render.rich_text import LineSetter, icon_names, parse, plain_text
+from kitgen.render.rich_text import LineSetter, icon_names, parse, plain_text, unread_markers
 from kitgen.units import MM, to_mm
 
 DEFAULT_FLOOR = 6.0               # no text prints smaller, unless a box says so (points)
@@ -429,6 +429,7 @@ class Arrangement:
     def _fit(self, box) -> TextFit:
         p = self.painter
         where = _Where(self, box)
+        self._markers(box, where)
         bold, italic = bool(self.value(box, "bold")), bool(self.value(box, "italic"))
         family = self.value(box, "font") or fonts.DEFAULT_FAMILY
         if not p.fonts.has(family):
@@ -454,6 +455,19 @@ class Arrangement:
                                                    bold, italic))
             p.fitted_texts[how] = fitted
         return fitted
+
+    def _markers(self, box, where) -> None:
+        """Warn of ``*`` and ``**`` that open or close nothing: they print as written."""
+        content = self.content(box)
+        if "*" not in content:
+            return
+        unread = unread_markers(content)
+        if unread:
+            shown = content if len(content) <= 40 else content[:39] + "…"
+            marks = " and ".join(sorted(set(unread), key=len, reverse=True))
+            self.painter.warn(("markers", self.card.row if self.card is not None else None, box.name),
+                              f"{where}: {marks!s} in {shown!r} opens or closes no bold or italic type, so it prints "
+                              "as written; pair it (**bold**, *italic*, ***both***) or write \\* for an asterisk")
 
     def _text_setting(self, box, family: str, bold: bool, italic: bool) -> TextSetting:
         """How the text of ``box`` is to be set on this card: all that its fit depends on.  A length of
