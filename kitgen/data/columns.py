@@ -25,8 +25,8 @@ from typing import Any, Iterator
 from kitgen.errors import GameDataError
 from kitgen.layout.tiling import column_letters
 
-FIELDS = ("name", "type", "count", "value", "corner", "text", "art", "color", "face", "back")
-EXPLICIT_ONLY = ("face", "back")     # layout names: mapped only when [columns] names the column
+FIELDS = ("name", "type", "count", "value", "corner", "text", "art", "color", "face", "back", "deck")
+EXPLICIT_ONLY = ("face", "back", "deck")     # mapped only when [columns] names the column
 IMPLICIT = {"count": ("count", "qty", "quantity", "copies"), "color": ("color", "colour")}
 
 # Headers `kitgen new --from` maps on its own (compared as header_key), tried in this order...

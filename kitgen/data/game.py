@@ -301,7 +301,8 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
                 untyped.append(row)
         cards.append(Card(name=name, type=key, count=count, value=cell("value").strip(),
                           text=cell("text").strip(), art=art, row=row, fields=fields,
-                          color=color, face=chosen["face"], back=chosen["back"], corner=cell("corner").strip()))
+                          color=color, face=chosen["face"], back=chosen["back"], corner=cell("corner").strip(),
+                          deck=cell("deck").strip()))
     if type_col is None and not declared:
         found[""] = ""
     colors = type_colors(len(found), {t.color for t in declared.values()})
@@ -376,6 +377,12 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
             raise GameDataError(f"'{key}' = {name!r}: no such layout (layouts: {', '.join(sorted(layouts))})",
                                 file=toml_file)
     cards, types, warnings = _cards(sheet, mapping, declared, toml_file, problems, layouts, derived, name_required)
+    from kitgen.data.decks import assign_decks
+
+    deck_column = next((d.key for d in derived if d.field == "deck"), None) or (
+        f"column '{sheet.columns.names[mapping['deck']]}'" if "deck" in mapping else None)
+    cards, decks = assign_decks(cards, types, back.layout, data, slug, title, toml_file,
+                                sheet.file, deck_column)
     if not cards:
         problems.raise_all()          # every row was bad: those are the problems to show
     deck = sum(card.count for card in cards)
@@ -391,7 +398,7 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
                 rules=dict(data.get("rules", {})), rulings=dict(data.get("rulings", {})),
                 root=root, template_dir=template_dir, art_dir=art_dir, builtin=builtin, raw=data,
                 sheet=sheet, mapping=mapping, derived={d.field: d.key for d in derived},
-                warnings=tuple(warnings), layouts=layouts, face=face,
+                warnings=tuple(warnings), layouts=layouts, face=face, deck_list=decks,
                 layout_columns=column_names(sheet.columns))
     for layout in layouts.values():
         for box in layout.boxes:

@@ -36,6 +36,7 @@ class Card:
     face: str = ""     # a layout named by the card's own row ([columns] face), "" for its type's
     back: str = ""     # the layout of its back named by its row ([columns] back), "" for its type's
     corner: str = ""   # a short mark for the corners of a card without a value, "" for none
+    deck: str = ""     # the key of its deck (kitgen.data.decks); as read from the sheet until decks are assigned
 
     @property
     def numeric_value(self) -> int | None:
@@ -82,6 +83,23 @@ class Game:
     layouts: dict[str, Any] = field(compare=False, repr=False, default_factory=dict)  # name -> Layout
     face: str = "kitgen"          # the layout of every face, unless its type or row names one
     layout_columns: dict[str, int] = field(compare=False, repr=False, default_factory=dict)  # template name -> column
+    deck_list: tuple = field(compare=False, repr=False, default=())   # kitgen.data.decks.Deck, in order
+
+    @property
+    def decks(self) -> tuple:
+        """The decks, each printed and exported apart (one deck, named after the game, unless the game
+        keeps several: kitgen.data.decks)."""
+        if self.deck_list:
+            return self.deck_list
+        from kitgen.data.decks import Deck
+
+        return (Deck(self.slug, self.title, self.cards),)
+
+    @property
+    def deck_order(self) -> list[int]:
+        """The indices of :attr:`cards`, deck by deck (each deck's cards in the sheet's order)."""
+        index = {id(card): i for i, card in enumerate(self.cards)}
+        return [index[id(card)] for deck in self.decks for card in deck.cards]
 
     @property
     def template_root(self) -> Path:
