@@ -376,6 +376,10 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
         if name and name not in layouts:
             raise GameDataError(f"'{key}' = {name!r}: no such layout (layouts: {', '.join(sorted(layouts))})",
                                 file=toml_file)
+    from kitgen.data.icons import IconLibrary, check_tokens, icon_table
+
+    icon_map = icon_table(data, toml_file)
+    check_tokens(icon_map, IconLibrary(None if builtin else root), toml_file)
     cards, types, warnings = _cards(sheet, mapping, declared, toml_file, problems, layouts, derived, name_required)
     from kitgen.data.decks import assign_decks
 
@@ -398,7 +402,7 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
                 rules=dict(data.get("rules", {})), rulings=dict(data.get("rulings", {})),
                 root=root, template_dir=template_dir, art_dir=art_dir, builtin=builtin, raw=data,
                 sheet=sheet, mapping=mapping, derived={d.field: d.key for d in derived},
-                warnings=tuple(warnings), layouts=layouts, face=face, deck_list=decks,
+                warnings=tuple(warnings), layouts=layouts, face=face, deck_list=decks, icon_map=icon_map,
                 layout_columns=column_names(sheet.columns))
     for layout in layouts.values():
         for box in layout.boxes:

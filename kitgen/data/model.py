@@ -84,6 +84,14 @@ class Game:
     face: str = "kitgen"          # the layout of every face, unless its type or row names one
     layout_columns: dict[str, int] = field(compare=False, repr=False, default_factory=dict)  # template name -> column
     deck_list: tuple = field(compare=False, repr=False, default=())   # kitgen.data.decks.Deck, in order
+    icon_map: dict[str, str] = field(compare=False, repr=False, default_factory=dict)  # game.toml's [icons]
+
+    @property
+    def tokens(self):
+        """The text that prints as icons: ``[icons]`` and the emoji with a built-in twin (kitgen.data.icons)."""
+        from kitgen.data.icons import tokens_for
+
+        return tokens_for(tuple(sorted(self.icon_map.items())))
 
     @property
     def decks(self) -> tuple:

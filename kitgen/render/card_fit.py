@@ -394,7 +394,10 @@ class Arrangement:
         return True
 
     def content(self, box) -> str:
-        return self.value(box, "content") or "" if "content" in box.settings else ""
+        text = self.value(box, "content") or "" if "content" in box.settings else ""
+        if text and box.kind in ("text", "icons"):
+            text = self.painter.with_icons(text)
+        return text
 
     # --- text ------------------------------------------------------------------------------
 
@@ -444,8 +447,10 @@ class Arrangement:
             pieces = parse(self.content(box), bold, italic)
             names = icon_names(pieces)
             icons = {name: p.icon(name, str(where)) for name in names} if names else {}
-            for style in {(r.bold, r.italic) for r in pieces if hasattr(r, "bold")}:
-                fonts.check_glyphs(plain_text(pieces, style), where, p.fonts.face(family, *style))
+            for style in sorted({(r.bold, r.italic) for r in pieces if hasattr(r, "bold")}):
+                missing = fonts.missing_glyphs(plain_text(pieces, style), p.fonts.face(family, *style))
+                if missing:
+                    raise RenderError(f"{self._holding(box, missing[0], where)}: {fonts.glyph_problem(missing)}")
             if how is None:
                 raise late
             fitted = largest_fit(attempts(how, pieces, icons, p.fonts), how.top, how.low)
@@ -455,6 +460,23 @@ class Arrangement:
                                                    bold, italic))
             p.fitted_texts[how] = fitted
         return fitted
+
+    def _holding(self, box, ch: str, where) -> str:
+        """Where the character ``ch`` of a box's text comes from: the one column (or [columns] key) whose
+        value holds it, as the designer wrote it, else where the box's text comes from."""
+        setting = box.get("content", self.steps[box.name])
+        if setting is not None and not setting.constant and self.card is not None:
+            for name in sorted(setting.names):
+                value = self.context.get(name)
+                members = tuple((n, m) for n, m in setting.members if n == name)
+                if name == "fields":
+                    members = tuple((n, m) for n, m in members if ch in str(self.card.fields.get(m, "")))
+                    if not members:
+                        continue
+                elif not (isinstance(value, str) and ch in value):
+                    continue
+                return self.where(box, _One(frozenset({name}), members))
+        return str(where)
 
     def _markers(self, box, where) -> None:
         """Warn of ``*`` and ``**`` that open or close nothing: they print as written."""
@@ -541,6 +563,15 @@ class Arrangement:
         x = self._pad(box, left, "w")
         y = self._pad(box, top, "h")
         return Place(place.x + x, place.y + y, self.inner_w(box), self.inner_h(box))
+
+
+@dataclass(frozen=True)
+class _One:
+    """One name of a setting's template, for :func:`~kitgen.data.card_context.sources`."""
+
+    names: frozenset
+    members: tuple
+    constant: bool = False
 
 
 class _Where:

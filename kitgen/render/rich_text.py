@@ -52,18 +52,35 @@ Piece = Run | IconRef | str
 
 @dataclass(frozen=True)
 class Icon:
-    """A picture that stands in text: drawn from the game's file as the kit's art is."""
+    """A picture that stands in text: drawn from the game's file as the kit's art is, or an SVG drawn as
+    vectors in the colour of the text around it (its ``currentColor``)."""
 
     name: str
     path: object
 
     @property
+    def svg(self) -> bool:
+        return str(self.path).lower().endswith(".svg")
+
+    @property
     def aspect(self) -> float:
-        w, h = image_size(self.path)
+        if self.svg:
+            from kitgen.render.svg_icons import svg_size
+
+            w, h = svg_size(self.path)
+        else:
+            w, h = image_size(self.path)
         return w / h
 
-    def draw(self, canvas, x: float, y: float, w: float, h: float) -> None:
-        draw_image(canvas, self.path, x, y, w, h)
+    def draw(self, canvas, x: float, y: float, w: float, h: float, colour: str | None = None) -> None:
+        """Draw the icon in the box; an SVG's currentColor is ``colour``, else the canvas's fill colour
+        (the colour the text around it is set in)."""
+        if self.svg:
+            from kitgen.render.svg_icons import draw_svg, hex_of
+
+            draw_svg(canvas, self.path, x, y, w, h, colour or hex_of(getattr(canvas, "_fillColorObj", None)))
+        else:
+            draw_image(canvas, self.path, x, y, w, h)
 
 
 _ICONS_ONLY = re.compile(r":(?P<icon>[A-Za-z][A-Za-z0-9_-]*):")
