@@ -74,8 +74,13 @@ def assign_decks(cards: tuple, types: dict, game_back: str, data: dict, slug: st
     """The cards with their ``deck`` set, and the decks in order."""
     declared = declared_decks(data, where)
     by_type: dict[str, str] = {}
+    type_keys = {}
+    for k, t in types.items():
+        type_keys.setdefault(k.casefold(), k)
+        type_keys.setdefault(t.label.casefold(), k)
     for key, spec in declared.items():
-        for t in spec["types"]:
+        for named in spec["types"]:
+            t = type_keys.get(named.casefold(), named)
             if t not in types:
                 raise GameDataError(f"'decks.{key}.types' names the type {t!r}, which no card has and [types] does "
                                     f"not declare (types: {', '.join(k for k in types if k) or 'none'})", file=where)
