@@ -259,7 +259,7 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
             if rtl:
                 problem(rtl, field)
         count = 1
-        if "count" in mapping:
+        if "count" in header:
             count_text = cell("count").strip()
             number = whole_number(count_text)
             if number is None or number < 1:
