@@ -117,7 +117,7 @@ def test_the_same_name_on_several_rows_keeps_each_row(tmp_path):
     cards = json.loads((kit / "manifest.json").read_text())["cards"]
     assert [(c["name"], c["row"], c["copy"]) for c in cards] == [
         ("Nanotechnology", 2, 1), ("Nanotechnology", 3, 1), ("Nanotechnology", 3, 2), ("Universal Translator", 4, 1)]
-    assert list(cards[0]) == ["name", "row", "copy", "front", "back"]
+    assert list(cards[0]) == ["name", "row", "deck", "copy", "front", "back"]
     with pdfplumber.open(kit / "cards.pdf") as doc:
         text = doc.pages[0].extract_text()
     assert "CAYLION" in text and "ENI ET" in text      # two faces, one per row
