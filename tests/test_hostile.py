@@ -182,7 +182,17 @@ def _rows(count: int):
     return make
 
 
+def _svg(body: str):
+    def make(game: Path) -> None:
+        (game / "icons").mkdir(exist_ok=True)
+        (game / "icons" / "bad.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                                                 + body + "</svg>", encoding="utf-8")
+    return make
+
+
 MAKERS = {
+    "svg-30000-elements": _svg('<rect width="1" height="1"/>' * 30_000),
+    "svg-icon-two-megabytes": _svg("<!--" + "x" * 2_000_000 + "-->"),
     "templates-symlink-to-root": _templates_to_root,
     "art-folder-symlinked-elsewhere": _art_elsewhere,
     "icons-symlink-to-root": _icons_to_root,

@@ -101,3 +101,21 @@ def test_a_game_may_bring_its_own_profile(small, tmp_path):
     result = run("export", mine, "--target", "local", "--out", tmp_path / "out2")
     assert result.exit_code == 2
     assert result.output.strip() == ("Error: shops/local.toml, column 'format': 'gif' is not one of png, jpg, pdf")
+
+
+def test_every_deck_is_its_own_set_of_shop_files(tmp_path):
+    from kitgen.data.game import load_game
+    from kitgen.outputs.shop_export import decks
+
+    game = small_game(tmp_path / "g", [("Red", "action", 2, 1, "Fly."), ("Grotto", "resource", 1, "", "Dig.")])
+    with open(game / "game.toml", "a", encoding="utf-8") as fh:
+        fh.write('\n[decks.dragons]\ntypes = ["action"]\n[decks.caves]\ntypes = ["resource"]\n')
+    assert [(d.name, [c.name for c in d.cards]) for d in decks(load_game(game))] == [
+        ("export-test-dragons", ["Red"]), ("export-test-caves", ["Grotto"])]
+    result = run("export", game, "--target", "tgc", "--out", tmp_path / "out", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "out" / "export-test" / "tgc"
+    for deck, face in (("dragons", "01-red-x2.png"), ("caves", "01-grotto-x1.png")):
+        assert sorted(p.name for p in (folder / f"export-test-{deck}").iterdir()) == [face, "back.png"]
+        assert (folder / f"proof-export-test-{deck}.png").exists()
+    assert "export-test-dragons/" in (folder / "README.txt").read_text(encoding="utf-8")

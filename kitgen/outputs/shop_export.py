@@ -65,8 +65,11 @@ class ShopExport:
 
 
 def decks(game) -> list[Deck]:
-    """The game's decks, each printed as its own product (today every game has one deck)."""
-    return [Deck(game.slug, game.title, tuple(game.cards))]
+    """The game's decks (:mod:`kitgen.data.decks`), each printed as its own product: named after the
+    game when it has one deck, else ``<slug>-<deck>``."""
+    if len(game.decks) == 1:
+        return [Deck(game.slug, game.title, tuple(game.decks[0].cards))]
+    return [Deck(f"{game.slug}-{d.key}", f"{game.title}: {d.label}", tuple(d.cards)) for d in game.decks]
 
 
 def shop_profile_for(game, target: str, options: ExportOptions):

@@ -125,9 +125,14 @@ def _image(canvas, d: Drawn, rect: Rect, painter) -> None:
     draw_image(canvas, path, r.x, r.y, r.w, r.h)
 
 
+def icon_box_names(content: str) -> list[str]:
+    """The icons an icons box shows: names separated by spaces or commas, each bare or as :name:."""
+    return [a or b for a, b in re.findall(r":([A-Za-z][A-Za-z0-9_-]*):|([^\s,:]+)", content)]
+
+
 def _icons(canvas, d: Drawn, rect: Rect, painter) -> None:
     inner = d.inner.pdf(painter.height)
-    names = [n.strip(":") for n in re.split(r"[\s,]+", d.content.strip()) if n.strip(":")]
+    names = icon_box_names(d.content)
     icons = [painter.icon(n, d.where) for n in names]
     h = inner.h
     gap = d.style.get("gap")
@@ -139,6 +144,8 @@ def _icons(canvas, d: Drawn, rect: Rect, painter) -> None:
     align, valign = d.style.get("align") or "center", d.style.get("valign") or "middle"
     x = {"left": inner.x, "right": inner.x1 - total, "center": inner.x + (inner.w - total) / 2}[align]
     y = {"top": inner.y1 - h, "bottom": inner.y, "middle": inner.y + (inner.h - h) / 2}[valign]
+    colour = d.style.get("color")
+    _set_fill(canvas, colour if colour is not None else (0.0, 0.0, 0.0, 1.0))   # an SVG's currentColor
     for icon, w in zip(icons, widths):
         icon.draw(canvas, x, y, w * k, h)
         x += (w + gap) * k
