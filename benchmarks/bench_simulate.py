@@ -1,17 +1,20 @@
-"""Games per second of `kitgen simulate` for four greedy players, with 1 and 2 workers.
+"""Games per second of `kitgen simulate` for each registered engine (four greedy players, 1 and 2
+workers), and the lookahead player's seconds a decision.
 
-Run from the repository root:  python benchmarks/bench_simulate.py [GAMES]
-Target on a 2-core machine: at least 1,000 four-player greedy games per second
-with two workers, under the rulebook's rulings (the games end in famines).
+Run from the repository root:  python benchmarks/bench_simulate.py [GAMES] [--lookahead-decisions N]
+Targets on a 2-core machine, with two workers: Altun Ha at least 1,000 four-player greedy
+games a second, every other engine at least 500; the lookahead player at most 0.5 s a
+decision at its default budget.
 
-Besides the wall-clock rate it prints the processor time the run used (this
-process and its workers) and the games per processor-second: on a machine other
-programs keep busy, two workers cannot have both cores, and the processor time
-shows what the simulator itself costs.
+Besides the wall-clock rate it prints the processor time the run used (this process and its
+workers) and the games per processor-second: on a machine other programs keep busy, two
+workers cannot have both cores, and the processor time shows what the simulator itself costs.
 """
 
 from __future__ import annotations
 
+import argparse
+import random
 import resource
 import sys
 import time
@@ -20,11 +23,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from kitgen.data.builtin import builtin_games  # noqa: E402
+from kitgen.data.game import load_game  # noqa: E402
 from kitgen.outputs.workers import usable_cores  # noqa: E402
-from solver.altunha.sim.enumerate import clear_caches  # noqa: E402
-from solver.altunha.sim.runner import Spec, run_games  # noqa: E402
-from solver.altunha.sim.stats import how_games_ended  # noqa: E402
-from solver.altunha.sim.variants import load_setup  # noqa: E402
+from solver.engines import ENGINES, engine_key, get_engine  # noqa: E402
+from solver.simulation.runner import Spec, run_games  # noqa: E402
+from solver.simulation.stats import end_words, how_games_ended  # noqa: E402
+
+TARGET = {"altun-ha": 1000}
+OTHERS = 500
 
 
 def processor_seconds() -> float:
@@ -33,10 +40,26 @@ def processor_seconds() -> float:
     return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
 
 
-def measure(games: int, workers: int) -> tuple[float, float, dict[str, int]]:
+def games_of_engines() -> dict[str, str]:
+    """A built-in game for each registered engine (by the key its game.toml names)."""
+    out = {}
+    for slug in builtin_games():
+        key = engine_key(load_game(slug))
+        if key in ENGINES and key not in out:
+            out[key] = slug
+    return out
+
+
+def clear_caches(key: str) -> None:
+    """Forked workers would otherwise start with the caches an earlier run filled."""
+    engine = get_engine(key)
+    if hasattr(engine, "clear_caches"):
+        engine.clear_caches()
+
+
+def measure(spec: Spec, games: int, workers: int) -> tuple[float, float, dict[str, int]]:
     """Wall seconds, processor seconds, and how many games ended each way."""
-    spec = Spec(load_setup(), 4, ("greedy",), 2024)
-    clear_caches()  # forked workers would otherwise start with the caches an earlier run filled
+    clear_caches(spec.engine)
     cpu, started = processor_seconds(), time.perf_counter()
     records = run_games(spec, games, workers=workers)
     seconds, cpu = time.perf_counter() - started, processor_seconds() - cpu
@@ -44,22 +67,67 @@ def measure(games: int, workers: int) -> tuple[float, float, dict[str, int]]:
     return seconds, cpu, dict(Counter(r["end"] for r in records))
 
 
-def main():
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    cores = usable_cores()
-    print(f"{games} four-player games, greedy policy, {cores} core(s) available")
+def bench_engine(key: str, slug: str, games: int, cores: int) -> None:
+    engine = get_engine(key)
+    spec = Spec(key, engine.rules(load_game(slug), {}, "--set"), 4, ("greedy",), 2024)
+    print(f"{engine.title} ({key}): {games} four-player games, greedy policy")
     results = {}
     for workers in sorted({1, min(2, cores)}):
-        seconds, cpu, ends = measure(games, workers)
+        seconds, cpu, ends = measure(spec, games, workers)
         results[workers] = seconds
         print(f"  {workers} worker(s): {seconds:6.1f} s  {games / seconds:7.0f} games/s   "
               f"processor {cpu:6.1f} s  {games / cpu:5.0f} games per processor-second")
     if 2 in results:
         speedup = results[1] / results[2]
         print(f"  speed-up from 1 to 2 workers: {speedup:.2f}x ({100 * speedup / 2:.0f}% of linear)")
-    print(f"  {how_games_ended(ends)}")
+    print(f"  {how_games_ended(ends, end_words(engine))}")
     best = games / min(results.values())
-    print(f"  best rate {best:.0f} games/s (target: at least 1,000 with 2 workers)")
+    print(f"  best rate {best:.0f} games/s (target: at least {TARGET.get(key, OTHERS):,} with 2 workers)")
+
+
+def bench_lookahead(key: str, slug: str, decisions: int) -> None:
+    """Seconds a decision of the lookahead player at its default budget, over the decisions of greedy
+    four-player games that offer more than one action."""
+    from solver.lookahead import PLAYOUTS, LookaheadPlayer
+    from solver.simulation.runner import new_game
+
+    engine = get_engine(key)
+    spec = Spec(key, engine.rules(load_game(slug), {}, "--set"), 4, ("greedy",), 7)
+    looker = LookaheadPlayer(engine, spec.rules, random.Random(1))
+    timed, seconds, index = 0, [], 0
+    while timed < decisions:
+        state, players, _ = new_game(spec, index)
+        index += 1
+        while not state.is_terminal() and timed < decisions:
+            p = state.current_player()
+            if len(state.legal_actions()) > 1:
+                started = time.process_time()
+                looker.choose(state, p)
+                seconds.append(time.process_time() - started)
+                timed += 1
+            state.apply_action(players[p].choose(state, p))
+    seconds.sort()
+    mean = sum(seconds) / len(seconds)
+    print(f"  lookahead ({PLAYOUTS} playouts a decision): {mean:.3f} s a decision on average, median "
+          f"{seconds[len(seconds) // 2]:.3f} s, slowest {seconds[-1]:.3f} s, over {len(seconds)} decisions "
+          f"(processor time; target: at most 0.5 s)")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="?", type=int, default=10_000)
+    parser.add_argument("--lookahead-decisions", type=int, default=40, metavar="N",
+                        help="decisions of the lookahead player to time for each engine (0: none)")
+    parser.add_argument("--engine", action="append", help="only this engine (repeatable)")
+    options = parser.parse_args()
+    cores = usable_cores()
+    print(f"{cores} core(s) available")
+    for key, slug in games_of_engines().items():
+        if options.engine and key not in options.engine:
+            continue
+        bench_engine(key, slug, options.games, cores)
+        if options.lookahead_decisions:
+            bench_lookahead(key, slug, options.lookahead_decisions)
 
 
 if __name__ == "__main__":

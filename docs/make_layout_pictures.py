@@ -33,24 +33,35 @@ def _canvas(size=ICON):
     return image, ImageDraw.Draw(image)
 
 
-def _star(draw, cx, cy, r, fill, points=5, inner=0.45):
+def _star(draw, cx, cy, r, fill, points=5, inner=0.45, rim=None):
     pts = []
     for i in range(points * 2):
         a = -math.pi / 2 + i * math.pi / points
         rr = r if i % 2 == 0 else r * inner
         pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
-    draw.polygon(pts, fill=fill)
+    draw.polygon(pts, fill=fill, outline=rim, width=5 if rim else 1)
 
 
-def icon(kind: str, colour) -> Image.Image:
+DARK_RIM, LIGHT_RIM = (40, 40, 40), (225, 225, 230)
+
+
+def rim_for(colour) -> tuple:
+    """The outline that makes an icon of ``colour`` stand out on light and dark panels alike: dark
+    round a light or middle colour, light round a dark one."""
+    r, g, b = colour[:3]
+    return LIGHT_RIM if 0.2126 * r + 0.7152 * g + 0.0722 * b < 70 else DARK_RIM
+
+
+def icon(kind: str, colour, rim=None) -> Image.Image:
+    """A simple icon; with ``rim``, outlined in that colour (cubes and discs are always outlined)."""
     image, draw = _canvas()
     s = ICON
     if kind == "cube":
-        draw.rounded_rectangle((10, 10, s - 10, s - 10), radius=14, fill=colour, outline=(40, 40, 40), width=5)
+        draw.rounded_rectangle((10, 10, s - 10, s - 10), radius=14, fill=colour, outline=rim or DARK_RIM, width=5)
     elif kind == "disc":
-        draw.ellipse((8, 8, s - 8, s - 8), fill=colour, outline=(40, 40, 40), width=5)
+        draw.ellipse((8, 8, s - 8, s - 8), fill=colour, outline=rim or DARK_RIM, width=5)
     elif kind == "star":
-        _star(draw, s / 2, s / 2 + 3, s / 2 - 4, colour)
+        _star(draw, s / 2, s / 2 + 3, s / 2 - 6, colour, rim=rim)
     elif kind == "heart":
         draw.ellipse((8, 14, 52, 58), fill=colour)
         draw.ellipse((44, 14, 88, 58), fill=colour)
@@ -62,12 +73,12 @@ def icon(kind: str, colour) -> Image.Image:
         draw.rectangle((12, 84, 84, 92), fill=(90, 60, 30))
     elif kind == "hexagon":
         pts = [(s / 2 + 42 * math.cos(math.pi / 3 * i), s / 2 + 42 * math.sin(math.pi / 3 * i)) for i in range(6)]
-        draw.polygon(pts, fill=colour, outline=(240, 240, 240))
+        draw.polygon(pts, fill=colour, outline=rim or (240, 240, 240), width=5 if rim else 1)
     elif kind == "ship":
-        draw.polygon([(48, 6), (84, 88), (48, 70), (12, 88)], fill=colour)
+        draw.polygon([(48, 8), (82, 86), (48, 69), (14, 86)], fill=colour, outline=rim, width=5 if rim else 1)
     elif kind == "arrow":
-        draw.rectangle((6, 38, 60, 58), fill=colour)
-        draw.polygon([(56, 18), (92, 48), (56, 78)], fill=colour)
+        draw.polygon([(8, 38), (56, 38), (56, 18), (90, 48), (56, 78), (56, 58), (8, 58)], fill=colour,
+                     outline=rim, width=5 if rim else 1)
     return image
 
 
@@ -105,7 +116,9 @@ def write_sources() -> None:
         folder = EXAMPLES / game / "icons"
         folder.mkdir(parents=True, exist_ok=True)
         for name, (kind, colour) in icons.items():
-            icon(kind, colour).resize((48, 48), Image.LANCZOS).save(folder / f"{name}.png", optimize=True)
+            # outlined, so that every icon reads on the light and the dark panels alike
+            rim = rim_for(colour) if kind not in ("heart", "hourglass") else None
+            icon(kind, colour, rim).resize((48, 48), Image.LANCZOS).save(folder / f"{name}.png", optimize=True)
     art = EXAMPLES / "kitchen-rivals" / "art"
     art.mkdir(exist_ok=True)
     for name, (colour, kind) in ART.items():

@@ -93,24 +93,29 @@ def test_score_pad_has_players_rounds_and_the_prefilled_track(builtin, builtin_p
         page = pdf.pages[1]
         words = words_of(page)
         (header,) = [w for w in words if w["text"] == "Population"]
-        column = [w for w in words if w["top"] > header["bottom"] and re.fullmatch(r"\d+", w["text"])
+        (total,) = [w for w in words if w["text"] == "Total"]
+        column = [w for w in words if header["bottom"] < w["top"] < total["top"] and re.fullmatch(r"\d+", w["text"])
                   and abs(centre(w)[0] - centre(header)[0]) < 10]
         column.sort(key=lambda w: w["top"])
-        assert [int(w["text"]) for w in column] == list(range(3, 23))   # 3, 4, 5 ... down 20 rounds
+        (pad,) = [c for c in builtin.components if c.kind == "score-pad"]
+        assert pad.rounds == 19          # game.toml: the 99th percentile of the simulated games' length
+        assert [int(w["text"]) for w in column] == list(range(3, 3 + 19))   # 3, 4, 5 ... down 19 rounds
         (round_head,) = [w for w in words if w["text"] == "Round"]
         rounds = sorted((w for w in words if re.fullmatch(r"\d+", w["text"])
-                         and abs(centre(w)[0] - centre(round_head)[0]) < 10 and w["top"] > round_head["bottom"]),
+                         and abs(centre(w)[0] - centre(round_head)[0]) < 10
+                         and round_head["bottom"] < w["top"] < total["top"]),
                         key=lambda w: w["top"])
-        assert [int(w["text"]) for w in rounds] == list(range(1, 21))
+        assert [int(w["text"]) for w in rounds] == list(range(1, 20))
         # every round's number and its track value sit on the same row
         for r, t in zip(rounds, column):
             assert abs(centre(r)[1] - centre(t)[1]) < 1
         text = page.extract_text()
         players = re.findall(r"Player (\d+)", text)
-        (pad,) = [c for c in builtin.components if c.kind == "score-pad"]
         assert players == [str(i) for i in range(1, pad.players + 1)]   # the columns game.toml asks for
-        (total,) = [w for w in words if w["text"] == "Total"]
         assert total["top"] > rounds[-1]["bottom"]
+        # under the table, what its rounds cover
+        note = [w for w in words if w["top"] > total["bottom"] + 3 * MM]
+        assert " ".join(w["text"] for w in note).startswith("19 rounds: 99 in 100 simulated games")
         # rows are tall enough to write in
         assert centre(rounds[1])[1] - centre(rounds[0])[1] >= 9 * MM
 

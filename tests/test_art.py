@@ -93,21 +93,25 @@ def test_card_art_is_landscape_four_by_three_with_transparent_corners(referenced
         assert len(im.getcolors(256)) <= 48, name
 
 
-def test_back_is_portrait_poker_shaped_and_the_same_either_way_up():
+def test_back_is_the_picture_inside_the_frame_and_the_same_either_way_up():
     im = _image("back.png").convert("RGBA")
     w, h = im.size
-    assert (w, h) == (750, 1050)
-    assert abs(w / h - 2.5 / 3.5) < 1e-9
+    assert (w, h) == (750 - 2 * 46, 1050 - 2 * 46)      # a poker back less the frame the layout draws
     assert im.getchannel("A").getextrema() == (255, 255)
     turned = im.transpose(Image.Transpose.ROTATE_180)
     assert ImageChops.difference(im, turned).getbbox() is None
     # not trivially symmetric: the top and the middle differ
     assert im.crop((0, 0, w, h // 3)).getcolors(4096) != im.crop((0, h // 3, w, 2 * h // 3)).getcolors(4096)
+    # no frame of its own: its corners are the back's colour, which the layout's frame surrounds
+    toml = tomllib.loads((ROOT / "kitgen" / "games" / "altun-ha" / "game.toml").read_text(encoding="utf-8"))
+    colour = tuple(int(toml["back"]["color"][i:i + 2], 16) for i in (1, 3, 5))
+    for corner in ((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1), (0, h // 4), (w - 1, h // 4)):
+        assert im.getpixel(corner)[:3] == colour, corner
 
 
 def test_back_leaves_a_calm_band_for_the_title():
     im = _image("back.png").convert("RGB")
-    band = im.crop((80, 400, 670, 650))      # inside the frame, which sits in the safe zone
+    band = im.crop((34, 354, 624, 604))      # the middle of the picture, where the title's band lies
     assert len(band.getcolors(16)) == 1
 
 

@@ -41,14 +41,14 @@ def scales(page) -> list[tuple[str, float, dict]]:
     digits = [c for c in page.chars if c["text"] in "+-0123456789" and abs(c["size"] - 5) < 0.1]
     found = []
     for tick in (ln for ln in page.lines if abs(max(ln["width"], ln["height"]) - 2.6 * MM) < 0.05):
-        if tick["width"] < 0.1:       # a horizontal scale's tick runs up from the scale's line
+        if tick["width"] < 0.1:       # a horizontal scale's tick runs up from the scale's line, its number right of it
             position, at, kind = tick["x0"], h - tick["bottom"], "x"
-            label = [c for c in digits if abs((c["x0"] + c["x1"]) / 2 - position) < 4
-                     and tick["top"] - 4 * MM < c["bottom"] <= tick["top"] + 0.5]
-        else:                         # an upright scale's tick runs right from its line
+            label = [c for c in digits if position < c["x0"] < position + 3 * MM
+                     and tick["bottom"] - 5 * MM < c["bottom"] < tick["bottom"]]
+        else:                         # an upright scale's tick runs right from its line, its number above it
             position, at, kind = h - tick["top"], tick["x0"], "y"
-            label = [c for c in digits if tick["x1"] < c["x0"] < tick["x1"] + 4 * MM
-                     and abs(h - (c["top"] + c["bottom"]) / 2 - position) < 4]
+            label = [c for c in digits if tick["x0"] < c["x0"] < tick["x0"] + 6 * MM
+                     and 0 < h - (c["top"] + c["bottom"]) / 2 - position < 3 * MM]
         found.append((kind, at, position, int("".join(c["text"] for c in sorted(label, key=lambda c: c["x0"])))))
     out: list[tuple[str, float, dict]] = []
     for kind, at, position, number in sorted(found):
@@ -139,3 +139,59 @@ def test_cards_pdf_asks_viewers_for_the_flip_it_was_built_for(args, preference):
 def test_bad_paper_is_refused():
     result = run("calibrate", "--paper", "legal")
     assert result.exit_code == 2 and result.output.startswith("Error: ")
+
+
+def _boxes(page) -> list[tuple[str, float, float, float, float]]:
+    """Every printed character of a pdfplumber page: (text, x0, y0, x1, y1) from the bottom left."""
+    h = float(page.height)
+    return [(c["text"], c["x0"], h - c["bottom"], c["x1"], h - c["top"]) for c in page.chars if c["text"].strip()]
+
+
+def _segments(lines, h: float) -> list[tuple[float, float, float, float]]:
+    return [(ln["x0"], h - ln["bottom"], ln["x1"], h - ln["top"]) for ln in lines]
+
+
+def _crosses(segment, box) -> bool:
+    """Whether an upright or level segment runs through a character's box."""
+    x0, y0, x1, y1 = segment
+    _, bx0, by0, bx1, by1 = box
+    if x1 - x0 < 0.01:
+        return bx0 < x0 < bx1 and y0 < by1 and by0 < y1
+    return by0 < y0 < by1 and x0 < bx1 and bx0 < x1
+
+
+def _through(segment, page, duplex):
+    """A front segment where it shows through on the back page."""
+    (ax, ay), (bx, by) = behind(segment[:2], page, duplex), behind(segment[2:], page, duplex)
+    return min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)
+
+
+def _box_through(box, page, duplex):
+    text, x0, y0, x1, y1 = box
+    return (text, *_through((x0, y0, x1, y1), page, duplex))
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_no_text_lies_on_a_scale_or_a_crosshair_on_either_side_or_through_the_page(paper, duplex):
+    page_size = paper_size(paper)
+    with pdfplumber.open(io.BytesIO(calibration_bytes(paper, duplex))) as doc:
+        front, back = doc.pages
+        h = float(front.height)
+        crosshairs = _segments([ln for ln in front.lines if tuple(round(v, 3) for v in ln.get("stroking_color") or ())
+                                == RED and max(ln["width"], ln["height"]) > 40 * MM], h)
+        scale_lines = _segments(back.lines, h)          # the back's lines are its scales: lines and ticks
+        front_text, back_text = _boxes(front), _boxes(back)
+    assert len(crosshairs) == 10 and len(scale_lines) == 5 * 2 * (1 + 33)     # a line and 33 ticks a scale
+    names = "".join(c[0] for c in front_text)
+    assert all(f"target{n}" in names for n in "ABCD") and "middletarget" in names
+    for where, lines, boxes in (
+            ("the front's names on its crosshairs", crosshairs, front_text),
+            ("the back's text on its scales", scale_lines, back_text),
+            ("the back's text on the crosshairs showing through", [_through(s, page_size, duplex) for s in crosshairs],
+             back_text),
+            ("the front's text, showing through, on the back's scales", scale_lines,
+             [_box_through(b, page_size, duplex) for b in front_text])):
+        hits = [box[0] for box in boxes if any(_crosses(line, box) for line in lines)]
+        assert not hits, (paper, duplex, where, "".join(hits))
+

@@ -72,8 +72,8 @@ def test_long_text_takes_room_from_the_art_before_shrinking(altun_copy, tmp_path
 
 
 def test_long_name_reaches_into_the_free_corner(altun_copy, tmp_path):
-    # on a mini card "Foundation Stones" is too wide for the box centred between the corners
-    card = _build(altun_copy, tmp_path, "Foundation Stones,bid,1,1,,plaza.png\n", "--card-size", "mini")[0]
+    # on a mini card "Stairway Stones" is too wide for the box centred between the corners, even at 7 pt
+    card = _build(altun_copy, tmp_path, "Stairway Stones,bid,1,1,,plaza.png\n", "--card-size", "mini")[0]
     x0, y0, x1, y1 = card["front"]["box"]
     with pdfplumber.open(tmp_path / "altun-ha" / "cards.pdf") as doc:
         words = [w for w in doc.pages[0].extract_words() if w["text"] == "Stones"]

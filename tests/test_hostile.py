@@ -28,6 +28,7 @@ from tests.conftest import run, run_within
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 CASES = sorted(p.name for p in HOSTILE.iterdir() if p.is_dir())
 SECONDS = 5.0                   # each command of a case must end within this
+LINKED_FOLDERS = ("templates", "art", "icons", "fonts")
 
 TOP = 'title = "Hostile"\n'
 BODY = '''players = "2-4"
@@ -80,6 +81,21 @@ def _art_elsewhere(game: Path) -> None:
     shutil.rmtree(game / "art", ignore_errors=True)
     (game / "art").symlink_to(outside)
     _uses_art(game, "secret.png")
+
+
+def _icons_to_root(game: Path) -> None:
+    (game / "icons").symlink_to("/")
+
+
+def _fonts_elsewhere(game: Path) -> None:
+    (game / "fonts").symlink_to(_outside(game))
+
+
+def _every_folder_to_root(game: Path) -> None:
+    """What a web server must not hand out: each folder a game reads from is a way to / ."""
+    for name in LINKED_FOLDERS:
+        shutil.rmtree(game / name, ignore_errors=True)
+        (game / name).symlink_to("/")
 
 
 def _cards_outside(game: Path) -> None:
@@ -251,7 +267,17 @@ def _symlink_loop(game: Path) -> None:
     _uses_art(game, "loop.png")
 
 
+def _svg(body: str):
+    def make(game: Path) -> None:
+        (game / "icons").mkdir(exist_ok=True)
+        (game / "icons" / "bad.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                                                 + body + "</svg>", encoding="utf-8")
+    return make
+
+
 MAKERS = {
+    "svg-30000-elements": _svg('<rect width="1" height="1"/>' * 30_000),
+    "svg-icon-two-megabytes": _svg("<!--" + "x" * 2_000_000 + "-->"),
     "rulebook-fifo": _fifo("templates/rules.md.j2", _rulebook),
     "rulebook-is-a-folder": _folder_in_place("templates/rules.md.j2", _rulebook),
     "icon-fifo": _fifo("icons/coin.png", _icon_in_text),
@@ -267,6 +293,9 @@ MAKERS = {
     "name-30000-characters": _long_names(30_000, 200),
     "templates-symlink-to-root": _templates_to_root,
     "art-folder-symlinked-elsewhere": _art_elsewhere,
+    "icons-symlink-to-root": _icons_to_root,
+    "fonts-symlink-elsewhere": _fonts_elsewhere,
+    "every-folder-symlinked-to-root": _every_folder_to_root,
     "cards-csv-symlinked-outside": _cards_outside,
     "art-symlink-chain": _symlink_chain,
     "art-name-with-nul": _nul,
@@ -362,3 +391,38 @@ def _said(line: str) -> str:
     the end of a line cut short (where that count would be)."""
     head, cut, _ = line.partition(" \u2026 [")
     return head if cut else _MORE.sub("", line)
+
+
+LINK_CASES = [name for name in CASES if "symlink" in name]
+OUTSIDE_PROBES = ("etc/passwd", "proc/self/environ", "secret.csv", "secret.png", "outside/secret.csv")
+
+
+@pytest.mark.parametrize("name", LINK_CASES)
+def test_kitgen_serve_hands_out_nothing_outside_a_hostile_folder(name, tmp_path, monkeypatch):
+    """The web server's file route and its watcher keep to the folder as the build does, through every
+    symlink the case makes."""
+    from kitgen.data.paths import real
+    from kitgen.web.games import ServedGame
+    from kitgen.web.live import watched_folders
+
+    monkeypatch.chdir(tmp_path.parent if name == "templates-symlink-to-root" else Path.cwd())
+    game = make_case(name, tmp_path / "game")
+    served = ServedGame(key="game", argument=str(game), title="Hostile", root=real(game),
+                        template_dir=game / "templates", art_dir=game / "art", builtin=False)
+    links = [p.relative_to(game).as_posix() for p in game.rglob("*") if p.is_symlink()]
+    assert links, "the case makes no symlink"
+    asked = [f"{link}/{probe}" for link in links + list(LINKED_FOLDERS) for probe in OUTSIDE_PROBES] + links
+    def handed_out(path: str) -> bytes | None:
+        fd = served.open(path)
+        if fd is None:
+            return None
+        with os.fdopen(fd, "rb") as file:
+            return file.read()
+
+    for path in asked:
+        data = handed_out(path)
+        target = real(game / path)
+        assert data is None or target.is_relative_to(real(game)), f"{path} handed out {target}"
+    assert handed_out("game.toml") == (game / "game.toml").read_bytes()        # the folder itself is served
+    watched = {Path(path) for path, _, _ in watched_folders(served)}
+    assert real(game) in watched and all(p.is_relative_to(real(game)) for p in watched), watched

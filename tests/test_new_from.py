@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import csv
 import json
+import re
 import tomllib
+import unicodedata
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kitgen.data.game import load_game
+from kitgen.outputs.starter import comment_text, toml_string
 from tests.conftest import run
 from tests.pdfium_read import page_texts
 from tests.sheets import xlsx_bytes
@@ -89,3 +97,93 @@ def test_bad_from(tmp_path):
     sheet = tmp_path / "ok.csv"
     sheet.write_text("Name\nA\n", encoding="utf-8")
     assert_user_error(run("new", tmp_path / "taken", "--from", sheet), "PATH", "not empty")
+
+
+# --- sheets whose names and headers would break a game.toml pasted together --------------------------
+
+HOSTILE_HEADERS = ['Say "hi"', "Back\\slash", "New\nline", "D\x7fEL", "Ctl\x01\x02\x1b", "x]] [[y", "#} {{ x }} {%",
+                   "Emoji \U0001F525", "L" * 3000]
+TYPES = ['Fire "hot"', "Ice\\cold", "x]]", "Caf\u00e9 #1"]
+
+
+def _control_characters(text: str) -> list[str]:
+    return [f"U+{ord(ch):04X}" for ch in text if ch != "\n" and unicodedata.category(ch) == "Cc"]
+
+
+def test_hostile_headers_and_type_values_are_written_escaped_and_the_folder_builds(tmp_path):
+    sheet = tmp_path / "hostile.csv"
+    with open(sheet, "w", encoding="utf-8", newline="") as fh:
+        out = csv.writer(fh)
+        out.writerow(["Name", "Type", "Count", *HOSTILE_HEADERS])
+        for i, kind in enumerate(TYPES):
+            out.writerow([f"Card {i}", kind, 1, *(f"cell {j} of {i}" for j in range(len(HOSTILE_HEADERS)))])
+    folder = tmp_path / "g"
+    result = run("new", folder, "--from", sheet)
+    assert result.exit_code == 0, result.output
+    text = (folder / "game.toml").read_text(encoding="utf-8")
+    assert _control_characters(text) == []                       # DEL and the rest escaped, never pasted
+    data = tomllib.loads(text)
+    assert data["columns"] == {"name": "Name", "type": "Type", "count": "Count"}
+    assert sorted(t["label"] for t in data["types"].values()) == sorted(TYPES)
+    stub = (folder / "templates" / "rules.md.j2").read_text(encoding="utf-8")
+    assert _control_characters(stub) == []
+    string = r'("(?:[^"\\]|\\.)*")'
+    noted = re.findall(rf"^# {string} is not mapped", text, re.M)
+    assert [tomllib.loads(f"k = {literal}")["k"] for literal in noted] == [" ".join(h.split()) for h in HOSTILE_HEADERS]
+    shown = re.findall(rf"card\.fields\[{string}\]", stub.split("-#}", 1)[0])
+    assert len(shown) == len(HOSTILE_HEADERS)
+    cards = load_game(folder).cards
+    for i, literal in enumerate(shown):                     # each accessor the stub shows reads its column
+        assert cards[1].fields[tomllib.loads(f"k = {literal}")["k"]] == f"cell {i} of 1"
+    assert run("validate", folder).exit_code == 0
+    build = run("build", folder, "--out", tmp_path / "out")
+    assert build.exit_code == 0, build.output
+    rules = " ".join(page_texts(tmp_path / "out" / "g" / "rules.pdf"))
+    for label in TYPES:
+        assert label in rules
+
+
+def test_a_sheet_whose_file_name_holds_a_line_break_and_control_characters(tmp_path):
+    sheet = tmp_path / "my\nca\x01rds\x7f.csv"
+    sheet.write_text("Name,Type\nScout,Ship\n", encoding="utf-8")
+    folder = tmp_path / "g"
+    result = run("new", folder, "--from", sheet, "--title", 'Say "Hi" \\ Bye')
+    assert result.exit_code == 0, result.output
+    text = (folder / "game.toml").read_text(encoding="utf-8")
+    assert text.splitlines()[0] == '# Say "Hi" \\ Bye: a game folder around the card sheet mycards.csv.'
+    data = tomllib.loads(text)
+    assert data["title"] == 'Say "Hi" \\ Bye' and data["data"] == "cards.csv"      # copied under a plain name
+    assert (folder / "cards.csv").read_bytes() == sheet.read_bytes()
+    assert run("validate", folder).exit_code == 0
+    build = run("build", folder, "--out", tmp_path / "out")
+    assert build.exit_code == 0, build.output
+    assert 'Say "Hi" \\ Bye' in page_texts(tmp_path / "out" / "say-hi-bye" / "rules.pdf")[0]
+
+
+def test_a_sheet_of_500_types_makes_a_rulebook_with_one_table_over_pages(tmp_path):
+    sheet = tmp_path / "many.csv"
+    sheet.write_text("Name,Type\n" + "".join(f"Card {i},Kind {i}\n" for i in range(500)), encoding="utf-8")
+    folder = tmp_path / "g"
+    assert run("new", folder, "--from", sheet).exit_code == 0
+    assert len(tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))["types"]) == 500
+    assert run("validate", folder).exit_code == 0
+    build = run("build", folder, "--out", tmp_path / "out")
+    assert build.exit_code == 0, build.output
+    pages = page_texts(tmp_path / "out" / "g" / "rules.pdf")
+    assert re.search(r"^500 Cards one shared deck: 500 card types$", pages[0], re.M)
+    table = " " + " ".join(" ".join(pages[1:]).split()) + " "        # each row: name, type, count
+    assert len(pages) > 3 and all(f" Card {i} Kind {i} 1 " in table for i in range(500))
+
+
+@given(st.text())
+def test_any_text_is_a_toml_string_that_reads_back_as_it_was(text):
+    assert tomllib.loads(f"k = {toml_string(text)}  # {comment_text(text)}\n")["k"] == text
+
+
+def test_a_folder_name_with_a_line_break_is_refused_before_anything_is_written(tmp_path):
+    folder = tmp_path / "star\nter"
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("Name\nScout\n", encoding="utf-8")
+    for extra in ((), ("--from", sheet)):
+        assert_user_error(run("new", folder, *extra), "PATH", "control character U+000A")
+        assert not folder.exists()

@@ -9,7 +9,8 @@ Where the README names them:
   line or span, or as a span of its own (`--name ...`) in a "## " section that shows the
   command in code and holds no other command's options table;
 - every option in a `kitgen NAME ...` line or span is one of that command's, and every
-  span of its own (`--name ...`) names an option of a command its section shows.
+  span of its own (`--name ...`) names an option of a command its section shows (for
+  `kitgen solve`, the options named after a registered engine's position fields count too).
 """
 
 from __future__ import annotations
@@ -57,6 +58,14 @@ def declared_options(command: click.Command) -> set[str]:
 class Cli:
     commands: dict[str, set[str]]      # command -> its long options, as --help lists them
     group: set[str]                    # options of `kitgen` itself
+    fields: set[str] = frozenset()     # `kitgen solve`'s options named after the engines' position fields
+
+
+def position_field_options() -> set[str]:
+    """The options `kitgen solve GAME` takes from the position fields of every registered engine."""
+    from solver.engines import ENGINES, get_engine
+
+    return {f"--{field['name']}" for key in ENGINES for field in get_engine(key).position_fields()}
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +79,7 @@ def kitgen() -> Cli:
         options = help_options(help_text(name))
         assert options == declared_options(cli.get_command(ctx, name)), name   # the help text is read right
         commands[name] = options
-    return Cli(commands, help_options(help_text()))
+    return Cli(commands, help_options(help_text()), position_field_options())
 
 
 # --- the README, read as a newcomer reads it --------------------------------------------------
@@ -175,9 +184,12 @@ def test_every_command_and_option_the_readme_names_exists(kitgen, readme):
             if name is not None:
                 assert name in kitgen.commands, f"README section '{section.title}' runs kitgen {name}, no such command"
             known = kitgen.commands[name] if name is not None else set().union(kitgen.group, *kitgen.commands.values())
+            if name == "solve":
+                known = known | kitgen.fields
             assert sorted(options - known - EVERYWHERE) == [], \
                 f"README section '{section.title}': kitgen {name or ''} has no such options"
-        known = set().union(EVERYWHERE, kitgen.group, *(kitgen.commands[n] for n in section.shows()))
+        known = set().union(EVERYWHERE, kitgen.group, *(kitgen.commands[n] for n in section.shows()),
+                            kitgen.fields if "solve" in section.shows() else set())
         assert sorted(section.named - known) == [], \
             f"README section '{section.title}' names options that none of {sorted(section.shows())} has"
 

@@ -15,7 +15,7 @@ from pypdf import PdfReader
 
 from kitgen.data.game import load_game
 from kitgen.errors import GameDataError, KitgenError, RenderError
-from kitgen.layout import temple_diagram as geometry
+from kitgen.layout import stack_diagram as geometry
 from kitgen.render.rulebook import markup, render_rulebook
 from kitgen.units import paper_size, to_mm
 from tests.pdfcheck import unembedded_fonts
@@ -409,13 +409,13 @@ def test_temple_geometry_keeps_every_value_visible():
     layout = geometry.panel_layout([2, 4, 1])
     by_temple: dict[int, list] = {}
     for card in layout.cards:
-        by_temple.setdefault(card.temple, []).append(card)
+        by_temple.setdefault(card.stack, []).append(card)
     assert [len(v) for v in by_temple.values()] == [2, 4, 1]
     for cards in by_temple.values():
         for lower, upper in zip(cards, cards[1:]):
             assert upper.y - lower.y >= 15          # the value band (15 pt) below the next card shows
             assert upper.x > lower.x
-    boxes = layout.temples
+    boxes = layout.stacks
     for left, right in zip(boxes, boxes[1:]):
         assert left.x + left.width < right.x        # temples never overlap
     assert layout.width == pytest.approx(boxes[-1].x + boxes[-1].width)

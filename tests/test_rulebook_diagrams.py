@@ -13,7 +13,7 @@ from PIL import Image
 from kitgen.data.builtin import builtin_games
 from kitgen.data.game import load_game
 from kitgen.errors import GameDataError
-from kitgen.layout import temple_diagram as geo
+from kitgen.layout import stack_diagram as geo
 from kitgen.render.colors import READABLE, contrast
 from kitgen.render.rulebook import _blocks, document, markup, render_rulebook
 from kitgen.render.rulebook.diagrams import NAME_SIZES, band_label
@@ -28,7 +28,7 @@ SCALE = 3                   # rasters at 216 dpi
 def diagrams_pdf(game) -> bytes:
     """Only the diagrams of a game's rulebook, laid out as the rulebook lays them out."""
     blocks, where = _blocks(game)
-    kept = [b for b in blocks if isinstance(b, markup.Insert) and b.kind in ("temples", "phases")]
+    kept = [b for b in blocks if isinstance(b, markup.Insert) and b.kind in ("stacks", "phases")]
     assert kept
     return document.build_pdf(kept, game, LETTER, where)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import zipfile
 
 import pytest
@@ -156,6 +157,17 @@ def test_a_formula_error_is_named(tmp_path):
     book = with_saved_values(book, {"B2": "#DIV/0!"}, {"B2": "e"})
     folder = game_folder(tmp_path / "g", book, "cards.xlsx")
     assert_user_error(run("validate", folder), "row 2", "column 'Value'", "=1/0", "#DIV/0!")
+
+
+def test_many_formula_cells_are_counted_first_and_100_kept(tmp_path):
+    book = xlsx_bytes({"Cards": [["Name", "Count"]] + [[f"Card {i}", "=1+2"] for i in range(150)]})
+    folder = game_folder(tmp_path / "g", book, "cards.xlsx")
+    lines = error_lines(run("validate", folder))
+    assert "150 formula cells have no saved value or give an error, in rows 2 to 151" in lines[0]
+    assert all("no saved value" in line for line in lines[1:-1])
+    assert [int(re.search(r"row (\d+)", line).group(1)) for line in lines[1:-1]] == list(range(2, len(lines)))
+    assert lines[-1] == "Error: ... and 51 more problems (101 in all)"        # the 100 kept, past the 50 shown
+    assert_user_error(run("build", folder, "--out", tmp_path / "out"), "150 formula cells")
 
 
 def test_old_spreadsheet_formats_are_refused_with_advice(tmp_path):

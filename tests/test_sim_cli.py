@@ -45,7 +45,7 @@ def test_writes_balance_json_and_a_readable_report(tmp_path):
         assert heading in text, heading
     assert "greedy" in text and "random" in text
     flat = " ".join(text.split())
-    for line in data["findings"]:   # every finding of balance.json is printed in the report
+    for line in data["findings"] + data["engine_report"]["findings"]:   # every finding is printed in the report
         assert " ".join(line.split()) in flat, line
 
 
@@ -68,7 +68,8 @@ def test_set_and_compare_side_by_side(tmp_path):
     assert data["baseline"]["rules"]["population_start"] == 3
     assert data["variant"]["rules"]["population_start"] == 3
     assert data["variant"]["rules"]["famine_penalty"] == 30
-    assert data["variant"]["points_by_source"]["famine"]["mean"] < data["baseline"]["points_by_source"]["famine"]["mean"]
+    own = {run: data[run]["engine_report"]["figures"] for run in ("baseline", "variant")}
+    assert own["variant"]["points_by_source"]["famine"]["mean"] < own["baseline"]["points_by_source"]["famine"]["mean"]
     text = "\n".join(page_texts(tmp_path / "altun-ha" / "balance.pdf"))
     assert "Variant 'v' against the baseline" in text and "famine_penalty=30" in text
 

@@ -6,8 +6,10 @@ from collections import Counter
 import pytest
 
 from solver.altunha.sim.engine import Bid, Game, IllegalMove, TablePlacement, TradePlay, shuffle
-from solver.altunha.sim.runner import Spec, play_game
+from solver.altunha.sim.policies import player_factory
+from solver.altunha.sim.state import AltunHaState
 from solver.altunha.sim.variants import load_setup, with_settings_of
+from solver.simulation import runner
 
 RULES = load_setup()
 Placement = TablePlacement
@@ -15,6 +17,18 @@ Placement = TablePlacement
 
 def with_settings(setup, settings):
     return with_settings_of(setup, settings)
+
+
+def Spec(setup, players, policies, seed):
+    return runner.Spec("altun-ha", setup, players, policies, seed)
+
+
+def play_game(spec, index, check):
+    """Game ``index`` of a run, as the simulator plays it, with ``check(game)`` after every phase."""
+    game = Game(spec.rules, spec.players, random.Random(f"{spec.seed}/{index}"))
+    players = [player_factory(name)(None) for name in runner.seat_policies(spec, index)]
+    runner.play_out(AltunHaState(game, check), players, spec.rules.round_cap)
+    return game
 
 
 def table_game(hands, deck_top=(), players=None, rules=RULES, scores=None, population=5, calendar=0):

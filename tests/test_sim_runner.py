@@ -6,24 +6,32 @@ import json
 
 import pytest
 
-from solver.altunha.sim.runner import Spec, run_games
-from solver.altunha.sim.simulate import balance_json, simulate
-from solver.altunha.sim.stats import summarize
+from kitgen.outputs.balance import write_balance
 from solver.altunha.sim.variants import load_setup, with_settings_of
+from solver.simulation import runner
+from solver.simulation.runner import run_games
+from solver.simulation.simulate import SimulationResult, simulate
+from solver.simulation.stats import summarize
 
 RULES = load_setup()
 POLICIES = ("greedy", "random", "closer", "cautious")
 
 
+def Spec(setup, players, policies, seed):
+    return runner.Spec("altun-ha", setup, players, policies, seed)
+
+
 def test_same_seed_same_balance_json_with_one_and_two_workers(tmp_path):
-    one = simulate(games=120, policy=",".join(POLICIES), seed=5, workers=1, out=tmp_path / "a")
-    two = simulate(games=120, policy=",".join(POLICIES), seed=5, workers=2, out=tmp_path / "b")
+    one = simulate("altun-ha", games=120, policy=",".join(POLICIES), seed=5, workers=1)
+    two = simulate("altun-ha", games=120, policy=",".join(POLICIES), seed=5, workers=2)
+    write_balance(one, tmp_path / "a")
+    write_balance(two, tmp_path / "b")
     a = (tmp_path / "a" / "altun-ha" / "balance.json").read_bytes()
     b = (tmp_path / "b" / "altun-ha" / "balance.json").read_bytes()
     assert a == b
     assert json.loads(a)["baseline"]["games"] == 120
     assert one.summary == two.summary
-    other = simulate(games=120, policy=",".join(POLICIES), seed=6, workers=1, out=None)
+    other = simulate("altun-ha", games=120, policy=",".join(POLICIES), seed=6, workers=1)
     assert other.summary != one.summary
 
 
@@ -35,8 +43,11 @@ def test_records_come_back_in_game_order():
 
 
 def run(settings, games=150, policies=POLICIES, players=4):
+    """The summary of a run, with Altun Ha's own figures beside the generic ones."""
     spec = Spec(with_settings_of(RULES, settings), players, policies, 21)
-    return summarize(run_games(spec, games, workers=1), spec)
+    summary = summarize(run_games(spec, games, workers=1), spec)
+    return {**summary, **summary["engine_report"]["figures"],
+            "findings": summary["findings"] + summary["engine_report"]["findings"]}
 
 
 def test_no_jade_in_the_deck_means_jade_is_never_played():
@@ -79,7 +90,8 @@ def test_a_round_cap_is_counted_apart_from_the_endings():
 def test_the_seeds_rules_end_greedy_games_in_famine():
     s = run({}, games=200, policies=("greedy",))
     assert s["ends"]["famine"]["count"] == 200 and s["warning"] is None
-    assert s["findings"][0].startswith("200 of 200 games (100.0%) ended in a famine")
+    assert s["findings"][0].startswith("All 200 games ended in a famine, after a median of")
+    assert "200 of 200 games (100.0%) ended in a famine" in s["findings"][2]
 
 
 def test_findings_follow_how_the_games_stopped():
@@ -89,7 +101,7 @@ def test_findings_follow_how_the_games_stopped():
     stalled = run({"round_cap": 40, "empty_bid_never_wins": "on"}, games=40, policies=("greedy",))
     assert famine["ends"]["famine"]["count"] == 40 and stalled["ends"]["cap"]["count"] > 30
     assert not any("round cap" in line for line in famine["findings"]) and famine["warning"] is None
-    cap_line = next(line for line in stalled["findings"] if "round cap" in line)
+    cap_line = next(line for line in stalled["findings"] if "a safeguard of the simulator" in line)
     capped = stalled["at_cap"]
     assert cap_line.startswith(f"{stalled['ends']['cap']['count']} of 40 games")
     assert f"every player bid no cards in {100 * capped['every_bid_empty']['rate']:.1f}% of rounds" in cap_line
@@ -108,7 +120,8 @@ def test_the_leader_exploit_is_found():
 def test_compare_runs_both_rule_sets_on_the_same_seeds(tmp_path):
     variant = tmp_path / "pop.toml"
     variant.write_text('name = "crowded"\n[rules]\npopulation_start = 6\n', encoding="utf-8")
-    result = simulate(games=80, policy="random", seed=3, workers=1, compare_file=variant, out=tmp_path)
+    result = simulate("altun-ha", games=80, policy="random", seed=3, workers=1, compare_file=variant)
+    write_balance(result, tmp_path)
     data = json.loads((tmp_path / "altun-ha" / "balance.json").read_text(encoding="utf-8"))
     assert data["variant"]["name"] == "crowded"
     assert data["variant"]["rules"]["population_start"] == 6
@@ -128,7 +141,8 @@ def test_dask_cluster_gives_the_same_records():
         remote = run_games(spec, 60, cluster=cluster.scheduler_address)
         local = run_games(spec, 60, workers=1)
         assert remote == local
-        assert balance_json(summarize(remote, spec)) == balance_json(summarize(local, spec))
+        assert SimulationResult(summarize(remote, spec)).balance_json() == \
+            SimulationResult(summarize(local, spec)).balance_json()
     finally:
         cluster.close()
 
@@ -137,7 +151,6 @@ def test_a_game_failing_on_a_dask_worker_is_one_worker_failed_line(monkeypatch):
     from dask import distributed
 
     from kitgen.errors import WorkerFailed
-    from solver.altunha.sim import runner
 
     def broken(spec, start, stop):
         raise ValueError("a bug in the engine")
@@ -164,13 +177,12 @@ def test_one_worker_keeps_finished_games_out_of_the_collectors_scans():
     assert records == run_games(Spec(RULES, 4, ("greedy",), 8), 60, workers=2)
 
 
-
 def test_one_variant_file_per_ruling_switches_it_to_its_other_option():
     """docs/variants/NAME.toml (used by the README's study) picks the other option of ruling NAME."""
     from pathlib import Path
 
     from kitgen.data.game import load_game
-    from solver.altunha.sim.variants import read_variant
+    from solver.simulation.variants import read_variant
 
     folder = Path(__file__).resolve().parent.parent / "docs" / "variants"
     rulings = load_game("altun-ha").rulings

@@ -253,10 +253,10 @@ def test_batch_reports_a_solver_failure_and_answers_the_other_lines(monkeypatch)
 
     real = solve_module.solve_turn
 
-    def flaky(hand, population, temples=(), rules=None):
+    def flaky(hand, population, temples=(), rules=None, **deck):
         if population == 5:
             raise RuntimeError("boom")
-        return real(hand, population, temples, rules)
+        return real(hand, population, temples, rules, **deck)
 
     monkeypatch.setattr(solve_module, "solve_turn", flaky)
     stdin = "".join(json.dumps({"hand": ["Stage", "Stairs"], "population": p}) + "\n"

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from kitgen.cli import cli
-from solver.altunha.sim import runner
+from solver.simulation import runner
 from tests.conftest import REPO, copy_builtin, run, run_within
 
 KITGEN = [sys.executable, "-c", "from kitgen.cli import main; main()"]
@@ -85,7 +85,6 @@ def test_a_variant_file_of_exactly_1_mb_is_read(tmp_path):
 
 
 DECLARATION = 'engine = "altun-ha"'
-HOW = f"(if it plays by them, add {DECLARATION} to its [rules] table)"
 
 
 @pytest.fixture(scope="module")
@@ -104,10 +103,13 @@ def _declaring(folder: Path, to: Path, declaration: str | None) -> Path:
     return to
 
 
+NO_ENGINE = ('the game names no rules engine, which the solver and simulator need (add engine = "KEY" to its '
+             "[rules] table; known engines: altun-ha)")
+
+
 @pytest.mark.parametrize("declaration, message", [
-    (None, f"the game does not declare Altun Ha's rules, the only ones the solver and simulator play {HOW}"),
-    ('engine = "altun-ha-2"', "[rules] engine = 'altun-ha-2': the solver and simulator play only Altun Ha's "
-                              f"rules ({DECLARATION})"),
+    (None, NO_ENGINE),
+    ('engine = "altun-ha-2"', "[rules] engine = 'altun-ha-2' names no rules engine; known engines: altun-ha"),
 ], ids=["none", "another"])
 def test_a_game_folder_with_rules_but_no_declaration_is_not_simulated(altun_ha_copy, tmp_path, declaration,
                                                                        message):
@@ -119,21 +121,20 @@ def test_a_game_folder_with_rules_but_no_declaration_is_not_simulated(altun_ha_c
 
 
 def test_the_declaration_is_what_lets_a_game_folder_be_simulated_and_solved(altun_ha_copy, tmp_path):
-    from kitgen.web.solving import uses_altunha_rules
+    from kitgen.web.solving import has_engine
 
     result = run("simulate", altun_ha_copy, "-n", "5", "-j", "1", "--out", tmp_path)
     assert result.exit_code == 0, result.output
     assert (tmp_path / "altun-ha" / "balance.json").is_file()     # the slug comes from the title
-    assert uses_altunha_rules(str(altun_ha_copy))               # kitgen serve's solver and simulator pages
-    assert not uses_altunha_rules(str(_declaring(altun_ha_copy, tmp_path / "undeclared", None)))
+    assert has_engine(str(altun_ha_copy))                       # kitgen serve's solver and simulator pages
+    assert not has_engine(str(_declaring(altun_ha_copy, tmp_path / "undeclared", None)))
 
 
 @pytest.mark.parametrize("game", ["temple-of-inscriptions", "ancestral"])
 def test_the_other_built_in_games_are_not_simulated(game, tmp_path):
     result = run("simulate", game, "-n", "5", "--out", tmp_path)
     assert result.exit_code == 2
-    assert result.output.splitlines() == [f"Error: {game}/game.toml: the game does not declare Altun Ha's rules, "
-                                          f"the only ones the solver and simulator play {HOW}"]
+    assert result.output.splitlines() == [f"Error: {game}/game.toml: {NO_ENGINE}"]
 
 
 def _die(*args):

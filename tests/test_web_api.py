@@ -28,6 +28,9 @@ POSITIONS = [
 ]
 
 
+BASE = "http://127.0.0.1:8000"       # the app answers only to the names of the address it serves
+
+
 def cli_args(q: dict) -> list[str]:
     return ["solve", "--population", str(q["population"]), "--hand", ",".join(q["hand"]),
             "--temples", ",".join(map(str, q.get("temples", [])))]
@@ -72,7 +75,7 @@ def folder(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def client(folder):
     app = create_app(["altun-ha", str(folder)])
-    with TestClient(app) as client:
+    with TestClient(app, base_url=BASE) as client:
         for key in ("altun-ha", "export-test"):
             wait_for(client, key, lambda s: s["build"] is not None and not s["building"])
         yield client
@@ -116,7 +119,8 @@ def test_rule_switches_change_the_answer_as_the_command_line(client):
 def test_explain_gives_the_same_best_play_and_the_reason(client):
     q = POSITIONS[0]
     answer = client.post("/api/explain", json=q).json()
-    assert answer["best"] == cli_json(*cli_args(q), "--json")
+    assert answer["plan"] == cli_json(*cli_args(q), "--json")
+    assert answer["best"] == [answer["play"]]
     assert answer["temples_after"] == [4, 3]
     text = run(*cli_args(q)).output
     assert f"Why: {answer['why']}." in text
@@ -234,8 +238,9 @@ async def _status_of_raw_path(app, path: str) -> int:
         sent.append(message)
 
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "headers": [],
-             "server": ("testserver", 80), "client": ("127.0.0.1", 5000), "root_path": "", "state": {}}
+             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+             "headers": [(b"host", b"127.0.0.1:8000")],
+             "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 5000), "root_path": "", "state": {}}
     await app(scope, receive, send)
     return sent[0]["status"]
 
@@ -352,7 +357,7 @@ def test_a_crashing_build_never_takes_the_server_down(client):
 def test_a_local_server_answers_only_to_its_own_names():
     import shutil
 
-    app = create_app(["altun-ha"], watch_files=False, hosts=["127.0.0.1", "localhost"])
+    app = create_app(["altun-ha"], watch_files=False, host="127.0.0.1")
     try:
         assert TestClient(app, base_url="http://127.0.0.1:8000").get("/api/games").status_code == 200
         assert TestClient(app, base_url="http://localhost:8000").get("/").status_code == 200

@@ -40,10 +40,9 @@ def copy(tmp_path_factory) -> Path:
     return copy_builtin("altun-ha", tmp_path_factory.mktemp("browser") / "altun-copy")
 
 
-@pytest.fixture(scope="module")
-def server(copy):
+def serving(app):
+    """uvicorn serving ``app`` on a free local port, once every game is built: yields its address."""
     port = free_port()
-    app = create_app([str(copy)])
     instance = WebServer(app, "127.0.0.1", port)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
@@ -54,6 +53,11 @@ def server(copy):
     yield f"http://127.0.0.1:{port}"
     instance.stop()
     thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(copy):
+    yield from serving(create_app([str(copy)]))
 
 
 @pytest.fixture(scope="module")
@@ -250,3 +254,48 @@ def test_the_simulator_page_plays_games_and_shows_the_report(server, page):
     expect(page.locator("#sim-result .summary tr").first).to_contain_text("Games played")
     expect(page.locator("#sim-charts img").first).to_be_visible()
     assert page.locator("#sim-charts img").first.evaluate("img => img.naturalWidth") == 680
+
+
+# --- the page of an engine without a view of its own: the generic one ------------------------------
+
+@pytest.fixture(scope="module")
+def toy_server(tmp_path_factory):
+    """The walk-through's toy game (docs/examples/high-card), its engine registered as docs/engines.md says."""
+    from solver import engines
+
+    toy = Path(__file__).resolve().parent.parent / "docs" / "examples" / "high-card"
+    folder = tmp_path_factory.mktemp("toy") / "high-card"
+    shutil.copytree(toy, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.syspath_prepend(str(toy))
+        mp.setitem(engines.ENGINES, "high-card", "high_card:ENGINE")
+        for address in serving(create_app([str(folder)], watch_files=False)):
+            yield address, folder
+
+
+def test_the_generic_solver_page_builds_the_position_from_the_engines_fields(toy_server, page):
+    server, folder = toy_server
+    page.goto(f"{server}/game/high-card/solver")
+    expect(page.locator("body[data-ready]")).to_have_count(1)
+    for name in ("Two", "Seven"):                               # into the first card field, the hand
+        page.click(f'#deck button[data-card="{name}"]')
+    page.click('button[data-add-to="field-table"]')
+    page.click('#deck button[data-card="Five"]')                # the trick so far
+    page.click("#players-down")
+    page.click("#players-down")                                 # 4 -> 2 players
+    expect(page.locator("#field-hand .card-button")).to_have_count(2)
+    expect(page.locator("#field-table .card-button")).to_have_count(1)
+    expect(page.locator("#players")).to_have_text("2")
+    page.click("#solve")
+    (best,) = json.loads(run("solve", folder, "--hand", "Two,Seven", "--table", "Five", "--players", "2",
+                             "--json").output)["best"]
+    assert best == "play Seven"
+    expect(page.locator("#result .play-words")).to_have_text(best)
+    expect(page.locator('#result .play-card[data-card="Seven"] img')).to_be_visible()
+    page.click("#advise")
+    expect(page.locator("#result .advice tr")).to_have_count(2)
+    page.click("#check-mode")
+    page.fill("#play-input", "play Two")
+    page.click("#check")
+    expect(page.locator("#verdict")).to_have_text("Legal, not the best play")
+    screenshot(page, "solver-generic.png")

@@ -586,13 +586,12 @@ def rain_gods() -> ak.Sketch:
 # --- card back and tokens -----------------------------------------------------------
 
 BACK_W, BACK_H = 750, 1050
-# the back's gold frame, drawn 20 px in, is moved 42 px (3.6 mm) in: inside the 3 mm safe zone of the cut
-BACK_ZOOM = ak.safe_zoom(BACK_W, BACK_H, 20, 42)
+BACK_INSET = 46       # the back's art is the picture inside this: its frame is drawn by the back's layout
 
 
 def back() -> ak.Sketch:
     """The common back: two temples facing away from a calm middle band, the same either way up."""
-    s = ak.Sketch(BACK_W, BACK_H, BACK_GREEN, zoom=BACK_ZOOM)
+    s = ak.Sketch(BACK_W, BACK_H, BACK_GREEN)
     gold, dim = BACK_GOLD, ak.mix(BACK_GOLD, BACK_GREEN, 0.55)
     faint = ak.mix(BACK_GOLD, BACK_GREEN, 0.8)
     cx = BACK_W / 2
@@ -626,9 +625,6 @@ def back() -> ak.Sketch:
     s.polygon(comb, BACK_GREEN, gold, 5)
     for dx in (-18, 0, 18):
         s.rect((cx + dx - 5, shrine[1] - 26, cx + dx + 5, shrine[1] - 10), dim)
-    # frame
-    s.rect((24, 24, BACK_W - 24, BACK_H - 24), None, gold, 8, radius=28)
-    s.rect((42, 42, BACK_W - 42, BACK_H - 42), None, dim, 3, radius=18)
     # corner motifs: stepped frets
     for x, sign in ((60, 1), (BACK_W - 60, -1)):
         stairs = [(x, 60)]
@@ -640,7 +636,7 @@ def back() -> ak.Sketch:
 
 
 def back_image():
-    return ak.half_turn_symmetric(back().image())
+    return ak.half_turn_symmetric(ak.within(back().image(), BACK_INSET))
 
 
 TOKEN = 400

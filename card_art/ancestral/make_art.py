@@ -56,8 +56,7 @@ CX, CY = W / 2, H / 2
 STROKE = 6               # the ink outline used by every glyph
 COLORS = 48              # palette size of each file
 BACK_W, BACK_H = 750, 1050
-# the back's gold frame, drawn 20 px in, is moved 42 px (3.6 mm) in: inside the 3 mm safe zone of the cut
-BACK_ZOOM = ak.safe_zoom(BACK_W, BACK_H, 20, 42)
+BACK_INSET = 46       # the back's art is the picture inside this: its frame is drawn by the back's layout
 TOKEN = 400
 MAT_W, MAT_H = 688, 512   # the hut mat, 172 x 128 mm at 4 px per mm
 MAT_GROUND = "#efe4c8"
@@ -318,7 +317,7 @@ def hunuc_huar() -> ak.Sketch:
 
 def back() -> ak.Sketch:
     """The common back: a large leaf above the title band, so face-down cards read as leaves."""
-    s = ak.Sketch(BACK_W, BACK_H, BACK_GREEN, zoom=BACK_ZOOM)
+    s = ak.Sketch(BACK_W, BACK_H, BACK_GREEN)
     gold, dim = BACK_GOLD, ak.mix(BACK_GOLD, BACK_GREEN, 0.55)
     faint = ak.mix(BACK_GOLD, BACK_GREEN, 0.82)
     cx = BACK_W / 2
@@ -342,14 +341,11 @@ def back() -> ak.Sketch:
         for side in (-1, 1):
             vein = [(cx, y), (cx + side * 62, y - 44 + abs(k) * 9)]
             s.line(ak.rotate(vein, 35, centre), dim, 5)
-    # frame
-    s.rect((24, 24, BACK_W - 24, BACK_H - 24), None, gold, 8, radius=28)
-    s.rect((42, 42, BACK_W - 42, BACK_H - 42), None, dim, 3, radius=18)
     return s
 
 
 def back_image():
-    return ak.half_turn_symmetric(back().image())
+    return ak.half_turn_symmetric(ak.within(back().image(), BACK_INSET))
 
 
 def offering_token() -> ak.Sketch:

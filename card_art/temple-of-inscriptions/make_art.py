@@ -133,16 +133,13 @@ def jewel_picture() -> ak.Sketch:
 
 
 BACK_W, BACK_H = 750, 1050
-# the back's gold frame, drawn 20 px in, is moved 42 px (3.6 mm) in: inside the 3 mm safe zone of the cut
-BACK_ZOOM = ak.safe_zoom(BACK_W, BACK_H, 20, 42)
+BACK_INSET = 46       # the back's art is the picture inside this: its frame is drawn by the back's layout
 
 
 def back() -> ak.Sketch:
-    s = ak.Sketch(BACK_W, BACK_H, BACK, zoom=BACK_ZOOM)
+    s = ak.Sketch(BACK_W, BACK_H, BACK)
     cx = BACK_W / 2
     gold, dim = GOLD, ak.mix(GOLD, BACK, 0.55)
-    s.rect((24, 24, BACK_W - 24, BACK_H - 24), None, gold, 8, radius=28)
-    s.rect((42, 42, BACK_W - 42, BACK_H - 42), None, dim, 3, radius=18)
     band_top = 380
     s.rect((42, band_top, BACK_W - 42, BACK_H - band_top), BACK_LIGHT)
     s.line([(42, band_top), (BACK_W - 42, band_top)], gold, 5, round_caps=False)
@@ -198,7 +195,7 @@ def build() -> dict[str, bytes]:
     """Every art file's name and PNG bytes."""
     files = {name: ak.palette_png(draw(), COLORS, matte=PANEL)
              for name, draw in pictures().items()}
-    files["back.png"] = ak.palette_png(ak.half_turn_symmetric(back().image()), 24, matte=BACK)
+    files["back.png"] = ak.palette_png(ak.half_turn_symmetric(ak.within(back().image(), BACK_INSET)), 24, matte=BACK)
     files["treasure.png"] = ak.palette_png(treasure(), 24, matte="#f1dfa6")
     files["summon.png"] = ak.palette_png(summon(), 24, matte="#e9c9a0")
     return dict(sorted(files.items()))

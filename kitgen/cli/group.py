@@ -146,8 +146,9 @@ def _register() -> None:
     from kitgen.cli.calibrate import calibrate
     from kitgen.cli.export import export
     from kitgen.cli.kit import build, list_games, new, validate
+    from kitgen.cli.preflight import preflight
 
-    for command in (list_games, new, validate, build, export, calibrate):
+    for command in (list_games, new, validate, build, export, preflight, calibrate):
         cli.add_command(command)
 
 

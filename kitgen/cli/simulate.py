@@ -1,4 +1,5 @@
-"""``kitgen simulate``: play many games of Altun Ha and write a balance report."""
+"""``kitgen simulate``: play many games of any game whose game.toml names a rules engine, and write a
+balance report."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ import click
 @click.argument("game", default="altun-ha")
 @click.option("--games", "-n", type=int, default=1000, show_default=True, help="Games to play.")
 @click.option("--players", "-p", type=int, default=4, show_default=True,
-              help="Players per game: 2 or more, as many as the deck deals a starting hand to (16 for Altun Ha).")
-@click.option("--policy", default="greedy,cautious,closer,random", show_default=True, metavar="NAME[,NAME...]",
-              help="Players' policies, cycled over the players: random, greedy, cautious, closer.")
+              help="Players per game, as many as the game's rules allow.")
+@click.option("--policy", default=None, metavar="NAME[,NAME...]",
+              help="Players' policies, cycled over the players: the simple players of the game's rules engine "
+                   "(default: all of them; an unknown name lists them) or lookahead (lookahead:N: N playouts a "
+                   "decision).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed; game i uses seed/i, so results do not depend on the number of workers.")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
@@ -37,19 +40,20 @@ def simulate(game, games, players, policy, seed, sets, compare_file, workers, cl
 
     Writes balance.json (every figure) and balance.pdf (charts) under --out.
     """
-    from solver.altunha.sim.simulate import simulate as run
-    from solver.altunha.sim.variants import parse_set_options
+    from kitgen.outputs.balance import write_balance
+    from solver.engine import split_settings
+    from solver.simulation.simulate import simulate as run
 
-    settings = parse_set_options(sets)
+    settings = split_settings(sets, "--set")
     total = games * (2 if compare_file else 1)
     if progress is None:
         progress = total >= 2000 and sys.stderr.isatty()
     if progress:
         with click.progressbar(length=total, label="Playing", file=sys.stderr) as bar:
-            result = run(game, games, players, policy, seed, settings, compare_file, workers, cluster, out,
-                         bar.update)
+            result = run(game, games, players, policy, seed, settings, compare_file, workers, cluster, bar.update)
     else:
-        result = run(game, games, players, policy, seed, settings, compare_file, workers, cluster, out)
+        result = run(game, games, players, policy, seed, settings, compare_file, workers, cluster)
+    files = write_balance(result, out)
     s = result.summary
     for summary in (s, result.variant):
         if summary is not None and summary["warning"]:
@@ -66,9 +70,9 @@ def simulate(game, games, players, policy, seed, sets, compare_file, workers, cl
             click.echo(f"  {row['figure']:<36} {_cell(row['baseline']):>10} {_cell(row['variant']):>10} "
                        f"{_cell(row['difference']):>10}")
     click.echo("\nFindings:")
-    for line in s["findings"]:
+    for line in [*s["findings"], *s["engine_report"]["findings"]]:
         click.echo(f"  - {line}")
-    for path in result.files:
+    for path in files:
         click.echo(f"Wrote {path}")
 
 
@@ -86,9 +90,11 @@ def _summary_lines(s):
     b = s["balance"]
     yield f"Game length: {s['length']['mean']:.1f} rounds (sd {s['length']['sd']:.1f}, " \
           f"median {s['length']['median']}, {s['length']['min']}-{s['length']['max']})"
-    yield "How games ended: " + "; ".join(f"{how} {e['count']} ({_pct(e)})" for how, e in s["ends"].items())
+    yield "How games ended: " + "; ".join(f"{s['end_words'].get(how, how)} {e['count']} ({_pct(e)})"
+                                           for how, e in s["ends"].items())
     yield "Win rate by seat: " + ", ".join(f"{i + 1}: {_pct(w)}" for i, w in enumerate(s["win_rate_by_seat"]))
     yield "Win rate by policy: " + ", ".join(f"{k}: {_pct(w)}" for k, w in s["win_rate_by_policy"].items())
     yield f"Seat gap {100 * b['seat_gap']:.1f} points; lead changes {b['lead_changes']['mean']:.2f}/game; " \
           f"winner clear from {100 * b['decisiveness']['mean']:.0f}% of the game"
-    yield f"Priest King had no card to lay: {_pct(s['priest_king']['could_not_build'])}"
+    for label, value in s["engine_report"]["key_figures"]:
+        yield f"{label}: {value}"

@@ -5,7 +5,7 @@ A template reads the card's row: every column by its header written as a name
 (every column by its header as written: ``fields["Front Name"]``), and kitgen's
 own values, which win over a column of the same name::
 
-    name, type (its key), type_label, type_color, count, value, text, art, row,
+    name, type (its key), type_label, type_color, count, value, corner, text, art, row,
     color (the card's own colour, or ""), card_color (its own, else its type's),
     back (game.toml's [back]: title, subtitle, color, accent, text_color, art),
     game (title, subtitle, slug)
@@ -17,10 +17,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-CARD_NAMES = ("name", "type", "type_label", "type_color", "count", "value", "numeric_value", "text", "art",
+CARD_NAMES = ("name", "type", "type_label", "type_color", "count", "value", "numeric_value", "corner", "text", "art",
               "row", "color", "card_color", "fields", "back", "game", "vars")
 TEMPLATE_NAMES = frozenset(CARD_NAMES)
 FIELD_OF = {"name": "name", "type": "type", "count": "count", "value": "value", "numeric_value": "value",
+            "corner": "corner",
             "text": "text", "art": "art", "color": "color"}
 _NOT_NAME = re.compile(r"[^0-9a-z]+")
 
@@ -56,7 +57,8 @@ def card_context(card, game) -> dict[str, Any]:
             context[name] = card.fields.cell(i)
     ctype = game.types[card.type]
     context.update(name=card.name, type=card.type, type_label=ctype.label, type_color=ctype.color,
-                   count=card.count, value=card.value, numeric_value=card.numeric_value, text=card.text,
+                   count=card.count, value=card.value, numeric_value=card.numeric_value, corner=card.corner,
+                   text=card.text,
                    art=card.art, row=card.row, color=card.color, card_color=card.color or ctype.color,
                    fields=card.fields)
     return context
@@ -68,8 +70,9 @@ def sources(setting, card, game) -> list[str]:
     found: list[str] = []
 
     def column(header: str) -> None:
-        if f"column '{header}'" not in found:
-            found.append(f"column '{header}'")
+        shown = header if header.startswith("[columns]") else f"column '{header}'"
+        if shown not in found:
+            found.append(shown)
 
     members = dict.fromkeys(setting.members)
     for name in sorted(setting.names):

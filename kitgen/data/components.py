@@ -113,6 +113,7 @@ class ScorePad(Component):
     track: str          # name of a pre-filled column, "" for none
     track_start: int
     track_step: int
+    note: str = ""      # a line printed under the table (what its rounds cover, say), "" for none
 
     def track_values(self) -> list[int]:
         return [self.track_start + self.track_step * r for r in range(self.rounds)]
@@ -126,6 +127,7 @@ class Reference(Component):
     lines: tuple[str, ...]
     size: tuple[float, float] | None    # points; None: the game's card size
     color: str                          # title band; "" for the game's back colour
+    corner: str = ""                    # a short mark in the band's top-left corner, "" for none
 
 
 # --- small checked readers ----------------------------------------------------
@@ -389,7 +391,7 @@ MAX_PAD_PLAYERS = 16      # player columns a score pad fits across letter or A4,
 
 
 def _score_pad(e: _Entry, game, count: int) -> ScorePad:
-    e.keys({"title", "rounds", "players", "track", "track_start", "track_step"})
+    e.keys({"title", "rounds", "players", "track", "track_start", "track_step", "note"})
     rounds = e.integer("rounds", 12, 1)
     if rounds > 40:
         e.fail(f"'rounds' = {rounds} does not fit on one sheet (at most 40)")
@@ -399,11 +401,11 @@ def _score_pad(e: _Entry, game, count: int) -> ScorePad:
     return ScorePad(kind=e.kind, name=e.name, count=count, where=e.where,
                     title=e.text("title", e.name), rounds=rounds, players=players,
                     track=e.text("track", ""), track_start=e.integer("track_start", 0),
-                    track_step=e.integer("track_step", 1))
+                    track_step=e.integer("track_step", 1), note=e.text("note", ""))
 
 
 def _reference(e: _Entry, game, count: int) -> Reference:
-    e.keys({"title", "lines", "size", "color"})
+    e.keys({"title", "lines", "size", "color", "corner"})
     lines = e.data.get("lines")
     if not isinstance(lines, list) or not lines or not all(isinstance(x, str) and x.strip() for x in lines):
         e.fail("'lines' must be a list of non-empty texts, e.g. lines = [\"1 Draw: ...\", \"2 Play: ...\"]")
@@ -421,7 +423,17 @@ def _reference(e: _Entry, game, count: int) -> Reference:
         size = (s.width, s.height)
     return Reference(kind=e.kind, name=e.name, count=count, where=e.where,
                      title=e.text("title", e.name), lines=tuple(x.strip() for x in lines),
-                     size=size, color=e.color("color", ""))
+                     size=size, color=e.color("color", ""), corner=_corner(e))
+
+
+MAX_CORNER = 3        # characters of a reference card's corner mark
+
+
+def _corner(e: _Entry) -> str:
+    mark = e.text("corner", "")
+    if len(mark) > MAX_CORNER:
+        e.fail(f"'corner' = {mark!r}: a corner mark is at most {MAX_CORNER} characters, like \"?\" or \"R\"")
+    return mark
 
 
 PARSERS: dict[str, Callable[[_Entry, Any, int], Component]] = {

@@ -3,10 +3,12 @@
 :func:`open_inside` is how every file a game names is read (game.toml, the
 card sheet, templates and what they include, art, icons, fonts): the path is
 checked by :func:`kitgen.data.paths.inside`, then read by :func:`read_regular`,
-which opens it without following a symlink and without waiting (a FIFO would
-block a plain open), and refuses anything but a regular file: a FIFO, a
-device, a socket or a folder is named as such.  A game folder may come from
-someone else, so no file is read past :data:`MAX_FILE_BYTES`.
+which opens it (:func:`open_regular`) without following a symlink and without
+waiting (a FIFO would block a plain open), checks once more that the file it
+opened lies inside the folder (:func:`kitgen.data.paths.opened_inside`), and
+refuses anything but a regular file: a FIFO, a device, a socket or a folder is
+named as such.  A game folder may come from someone else, so no file is read
+past :data:`MAX_FILE_BYTES`.
 :func:`read_toml` reads game.toml and layouts.toml through it, within the
 bounds of :mod:`kitgen.data.limits` on nesting.
 
@@ -28,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from kitgen.data.limits import check_dotted_keys, check_toml_depth, deep_toml_place
-from kitgen.data.paths import inside
+from kitgen.data.paths import inside, opened_inside, real
 from kitgen.errors import GameDataError, LimitError
 
 MAX_FILE_BYTES = 64 * 1024 * 1024     # a card sheet of 100,000 rows is a few megabytes
@@ -80,31 +82,23 @@ def open_inside(root: Path, name: str | Path, where: str, base: Path | None = No
                 limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of ``base/name`` (``base`` defaults to ``root``), a regular file inside the real path
     of ``root``; anything else is a :class:`GameDataError` naming ``where`` (the key or row)."""
-    return read_regular(inside(root, name, where, base), where, limit)
+    return read_regular(inside(root, name, where, base), where, limit, boundary=real(root))
 
 
 def read_bytes(path: Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of a regular file at ``path`` (symlinks followed), for files the user names directly."""
-    return read_regular(Path(os.path.realpath(path)), where, limit)
+    return read_regular(real(path, where), where, limit)
 
 
-def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES, boundary: Path | None = None) -> bytes:
     """The bytes of the regular file at ``path`` (already resolved: a symlink there is refused),
-    or a :class:`GameDataError` naming ``where`` (missing, a folder, a FIFO, a device, too large...)."""
+    or a :class:`GameDataError` naming ``where`` (missing, a folder, a FIFO, a device, too large...).
+
+    ``boundary``: the real path of the folder ``path`` was checked against; the file once open must
+    still lie inside it (a folder on the way may have been swapped for a symlink since the check).
+    """
+    fd = open_regular(path, where, limit, boundary)
     try:
-        fd = os.open(path, _OPEN_FLAGS)
-    except OSError as exc:
-        raise GameDataError(os_problem(exc), file=where) from None
-    try:
-        info = os.fstat(fd)
-        for test, message in _KINDS:
-            if test(info.st_mode):
-                raise GameDataError(message, file=where)
-        if not stat.S_ISREG(info.st_mode):
-            raise GameDataError("is not a regular file", file=where)
-        if info.st_size > limit:
-            raise GameDataError(f"the file is {_size(info.st_size, limit)}; kitgen reads files of at most "
-                                f"{_size(limit)}", file=where)
         chunks, total = [], 0
         while True:
             chunk = os.read(fd, min(1 << 20, limit + 1 - total))
@@ -119,6 +113,36 @@ def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
         raise GameDataError(os_problem(exc), file=where) from None
     finally:
         os.close(fd)
+
+
+def open_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES, boundary: Path | None = None) -> int:
+    """The file descriptor of the regular file at ``path``, open for reading, after the checks of
+    :func:`read_regular` (the caller reads it and closes it); a :class:`GameDataError` naming ``where``
+    when it is not one."""
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except OSError as exc:
+        raise GameDataError(os_problem(exc), file=where) from None
+    try:
+        if boundary is not None and not opened_inside(fd, boundary):
+            raise GameDataError("leads outside the game folder (a folder on the way was changed while it was "
+                                "read); a game reads only files inside its own folder", file=where)
+        info = os.fstat(fd)
+        for test, message in _KINDS:
+            if test(info.st_mode):
+                raise GameDataError(message, file=where)
+        if not stat.S_ISREG(info.st_mode):
+            raise GameDataError("is not a regular file", file=where)
+        if info.st_size > limit:
+            raise GameDataError(f"the file is {_size(info.st_size, limit)}; kitgen reads files of at most "
+                                f"{_size(limit)}", file=where)
+        return fd
+    except OSError as exc:
+        os.close(fd)
+        raise GameDataError(os_problem(exc), file=where) from None
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _size(n: int, limit: int | None = None) -> str:

@@ -70,7 +70,7 @@ KEYS = {
 STRUCTURE = {"kind", "same_size", "fallback"}
 NOT_TEMPLATED = {"bleed"}
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-RESERVED = {"width", "height", "min", "max"}
+RESERVED = {"width", "height", "safe", "min", "max"}
 MAX_EXTENDS = 64               # layouts in one chain of 'extends'
 
 
@@ -196,7 +196,7 @@ class _Reader:
         for key, raw in spec["vars"].items():
             if not _IDENT.match(key) or key in RESERVED:
                 raise GameDataError(f"{where}, vars: '{key}' is not a name to use in lengths (letters, "
-                                    "digits and _, not width, height, min or max)", file=file)
+                                    "digits and _, not width, height, safe, min or max)", file=file)
             vars_[key] = self._setting(raw, "var", file, f"{where}, vars.{key}")
         boxes = []
         for box_name, box in spec["boxes"].items():
@@ -301,7 +301,7 @@ _EXPRS = (lengths.Num, lengths.Name, lengths.Neg, lengths.Bin, lengths.Call, tup
 def check_names(expr, kinds: dict[str, str], var_names: set[str], where: str, file: str) -> None:
     """Refuse a length naming a box or value the layout lacks (``kinds``: box name -> its kind)."""
     for name, attr in lengths.names(expr):
-        if attr is None and name in ("width", "height") or (attr is None and name in var_names):
+        if attr is None and name in ("width", "height", "safe") or (attr is None and name in var_names):
             continue
         if name in kinds and attr is not None:
             if attr == "size" and kinds.get(name) != "text":
@@ -310,7 +310,7 @@ def check_names(expr, kinds: dict[str, str], var_names: set[str], where: str, fi
         if name in kinds:
             raise GameDataError(f"{where}: '{name}' is a box; name one of its edges or sizes, e.g. "
                                 f"{name}.bottom", file=file)
-        raise GameDataError(f"{where}: unknown name '{name}' in a length (use width, height, a box's "
+        raise GameDataError(f"{where}: unknown name '{name}' in a length (use width, height, safe, a box's "
                             f"x/y/w/h/right/bottom/size, or a value of vars: "
                             f"{', '.join(sorted(var_names)) or 'none'})", file=file)
 

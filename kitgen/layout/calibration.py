@@ -13,6 +13,14 @@ the right, +Y up): if a printer lands the back ``d`` off, the scale's zero
 moves by ``d`` while the target stays, so the reading is ``-d``, and
 ``--back-offset X,Y`` shifts every back by ``-d``: the reading is the offset
 to pass, as it is.
+
+Each page is laid out for the flip, so that no text lies where a line of the
+other side shows through or where a scale lies: the targets sit as far from the
+top as from the bottom (the headings of both pages stay clear of them whichever
+edge the sheet turns on), a target's name lies beside its crosshair, never on
+it, in a corner its mirror image leaves free on the back, the scales' numbers
+sit beside their ticks, clear of the crosshair shown through, and the front's
+scale bar runs up its left margin, behind which the back has nothing.
 """
 
 from __future__ import annotations
@@ -21,14 +29,29 @@ from dataclasses import dataclass
 
 from kitgen.layout.duplex import back_slot
 from kitgen.layout.geometry import Rect
+from kitgen.layout.scale_bar import SCALE_BAR_LENGTH, SCALE_BAR_SPAN, ScaleBar
 from kitgen.units import MM, Size
 
 SCALE_REACH = 8          # the scales run from -8 to +8 mm
 TICK_STEP = 0.5          # mm between ticks
 LABEL_STEP = 4           # mm between numbered ticks
 GRID_REACH = 10 * MM     # the front's fine grid runs this far around each target
-EDGE_X = 35 * MM                         # corner targets: this far in from the sides,
-EDGE_TOP, EDGE_BOTTOM = 85 * MM, 40 * MM   # from the top (under the instructions) and from the bottom
+CROSS_REACH = 24 * MM    # the target's lines run this far each way: past the scales behind it
+SCALE_OFFSET = 14 * MM   # the back's scales lie this far from the target's centre, along its lines
+EDGE_X = 35 * MM         # corner targets: this far in from the sides,
+EDGE_Y = 85 * MM         # and from the top and the bottom (under the headings of either page)
+NAME_GAP = 2 * MM        # a target's name keeps this far from its crosshair
+NAME_DROP = 3.5 * MM     # its baseline lies this far beyond the fine grid
+BAR_EDGE = 7 * MM        # the front's scale bar runs up the page this far from its left edge
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where a line of text goes: its baseline at ``y``, ending at ``x`` (``align`` right) or starting there."""
+
+    x: float
+    y: float
+    align: str           # "left" or "right"
 
 
 @dataclass(frozen=True)
@@ -37,13 +60,15 @@ class CalibrationLayout:
     duplex: str
     targets: tuple[tuple[float, float], ...]   # centres of the crosshairs on the front page
     zeros: tuple[tuple[float, float], ...]     # where each target prints on the back page: its scales' zero
+    front_names: tuple[Anchor, ...]            # each target's name on the front
+    back_names: tuple[Anchor, ...]             # each target's name on the back, by its zero
+    scale_bar: ScaleBar                        # on the front
 
 
 def target_points(page: Size) -> tuple[tuple[float, float], ...]:
-    """The middle of the page first, then near each corner, clear of the headings."""
+    """The middle of the page first, then near each corner, as far from the top as from the bottom."""
     w, h = page.width, page.height
-    return ((w / 2, h / 2), (EDGE_X, h - EDGE_TOP), (w - EDGE_X, h - EDGE_TOP), (EDGE_X, EDGE_BOTTOM),
-            (w - EDGE_X, EDGE_BOTTOM))
+    return ((w / 2, h / 2), (EDGE_X, h - EDGE_Y), (w - EDGE_X, h - EDGE_Y), (EDGE_X, EDGE_Y), (w - EDGE_X, EDGE_Y))
 
 
 def behind(point: tuple[float, float], page: Size, duplex: str) -> tuple[float, float]:
@@ -54,8 +79,24 @@ def behind(point: tuple[float, float], page: Size, duplex: str) -> tuple[float, 
 
 
 def calibration_layout(page: Size, duplex: str = "long") -> CalibrationLayout:
+    """The sheet for ``duplex`` (long or short).
+
+    A front name lies left of its target's upright line: below the grid for a
+    long-edge flip, where it shows through on the back below and right of the
+    zero, and above it for a short-edge flip, where it shows through below and
+    left.  The back's name takes the other lower corner; the back's scales lie
+    above the zero and right of it.
+    """
     targets = target_points(page)
-    return CalibrationLayout(page, duplex, targets, tuple(behind(t, page, duplex) for t in targets))
+    zeros = tuple(behind(t, page, duplex) for t in targets)
+    below = -(GRID_REACH + NAME_DROP)
+    above = GRID_REACH + 1.5 * MM
+    front = tuple(Anchor(x - NAME_GAP, y + (above if duplex == "short" else below), "right") for x, y in targets)
+    back = tuple(Anchor(x + NAME_GAP, y + below, "left") if duplex == "short"
+                 else Anchor(x - NAME_GAP, y + below, "right") for x, y in zeros)
+    bar = ScaleBar(BAR_EDGE, (page.height - SCALE_BAR_SPAN) / 2, True, SCALE_BAR_LENGTH)
+    return CalibrationLayout(page, duplex, targets, zeros, front, back, bar)
+
 
 
 def ticks() -> list[tuple[float, int, bool]]:

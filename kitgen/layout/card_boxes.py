@@ -63,8 +63,9 @@ class Places:
     def __init__(self, width: float, height: float, scale: float, boxes: set[str],
                  setting: Callable[[str, str], tuple[Any, Any]], var: Callable[[str], tuple[Any, Any]],
                  size_of: Callable[[str], float], known: Known | None = None,
-                 outside: Callable[[tuple], None] | None = None):
+                 outside: Callable[[tuple], None] | None = None, safe: float = 3 * MM):
         self.width, self.height, self.scale = width, height, scale
+        self.safe = safe                         # the layout's safe zone, never scaled
         self.boxes, self.setting, self.var, self.size_of = boxes, setting, var, size_of
         self.known = known if known is not None else Known()
         self.outside = outside                   # told the reads of each value asked from outside
@@ -97,6 +98,8 @@ class Places:
             return self.width, 1
         if name == "height":
             return self.height, 1
+        if name == "safe":
+            return self.safe, 1
         return self._value((name, None),
                            lambda: evaluate(self._read(("var", name)), self._lookup, self.scale, None))
 

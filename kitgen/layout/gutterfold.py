@@ -15,16 +15,9 @@ from typing import ClassVar
 
 from kitgen.errors import LayoutError
 from kitgen.layout.geometry import Line, Rect
-from kitgen.layout.sheet import (
-    MARK_CLEARANCE,
-    PRINTER_MARGIN,
-    SheetLayout,
-    cut_marks,
-    fit_count,
-    grid_of,
-    margin_spots,
-    place_scale_bar,
-)
+from kitgen.layout.margins import MARK_CLEARANCE, PRINTER_MARGIN, margin_spots
+from kitgen.layout.scale_bar import best_scale_bar
+from kitgen.layout.sheet import SheetLayout, cut_guides, fit_count, grid_of, guided_marks
 from kitgen.units import MM, Size, to_mm
 
 FOLD_CLEARANCE = 2.5 * MM     # unprinted paper between a card's bleed and the fold line
@@ -110,7 +103,8 @@ def _build(page: Size, card: Size, bleed: float, vertical: bool, crop_marks: boo
         fold_line = Line(0.0, fold, page.width, fold)
     backs = [mirror(f, fold, vertical) for f in fronts]
     slots = tuple(fronts + backs)
-    marks = cut_marks(slots, bleed, page, margin) if crop_marks else ()
+    marks = guided_marks(slots, bleed, page, margin) if crop_marks else ()
+    guides = () if crop_marks else cut_guides(fronts, bleed)
     grid = grid_of(slots, bleed)
     if vertical:
         fold_marks = [Line(fold, grid.y1 + MARK_CLEARANCE, fold, page.height - margin),
@@ -130,9 +124,9 @@ def _build(page: Size, card: Size, bleed: float, vertical: bool, crop_marks: boo
             label = Rect(first.x0, fold - across / 2, along, across)
             fold_marks[0] = Line(label.x1 + 1.0 * MM, first.y0, first.x1, first.y1)
     spots = margin_spots(grid, page, margin, list(marks) + fold_marks)
-    bar = place_scale_bar(spots, [label] if label else (), centre=grid.center)
+    bar = best_scale_bar(spots, [label] if label else (), centre=grid.center)
     sheet = SheetLayout(page, card, bleed, 2 * deep if vertical else long, long if vertical else 2 * deep,
-                        slots, marks, bar, False, (gap, gap), margin)
+                        slots, marks, bar, False, (gap, gap), margin, guides)
     return GutterfoldLayout(page, card, bleed, vertical, fold_line, tuple(fronts), tuple(backs),
                             tuple(fold_marks), sheet, label)
 

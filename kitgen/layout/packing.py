@@ -21,7 +21,7 @@ from typing import Sequence
 
 from kitgen.errors import LayoutError
 from kitgen.layout.geometry import EPS, Rect
-from kitgen.layout.sheet import PRINTER_MARGIN, printable_area
+from kitgen.layout.margins import PRINTER_MARGIN, printable_area
 from kitgen.units import PAPER_SIZES_MM, Size, mm
 
 MARGIN = PRINTER_MARGIN    # nothing is printed closer than this to a sheet's edge

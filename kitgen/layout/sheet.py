@@ -1,11 +1,13 @@
-"""Pure geometry of card sheets: the grid of cards on a page, crop marks, the scale bar.
+"""Pure geometry of card sheets: the grid of cards on a page, crop marks, cut guides, the scale bar.
 
 Everything is in PDF points with the origin at the page's bottom-left corner.
 Nothing here draws; renderers take these rectangles and lines as they are.
 
 Crop marks must print on a home printer, which leaves ``PRINTER_MARGIN``
-blank on every side: a mark is kept only if at least ``MIN_MARK`` of it lies
-inside the printable area.  A sheet is chosen so that every cut has a guide:
+blank on every side.  A mark is drawn only if at least ``GOOD_MARK`` (4 mm) of
+it lies inside the printable area; where no arrangement of as many cards gives
+every cut such a guide, marks of ``MIN_MARK`` (3 mm) are drawn.  A sheet is
+chosen so that every cut has a guide:
 
 * marks beyond the grid, above and below it for the cuts that run up the page
   and beside it for the cuts that run across, where the margin leaves room;
@@ -18,8 +20,12 @@ little for a mark to print, so the columns are set a few millimetres apart
 instead (:data:`AUTO_GUTTER`).  When cards turned a quarter turn fit more to
 a page, the sheet turns them (:attr:`SheetLayout.turned`).
 
+Without crop marks the cards keep the places (and gutters) they have with
+marks, and every cut that no white paper shows (with bleed, every cut) gets a
+hairline along it (:attr:`SheetLayout.cut_guides`), so each card's edge shows.
+
 Texts and the scale bar go in the margins where no mark crosses them
-(:func:`margin_spots`, :func:`place_along`).
+(:mod:`kitgen.layout.margins`, :mod:`kitgen.layout.scale_bar`).
 """
 
 from __future__ import annotations
@@ -30,58 +36,14 @@ from typing import Iterable, Sequence
 
 from kitgen.errors import LayoutError
 from kitgen.layout.geometry import EPS, Line, Rect
+from kitgen.layout.margins import MARK_CLEARANCE, PRINTER_MARGIN, margin_spots, printable_area
+from kitgen.layout.scale_bar import SCALE_BAR_DEPTH, ScaleBar, best_scale_bar
 from kitgen.units import MM, Size, to_mm
 
-PRINTER_MARGIN = 5 * MM       # nothing is printed closer to the paper's edge
-MARK_CLEARANCE = 1.5 * MM     # crop marks beyond the grid stop this short of the cards and their bleed
-MIN_MARK = 3 * MM             # a mark is drawn only if this much of it lies inside the printable area
+GOOD_MARK = 4 * MM            # a mark is drawn if this much of it lies inside the printable area...
+MIN_MARK = 3 * MM             # ... or this much, where the page leaves no room for more
 TICK_CLEARANCE = 0.5 * MM     # a tick in a gutter stops this short of the bleed on either side
 AUTO_GUTTER = (2 * MM, 3 * MM)   # least and most space set between cards whose cuts have no printable mark
-SPOT_PAD = 1 * MM             # texts and the scale bar keep this far from any mark
-
-
-def printable_area(page: Size, margin: float = PRINTER_MARGIN) -> Rect:
-    """The part of a page a home printer reaches: all of it but ``margin`` on every side."""
-    return Rect(margin, margin, page.width - 2 * margin, page.height - 2 * margin)
-
-
-SCALE_BAR_LENGTH = 2 * 72.0        # the 2 in bar; the 50 mm bar is a little shorter
-SCALE_BAR_DEPTH = 4.2 * MM         # room the bars and their labels need across
-SCALE_BAR_SPAN = SCALE_BAR_LENGTH + 1.2 * MM + 16.0   # along: the bars and the labels after them
-
-
-@dataclass(frozen=True)
-class ScaleBar:
-    """Where the scale bar goes: its start point and direction (horizontal or vertical)."""
-
-    x: float
-    y: float
-    vertical: bool
-    length: float   # the longest bar drawn, in points
-
-    @property
-    def box(self) -> Rect:
-        """All the bar covers, its labels included."""
-        if self.vertical:
-            return Rect(self.x, self.y, SCALE_BAR_DEPTH, SCALE_BAR_SPAN)
-        return Rect(self.x, self.y, SCALE_BAR_SPAN, SCALE_BAR_DEPTH)
-
-
-@dataclass(frozen=True)
-class Spot:
-    """Free room in a margin: no card, no mark.  Text in a vertical spot runs up the page."""
-
-    rect: Rect
-    vertical: bool
-    side: str           # left, right, top or bottom of the grid
-
-    @property
-    def length(self) -> float:
-        return self.rect.h if self.vertical else self.rect.w
-
-    @property
-    def depth(self) -> float:
-        return self.rect.w if self.vertical else self.rect.h
 
 
 @dataclass(frozen=True)
@@ -93,10 +55,11 @@ class SheetLayout:
     rows: int
     slots: tuple[Rect, ...]        # trim boxes as they lie on the page, row by row from the top left
     crop_marks: tuple[Line, ...]
-    scale_bar: ScaleBar | None
+    scale_bar: ScaleBar | None     # on this page (a duplex sheet may put it on the backs page instead)
     turned: bool = False           # the cards lie a quarter turn counter-clockwise
     gap: tuple[float, float] = (0.0, 0.0)   # between neighbouring trim lines: across, down
     margin: float = PRINTER_MARGIN
+    cut_guides: tuple[Line, ...] = ()   # hairlines along the cuts, drawn on the fronts when marks are off
 
     @property
     def per_page(self) -> int:
@@ -152,25 +115,25 @@ class _Axis:
     def fits(self, margin: float) -> bool:
         return self.outer >= margin - EPS
 
-    def marks_print(self, margin: float) -> bool:
-        """Marks beyond the grid along this direction keep ``MIN_MARK`` inside the printable area."""
-        return self.outer - MARK_CLEARANCE - margin >= MIN_MARK - EPS
+    def marks_print(self, margin: float, least: float) -> bool:
+        """Marks beyond the grid along this direction keep ``least`` inside the printable area."""
+        return self.outer - MARK_CLEARANCE - margin >= least - EPS
 
-    def ticks_fit(self) -> bool:
-        """A gutter between these cards is wide enough for a tick marking the cuts across it."""
-        return self.count > 1 and self.gap - 2 * self.bleed - 2 * TICK_CLEARANCE >= MIN_MARK - EPS
+    def ticks_fit(self, least: float) -> bool:
+        """A gutter between these cards is wide enough for a tick ``least`` long marking the cuts across it."""
+        return self.count > 1 and self.gap - 2 * self.bleed - 2 * TICK_CLEARANCE >= least - EPS
 
     def gutters_show(self) -> bool:
         """Without bleed, white paper between every two cards shows where each is cut."""
         return self.bleed == 0 and (self.count == 1 or self.gap > EPS)
 
 
-def _cuts_guided(across: _Axis, down: _Axis, margin: float) -> bool:
-    """Every cut of the grid has a guide that prints (see the module's notes)."""
+def _cuts_guided(across: _Axis, down: _Axis, margin: float, least: float) -> bool:
+    """Every cut of the grid has a guide that prints, its marks ``least`` long (see the module's notes)."""
     # cuts running up the page separate the columns: marks above and below, ticks in the row
     # gutters, or white gutters between the columns
-    up = down.marks_print(margin) or down.ticks_fit() or across.gutters_show()
-    side = across.marks_print(margin) or across.ticks_fit() or down.gutters_show()
+    up = down.marks_print(margin, least) or down.ticks_fit(least) or across.gutters_show()
+    side = across.marks_print(margin, least) or across.ticks_fit(least) or down.gutters_show()
     return up and side
 
 
@@ -182,7 +145,8 @@ def _gutter_options(count: int, size: float, base: float, bleed: float, page: fl
     if not auto or bleed > 0 or count < 2:
         return options
     low, high = AUTO_GUTTER
-    for reserve in (margin + MARK_CLEARANCE + SCALE_BAR_DEPTH, margin + MARK_CLEARANCE + MIN_MARK, margin):
+    for reserve in (margin + MARK_CLEARANCE + SCALE_BAR_DEPTH, margin + MARK_CLEARANCE + GOOD_MARK,
+                    margin + MARK_CLEARANCE + MIN_MARK, margin):
         room = page - 2 * reserve - count * size
         gutter = min(high, room / (count - 1))
         if gutter >= low - EPS and all(abs(gutter - o) > EPS for o in options):
@@ -191,9 +155,10 @@ def _gutter_options(count: int, size: float, base: float, bleed: float, page: fl
 
 
 def _arrangement(page: Size, w: float, h: float, bleed: float, gap: float, auto: bool, margin: float,
-                 need_guides: bool) -> tuple[_Axis, _Axis] | None:
+                 need_guides: bool) -> tuple[_Axis, _Axis, float] | None:
     """The grid holding the most ``w`` x ``h`` cards whose cuts are all guided (or any grid, when
-    no marks are wanted), with the smallest gaps that do it."""
+    ``need_guides`` is false), with the smallest gaps that do it, and the least length of its marks:
+    ``GOOD_MARK`` if that many cards allow it, else ``MIN_MARK``."""
     room = printable_area(page, margin)
     most_cols = fit_count(room.w - 2 * bleed, w, gap)
     most_rows = fit_count(room.h - 2 * bleed, h, gap)
@@ -203,14 +168,15 @@ def _arrangement(page: Size, w: float, h: float, bleed: float, gap: float, auto:
         options = []
         for gx in _gutter_options(cols, w, gap, bleed, page.width, margin, auto):
             for gy in _gutter_options(rows, h, gap, bleed, page.height, margin, auto):
-                options.append((gx + gy, gx, gy))
-        for _, gx, gy in sorted(options):
-            across = _Axis(cols, w, gx, bleed, page.width)
-            down = _Axis(rows, h, gy, bleed, page.height)
-            if not (across.fits(margin) and down.fits(margin)):
-                continue
-            if not need_guides or _cuts_guided(across, down, margin):
-                return across, down
+                across = _Axis(cols, w, gx, bleed, page.width)
+                down = _Axis(rows, h, gy, bleed, page.height)
+                if across.fits(margin) and down.fits(margin):
+                    options.append((gx + gy, across, down))
+        options.sort(key=lambda o: o[0])
+        for least in (GOOD_MARK, MIN_MARK):
+            for _, across, down in options:
+                if not need_guides or _cuts_guided(across, down, margin, least):
+                    return across, down, least
     return None
 
 
@@ -223,9 +189,11 @@ def sheet_layout(page: Size, card: Size, bleed: float = 0.0, crop_marks: bool = 
     bleed, so each card keeps its own bleed and a cut that drifts shows the
     card's own colour, not its neighbour's.  Without bleed and without a
     ``gap`` the cards touch where their cuts are marked, so one cut separates
-    two cards, and are set a little apart where they are not.  With ``turn``
-    the cards are laid sideways when that fits more of them.  A card that
-    does not fit raises :class:`LayoutError` saying by how much.
+    two cards, and are set a little apart where they are not.  Without
+    ``crop_marks`` the cards lie where they would with marks, and hairlines
+    mark the cuts no white paper shows.  With ``turn`` the cards are laid
+    sideways when that fits more of them.  A card that does not fit raises
+    :class:`LayoutError` saying by how much.
     """
     if bleed < 0:
         raise LayoutError(f"bleed must be 0 mm or more, not {to_mm(bleed):g} mm")
@@ -236,7 +204,8 @@ def sheet_layout(page: Size, card: Size, bleed: float = 0.0, crop_marks: bool = 
     best = None
     for turned in ((False, True) if turn else (False,)):
         w, h = (card.height, card.width) if turned else (card.width, card.height)
-        found = _arrangement(page, w, h, bleed, base, gap is None, margin, crop_marks)
+        found = (_arrangement(page, w, h, bleed, base, gap is None, margin, True)
+                 or _arrangement(page, w, h, bleed, base, gap is None, margin, False))
         if found and (best is None or found[0].count * found[1].count > best[1].count * best[2].count):
             best = (turned, *found)
     if best is None:
@@ -245,17 +214,18 @@ def sheet_layout(page: Size, card: Size, bleed: float = 0.0, crop_marks: bool = 
         raise LayoutError(f"a card of {need} (with bleed) does not fit on {paper_name} "
                           f"inside the {to_mm(margin):g} mm printer margins "
                           f"({to_mm(room.w):.1f} x {to_mm(room.h):.1f} mm printable)")
-    turned, across, down = best
+    turned, across, down, least = best
     w, h = across.size, down.size
     left = across.outer + bleed
     top = page.height - down.outer - bleed
     slots = tuple(Rect(left + c * (w + across.gap), top - (r + 1) * h - r * down.gap, w, h)
                   for r in range(down.count) for c in range(across.count))
-    marks = cut_marks(slots, bleed, page, margin) if crop_marks else ()
+    marks = cut_marks(slots, bleed, page, margin, least) if crop_marks else ()
+    guides = () if crop_marks else cut_guides(slots, bleed)
     grid = grid_of(slots, bleed)
-    bar = place_scale_bar(margin_spots(grid, page, margin, marks), centre=grid.center)
+    bar = best_scale_bar(margin_spots(grid, page, margin, marks), centre=grid.center)
     return SheetLayout(page, card, bleed, across.count, down.count, slots, marks, bar, turned,
-                       (across.gap, down.gap), margin)
+                       (across.gap, down.gap), margin, guides)
 
 
 # --- crop marks ---------------------------------------------------------------------------
@@ -280,9 +250,10 @@ def printed_length(line: Line, room: Rect) -> float:
     return max(0.0, min(max(line.x0, line.x1), room.x1) - max(min(line.x0, line.x1), room.x))
 
 
-def cut_marks(slots: Sequence[Rect], bleed: float, page: Size, margin: float = PRINTER_MARGIN) -> tuple[Line, ...]:
+def cut_marks(slots: Sequence[Rect], bleed: float, page: Size, margin: float = PRINTER_MARGIN,
+              least: float = GOOD_MARK) -> tuple[Line, ...]:
     """Crop marks of cards at ``slots``: along every cut beyond the grid out to the page edge, and as
-    ticks in the gutters between cards, each kept only if ``MIN_MARK`` of it prints.
+    ticks in the gutters between cards, each kept only if ``least`` of it prints.
 
     Every line runs left to right or bottom to top.
     """
@@ -297,104 +268,71 @@ def cut_marks(slots: Sequence[Rect], bleed: float, page: Size, margin: float = P
     for y in ys:
         lines.append(Line(0.0, y, grid.x - MARK_CLEARANCE, y))
         lines.append(Line(grid.x1 + MARK_CLEARANCE, y, page.width, y))
-    lines += gutter_ticks(slots, bleed)
-    return tuple(ln for ln in lines if printed_length(ln, room) >= MIN_MARK - EPS)
+    lines += gutter_ticks(slots, bleed, least)
+    return tuple(ln for ln in lines if printed_length(ln, room) >= least - EPS)
 
 
-def _gutters(starts: list[float], ends: list[float], bleed: float) -> list[tuple[float, float]]:
+def guided_marks(slots: Sequence[Rect], bleed: float, page: Size, margin: float = PRINTER_MARGIN) -> tuple[Line, ...]:
+    """The crop marks of ``slots`` laid out already: of ``GOOD_MARK`` where they guide every cut,
+    else of ``MIN_MARK``."""
+    marks = cut_marks(slots, bleed, page, margin, GOOD_MARK)
+    return marks if cuts_guided(slots, bleed, marks) else cut_marks(slots, bleed, page, margin, MIN_MARK)
+
+
+def cuts_guided(slots: Sequence[Rect], bleed: float, marks: Sequence[Line]) -> bool:
+    """Every cut that no white paper shows (see :func:`cut_guides`) has a mark along it."""
+    marked_x = {round(m.x0, 3) for m in marks if abs(m.x0 - m.x1) < EPS}
+    marked_y = {round(m.y0, 3) for m in marks if abs(m.y0 - m.y1) < EPS}
+    return all(round(g.x0, 3) in marked_x if abs(g.x0 - g.x1) < EPS else round(g.y0, 3) in marked_y
+               for g in cut_guides(slots, bleed))
+
+
+def cut_guides(slots: Sequence[Rect], bleed: float) -> tuple[Line, ...]:
+    """Hairlines along every card edge that no white paper shows: with bleed, every edge; without,
+    an edge another card touches.  Each line runs left to right or bottom to top, once."""
+    found: dict[tuple, Line] = {}
+    for s in slots:
+        edges = ((Line(s.x, s.y, s.x, s.y1), True), (Line(s.x1, s.y, s.x1, s.y1), True),
+                 (Line(s.x, s.y, s.x1, s.y), False), (Line(s.x, s.y1, s.x1, s.y1), False))
+        for line, vertical in edges:
+            if bleed > 0 or _edge_touched(s, line, slots, vertical):
+                found.setdefault(tuple(round(v, 3) for v in (line.x0, line.y0, line.x1, line.y1)), line)
+    return tuple(found[k] for k in sorted(found))
+
+
+def _edge_touched(card: Rect, line: Line, slots: Sequence[Rect], vertical: bool) -> bool:
+    """Whether another card meets ``card`` along its edge ``line``."""
+    for other in slots:
+        if other is card:
+            continue
+        if vertical and (abs(other.x1 - line.x0) < 1e-3 or abs(other.x - line.x0) < 1e-3) \
+                and other.y < card.y1 - EPS and card.y < other.y1 - EPS:
+            return True
+        if not vertical and (abs(other.y1 - line.y0) < 1e-3 or abs(other.y - line.y0) < 1e-3) \
+                and other.x < card.x1 - EPS and card.x < other.x1 - EPS:
+            return True
+    return False
+
+
+def _gutters(starts: list[float], ends: list[float], bleed: float, least: float) -> list[tuple[float, float]]:
     """White gutters (from, to) between consecutive cards along one direction, bleed left out."""
     out = []
     for end in ends:
         later = [s for s in starts if s > end - EPS]
         if later:
             lo, hi = end + bleed + TICK_CLEARANCE, min(later) - bleed - TICK_CLEARANCE
-            if hi - lo >= MIN_MARK - EPS:
+            if hi - lo >= least - EPS:
                 out.append((lo, hi))
     return sorted(set(out))
 
 
-def gutter_ticks(slots: Sequence[Rect], bleed: float) -> list[Line]:
-    """Short marks in the gutters between cards, one per cut crossing a gutter wide enough."""
+def gutter_ticks(slots: Sequence[Rect], bleed: float, least: float = GOOD_MARK) -> list[Line]:
+    """Short marks in the gutters between cards, one per cut crossing a gutter wide enough for ``least``."""
     xs = _cut_positions(v for s in slots for v in (s.x, s.x1))
     ys = _cut_positions(v for s in slots for v in (s.y, s.y1))
     ticks = []
-    for lo, hi in _gutters([s.x for s in slots], [s.x1 for s in slots], bleed):   # gutters between columns
+    for lo, hi in _gutters([s.x for s in slots], [s.x1 for s in slots], bleed, least):   # gutters between columns
         ticks += [Line(lo, y, hi, y) for y in ys]
-    for lo, hi in _gutters([s.y for s in slots], [s.y1 for s in slots], bleed):   # gutters between rows
+    for lo, hi in _gutters([s.y for s in slots], [s.y1 for s in slots], bleed, least):   # gutters between rows
         ticks += [Line(x, lo, x, hi) for x in xs]
     return ticks
-
-
-# --- room in the margins for texts and the scale bar ---------------------------------------
-
-def _blocked(strip: Rect, vertical: bool, lines: Iterable[Line], pad: float) -> list[tuple[float, float]]:
-    """Stretches along ``strip`` that a line (padded by ``pad``) crosses or touches."""
-    out = []
-    for ln in lines:
-        box = Rect(min(ln.x0, ln.x1) - pad, min(ln.y0, ln.y1) - pad,
-                   abs(ln.x1 - ln.x0) + 2 * pad, abs(ln.y1 - ln.y0) + 2 * pad)
-        if box.overlaps(strip, tol=0.0):
-            out.append((box.y, box.y1) if vertical else (box.x, box.x1))
-    return out
-
-
-def margin_spots(grid: Rect, page: Size, margin: float, lines: Sequence[Line] = (),
-                 pad: float = SPOT_PAD) -> list[Spot]:
-    """The printable margins around ``grid`` cut into stretches that no line (a mark, a fold) crosses."""
-    room = printable_area(page, margin)
-    strips = {
-        "left": (Rect(room.x, room.y, grid.x - MARK_CLEARANCE - room.x, room.h), True),
-        "right": (Rect(grid.x1 + MARK_CLEARANCE, room.y, room.x1 - grid.x1 - MARK_CLEARANCE, room.h), True),
-        "bottom": (Rect(room.x, room.y, room.w, grid.y - MARK_CLEARANCE - room.y), False),
-        "top": (Rect(room.x, grid.y1 + MARK_CLEARANCE, room.w, room.y1 - grid.y1 - MARK_CLEARANCE), False),
-    }
-    spots = []
-    for side, (strip, vertical) in strips.items():
-        if strip.w <= 0 or strip.h <= 0:
-            continue
-        lo, hi = (strip.y, strip.y1) if vertical else (strip.x, strip.x1)
-        cuts = sorted(_blocked(strip, vertical, lines, pad))
-        start = lo
-        for a, b in cuts + [(hi, hi)]:
-            end = min(a, hi)
-            if end - start > EPS:
-                rect = (Rect(strip.x, start, strip.w, end - start) if vertical
-                        else Rect(start, strip.y, end - start, strip.h))
-                spots.append(Spot(rect, vertical, side))
-            start = max(start, b)
-    return spots
-
-
-def place_along(spots: Sequence[Spot], length: float, depth: float, sides: Sequence[str],
-                taken: Sequence[Rect] = (), centre: tuple[float, float] | None = None) -> tuple[Spot, Rect] | None:
-    """Room ``length`` long and ``depth`` deep in the first of ``sides`` that has it, clear of ``taken``.
-
-    Within a side the spot nearest ``centre`` (the middle of the grid) wins;
-    the box is centred in its spot, or pushed to one end to clear ``taken``.
-    """
-    for side in sides:
-        here = [s for s in spots if s.side == side and s.length >= length - EPS and s.depth >= depth - EPS]
-        if centre is not None:
-            cx, cy = centre
-            here.sort(key=lambda s: abs((s.rect.center[1] - cy) if s.vertical else (s.rect.center[0] - cx)))
-        for spot in here:
-            r = spot.rect
-            for frac in (0.5, 0.0, 1.0):
-                if spot.vertical:
-                    box = Rect(r.x + (r.w - depth) / 2, r.y + (r.h - length) * frac, depth, length)
-                else:
-                    box = Rect(r.x + (r.w - length) * frac, r.y + (r.h - depth) / 2, length, depth)
-                if not any(box.overlaps(t) for t in taken):
-                    return spot, box
-    return None
-
-
-def place_scale_bar(spots: Sequence[Spot], taken: Sequence[Rect] = (),
-                    sides: Sequence[str] = ("left", "bottom", "right", "top"),
-                    centre: tuple[float, float] | None = None) -> ScaleBar | None:
-    """The scale bar in the first margin with room for it, crossing no mark."""
-    found = place_along(spots, SCALE_BAR_SPAN, SCALE_BAR_DEPTH, sides, taken, centre)
-    if found is None:
-        return None
-    spot, box = found
-    return ScaleBar(box.x, box.y, spot.vertical, SCALE_BAR_LENGTH)

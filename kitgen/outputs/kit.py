@@ -18,7 +18,7 @@ from kitgen.layout.gutterfold import gutterfold_layout
 from kitgen.layout.sheet import sheet_layout
 from kitgen.outputs.page_count import check_kit_pages
 from kitgen.outputs.progress import Report, Steps
-from kitgen.units import Size, card_size, mm, paper_size
+from kitgen.units import Size, card_size, mm, paper_size, to_mm
 
 MAX_BLEED_MM = 10.0          # more is no longer bleed but a frame
 MAX_BACK_OFFSET_MM = 10.0    # printers drift by a few millimetres; more would push backs off the page
@@ -70,7 +70,10 @@ class ValidationReport:
                  f"{len(game.components)} components: OK"]
         if sheet is not None:
             rows = f"rows {sheet.rows[0][0]}-{sheet.rows[-1][0]}" if sheet.rows else "no rows"
-            lines.append(f"  {sheet.file}: {sheet.format}, header on row {sheet.header_row}, cards on {rows}")
+            if sheet.header_line == f"header on row {sheet.header_row}":
+                lines.append(f"  {sheet.file}: {sheet.format}, header on row {sheet.header_row}, cards on {rows}")
+            else:
+                lines.append(f"  {sheet.file}: {sheet.format}, cards on {rows}; {sheet.header_line}")
         return lines
 
 
@@ -233,6 +236,7 @@ def _build(game_or_path, out, options: BuildOptions, progress: Report | None = N
     size = card_size(options.card_size or game.card_size)      # the game's was checked as it loaded
     art = ArtLibrary.for_game(game)
     layout = card_sheet_layout(options, paper, size, size_option)
+    layout_warnings = sheet_warnings(layout, options.paper)
     pages = check_kit_pages(game, layout, paper, size, _label(game_or_path, game, "game.toml"))
     steps = Steps(progress, pages["cards.pdf"] + 3)
     folder = Path(out) / game.slug
@@ -253,7 +257,8 @@ def _build(game_or_path, out, options: BuildOptions, progress: Report | None = N
     return BuildResult(title=game.title, folder=folder, files=written,
                        pages={"cards.pdf": sheets.pages, "rules.pdf": _page_count(rules),
                               "aids.pdf": _page_count(aids)},
-                       cards=len(sheets.placements), warnings=list(game.warnings) + art.warnings)
+                       cards=len(sheets.placements),
+                       warnings=list(game.warnings) + art.warnings + sheets.warnings + layout_warnings)
 
 
 def card_sheet_layout(options: BuildOptions, paper: Size, card: Size, size_option: str):
@@ -270,6 +275,15 @@ def card_sheet_layout(options: BuildOptions, paper: Size, card: Size, size_optio
         raise OptionError(size_option, f"{exc}{hint}") from None
     offset = (mm(options.back_offset_mm[0]), mm(options.back_offset_mm[1]))
     return duplex_layout(sheet, options.duplex, offset)
+
+
+def sheet_warnings(layout, paper_name: str) -> list[str]:
+    """What a build says of its card sheets: that no page has room for the scale bar, if none has."""
+    if layout.sheet.scale_bar is not None or getattr(layout, "back_scale_bar", None) is not None:
+        return []
+    size = f"{to_mm(layout.card.width):g} x {to_mm(layout.card.height):g} mm"
+    return [f"cards.pdf: no page has room for the 50 mm scale bar beside these cards on {paper_name}; "
+            f"to check that it printed at actual size, measure a card between its cuts: {size}"]
 
 
 def _page_count(pdf: bytes) -> int:

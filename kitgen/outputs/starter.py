@@ -10,29 +10,30 @@ rules in.
 
 from __future__ import annotations
 
-import json
 import re
 import stat
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from kitgen.data.columns import GUESSES, guess_columns, implicit_column
+from kitgen.data.columns import GUESSES, flag_columns, guess_by_content, guess_columns, implicit_column
 from kitgen.data.files import look
+from kitgen.data.paths import control_character
 from kitgen.data.problems import Problems
-from kitgen.data.sheet import read_sheet, split_sheet_name
+from kitgen.data.sheet import TSV_SUFFIXES, XLSX_SUFFIXES, read_sheet, split_sheet_name
 from kitgen.data.values import slugify, type_colors
 from kitgen.errors import OptionError
 from kitgen.outputs.files import replace_folder, write_files
 
 GAME_TOML = '''# {title}: a game folder for kitgen.  Edit freely, then run `kitgen build {folder}`.
-title = "{title}"
+title = {title_q}
 subtitle = "A prototype"
 players = {{ min = 2, max = 4 }}
 card_size = "poker"          # poker, poker-eu, bridge, mini, tarot, square or "WxH" in mm
 # rulebook = "rules.md.j2"   # a template in templates/; without it a plain rulebook is made
 
 [back]                       # one back design, printed behind every card
-title = "{title}"
+title = {title_q}
 subtitle = "prototype"
 color = "#264653"
 accent = "#e9c46a"
@@ -80,6 +81,10 @@ Stone,resource,5,,,,
 def _new_folder(path: Path, title: str | None) -> tuple[Path, str]:
     """The folder to write (it must be new or empty) and the game's title."""
     path = Path(path)
+    bad = control_character(str(path))
+    if bad:
+        raise OptionError("PATH", f"the folder's name holds the control character {bad}, and kitgen reads no game "
+                          "folder named so; choose another name")
     there = look(path, f"PATH {path}")
     if there is not None and (not stat.S_ISDIR(there.st_mode) or any(path.iterdir())):
         raise OptionError("PATH", f"{path} already exists and is not empty; choose a new folder")
@@ -100,7 +105,6 @@ def _is_file(path: Path) -> bool:
 def check_title(title: str) -> None:
     """Refuse a title the starter could not write into game.toml or that would not print."""
     from kitgen.data.game import MAX_TITLE
-    from kitgen.data.paths import control_character
     from kitgen.data.values import right_to_left
     from kitgen.render import fonts
 
@@ -108,8 +112,6 @@ def check_title(title: str) -> None:
     if bad:
         raise OptionError("--title", f"the title holds the control character {bad} (a line break, a tab?); "
                           "give it on one line")
-    if '"' in title or "\\" in title:
-        raise OptionError("--title", "the title cannot contain quotes or backslashes")
     if len(title) > MAX_TITLE:
         raise OptionError("--title", f"the title is {len(title)} characters long; at most {MAX_TITLE}")
     missing = sorted(set(fonts.missing_glyphs(title, fonts.BOLD)) | set(fonts.missing_glyphs(title)))
@@ -124,7 +126,7 @@ def check_title(title: str) -> None:
 def write_starter(path: Path, title: str | None = None) -> list[Path]:
     """Write game.toml, cards.csv and empty templates/ and art/ folders into a new folder."""
     path, title = _new_folder(path, title)
-    toml = GAME_TOML.format(title=title, folder=path.name or slugify(title))
+    toml = GAME_TOML.format(title=title, title_q=toml_string(title), folder=path.name or slugify(title))
     written = write_files(path, {"game.toml": toml.encode("utf-8"), "cards.csv": CARDS_CSV.encode("utf-8")},
                           option="PATH")
     for sub in ("templates", "art"):
@@ -172,6 +174,7 @@ class MadeFromSheet:
     files: list[Path]
     sheet: str                 # the sheet as copied, e.g. "cards.xlsx#Deck"
     summary: str               # what was mapped and declared, for the command's report
+    header: str = ""           # which row is the header, and why
 
 
 def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFromSheet:
@@ -186,42 +189,139 @@ def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFr
     path, title = _new_folder(path, title)
     table = read_sheet(source, str(source), sheet_name, Problems(collect=True))
     columns = table.columns
-    mapped = guess_columns(columns, table.rows)
-    copy = source.name if "#" not in source.name and source.name != "game.toml" else "cards" + source.suffix.lower()
+    mapped = guess_by_content(columns, table.rows) if columns.lettered else guess_columns(columns, table.rows)
+    copy = source.name if _plain_file_name(source.name) else "cards" + _suffix(source)
     data = copy + (f"#{sheet_name}" if sheet_name is not None else "")
+    worked_out = _templates(columns, table.rows, mapped)
+    flags = worked_out.pop("flags", None)
 
     lines = []
     for field in GUESSES:
-        if field in mapped:
-            lines.append(f"{field + ' = ' + json.dumps(columns.names[mapped[field]], ensure_ascii=False):<30} "
-                         f"# {FIELD_NOTES[field]}")
+        if field in worked_out:
+            template, note = worked_out[field]
+            lines.append(f"# {note}:")
+            lines.append(f"{field} = {toml_string(template)}")
+        elif field in mapped:
+            lines.append(f"{field + ' = ' + toml_string(columns.names[mapped[field]]):<30} # {FIELD_NOTES[field]}")
         elif (i := implicit_column(columns, field, set(mapped.values()))) is not None:
-            lines.append(f"{field + ' = ' + json.dumps(''):<30} # not {json.dumps(columns.names[i], ensure_ascii=False)}: "
+            lines.append(f"{field + ' = ' + toml_string(''):<30} # not {toml_string(columns.names[i])}: "
                          f"its values do not suit {FIELD_NOTES[field]}")
         else:
             unmapped = f'# {field} = ""'
             lines.append(f"{unmapped:<30} # no column found for {FIELD_NOTES[field]}")
-    taken = set(mapped.values())
+    taken = set(mapped.values()) | {i for i, _ in flags or ()}
     left = [columns.names[i] for i in columns.named() if i not in taken]
     for header in left:
-        shown = " ".join(header.split())
-        lines.append(f"# {json.dumps(shown, ensure_ascii=False)} is not mapped: templates read it as "
-                     f"card.fields[{json.dumps(shown, ensure_ascii=False)}]")
+        shown = toml_string(_spaced(header))
+        lines.append(f"# {shown} is not mapped: templates read it as card.fields[{shown}]")
+    data_comment = "" if sheet_name else "  # the card sheet; \"file.xlsx#Sheet\" names one sheet of a workbook"
+    if not (table.has_header and table.header_row == 1):
+        row = table.header_row if table.has_header else "false"
+        data_comment += f"\nheader = {row}  # {comment_text(table.header_line)}"
     toml = FROM_SHEET_TOML.format(
-        title=title, title_q=json.dumps(title, ensure_ascii=False), sheet=source.name, folder=path.name,
-        data_q=json.dumps(data, ensure_ascii=False),
-        data_comment="" if sheet_name else "  # the card sheet; \"file.xlsx#Sheet\" names one sheet of a workbook",
-        columns="\n".join(lines))
-    types = _found_types(table, mapped.get("type"))
-    toml += _types_toml(types)
+        title=title, title_q=toml_string(title), sheet=comment_text(source.name), folder=path.name,
+        data_q=toml_string(data), data_comment=data_comment, columns="\n".join(lines))
+    if flags:
+        types = [columns.names[i] for i, _ in flags]
+        toml += _types_toml(types, [_flag_key(columns.names[i]) for i, _ in flags],
+                            "# The card types, one for each column of flags.")
+    else:
+        types = _found_types(table, mapped.get("type"))
+        toml += _types_toml(types)
 
     files = {"game.toml": toml.encode("utf-8"), copy: source.read_bytes(),
              "templates": {"rules.md.j2": _rulebook_stub(left).encode("utf-8")}, "art": {}}
     written = replace_folder(path, files, option="PATH")
-    mapped_names = ", ".join(f for f in GUESSES if f in mapped)
-    summary = (f"mapped {mapped_names}; {len(types)} card {'type' if len(types) == 1 else 'types'} declared; "
+    mapped_names = ", ".join(f for f in GUESSES if f in mapped and f not in worked_out)
+    derived = ", ".join(f for f in GUESSES if f in worked_out)
+    summary = (f"mapped {mapped_names or 'nothing'}" + (f"; worked out {derived} from the row" if derived else "")
+               + f"; {len(types)} card {'type' if len(types) == 1 else 'types'} declared; "
                f"{len(left)} {'column' if len(left) == 1 else 'columns'} left to templates")
-    return MadeFromSheet(files=written, sheet=data, summary=summary)
+    return MadeFromSheet(files=written, sheet=data, summary=summary, header=table.header_line)
+
+
+def _name_in_template(columns, i: int) -> str:
+    """How a template reads column ``i``: by its header when that is a name, else ``fields["..."]``."""
+    from kitgen.data.derived import column_namespace
+
+    names = column_namespace(columns)
+    header = columns.names[i].strip()
+    if names.get(header) == i:
+        return header
+    for name, at in names.items():
+        if at == i:
+            return name
+    return "fields[" + toml_string(_spaced(columns.names[i]))[1:-1].join("''") + "]"
+
+
+def _flag_key(header: str) -> str:
+    return slugify(header, "type")
+
+
+def _templates(columns, rows, mapped: dict[str, int]) -> dict:
+    """The fields the starter writes as templates: ``type`` from flag columns, ``name`` where rows
+    lack one (or hold markup around it); ``"flags"``: the flag columns found."""
+    out: dict = {}
+    if "type" not in mapped:
+        flags = flag_columns(columns, rows, set(mapped.values()))
+        if flags:
+            out["flags"] = flags
+            parts = " else ".join(f"'{_flag_key(columns.names[i])}' if {_name_in_template(columns, i)} == {on!r}"
+                                  for i, on in flags)
+            headers = ", ".join(columns.names[i] for i, _ in flags)
+            out["type"] = ("{{ " + parts + " else '' }}",
+                           f"the type, from the flag columns {headers} (the first set, in this order)")
+    i = mapped.get("name")
+    if i is not None:
+        name = _name_in_template(columns, i)
+        values = [c[i].strip() if i < len(c) else "" for _, c in rows]
+        if any("<" in v and ">" in v for v in values):
+            out["name"] = ("{{ " + name + " | striptags }}", "the name: the text of its cell without its markup")
+        elif any(not v for v in values):
+            blank = sum(1 for v in values if not v)
+            fallback = "'Card ' ~ row"
+            if "type" in mapped:
+                fallback = f"({_name_in_template(columns, mapped['type'])} or 'Card') ~ ' ' ~ row"
+            out["name"] = ("{{ " + name + " or (" + fallback + ") }}",
+                           f"the name; {blank} {'row has' if blank == 1 else 'rows have'} none: they are named "
+                           "after their type and row")
+    return out
+
+
+def _plain_file_name(name: str) -> bool:
+    """Whether the sheet can keep its own name in the new folder: one that game.toml's ``data`` names
+    as it is (no '#', which names a sheet; no control character) and that is not game.toml itself."""
+    return "#" not in name and name != "game.toml" and control_character(name) is None
+
+
+def _suffix(source: Path) -> str:
+    """The ending that reads the sheet as it was read here: .xlsx, .xlsm, .tsv or .tab, else .csv."""
+    suffix = source.suffix.lower()
+    return suffix if suffix in XLSX_SUFFIXES + TSV_SUFFIXES else ".csv"
+
+
+_TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+_TOML_ESCAPED = re.compile(r'["\\\x00-\x1f\x7f]')
+
+
+def toml_string(text: str) -> str:
+    """``text`` as a TOML basic string: quotes, backslashes and every control character TOML
+    refuses in a string (U+0000 to U+001F, DEL) escaped, the rest as it is."""
+    return '"' + _TOML_ESCAPED.sub(lambda m: _TOML_ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), text) + '"'
+
+
+def _spaced(header: str) -> str:
+    """A header with its runs of spaces, tabs and line breaks made one space: card.fields finds it
+    the same (headers are compared without spaces)."""
+    return " ".join(header.split())
+
+
+def comment_text(text: str) -> str:
+    """``text`` fit for a comment: its control and invisible formatting characters (a line break, DEL,
+    a right-to-left mark...) left out, so it can neither end the comment nor make the TOML invalid."""
+    if control_character(text) is None:
+        return text
+    return "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp"))
 
 
 def _found_types(table, column: int | None) -> list[str]:
@@ -236,19 +336,19 @@ def _found_types(table, column: int | None) -> list[str]:
     return list(seen.values())
 
 
-def _types_toml(types: list[str]) -> str:
+def _types_toml(types: list[str], given: list[str] | None = None,
+                note: str = "# The card types found in the sheet: a label for the type line and a frame colour.") -> str:
     if not types:
         return ""
-    out = ["", "# The card types found in the sheet: a label for the type line and a frame colour."]
+    out = ["", note]
     keys: set[str] = set()
-    for label, color in zip(types, type_colors(len(types))):
-        key = base = slugify(label, "type")
+    for n, (label, color) in enumerate(zip(types, type_colors(len(types)))):
+        key = base = given[n] if given is not None else slugify(label, "type")
         n = 2
         while key in keys:
             key, n = f"{base}-{n}", n + 1
         keys.add(key)
-        out += [f"[types.{json.dumps(key, ensure_ascii=False)}]", f"label = {json.dumps(label, ensure_ascii=False)}",
-                f"color = \"{color}\"", ""]
+        out += [f"[types.{toml_string(key)}]", f"label = {toml_string(label)}", f"color = {toml_string(color)}", ""]
     return "\n".join(out)
 
 
@@ -264,8 +364,7 @@ def _rulebook_stub(left: list[str]) -> str:
     text = DEFAULT_TEMPLATE.read_text(encoding="utf-8")
     body = text[text.index("-#}") + 3:].lstrip("\n")
     body = re.sub(r"(::: note Write your rules here\n).*?\n:::", r"\1" + STUB_NOTE + "\n:::", body, count=1, flags=re.S)
-    fields = "".join(f"\n      card.fields[{json.dumps(' '.join(h.split()), ensure_ascii=False)}]".replace("#}", "# }")
-                     for h in left[:20])
+    fields = "".join(f"\n      card.fields[{toml_string(_spaced(h))}]".replace("#}", "# }") for h in left[:20])
     more = f"\n      ... and {len(left) - 20} more" if len(left) > 20 else ""
     head = ("{#- The rulebook: write your rules in place of the notes; the card tables come from the sheet.\n"
             "    In a loop over cards, the sheet's other columns read as:" + (fields + more if left else " (none)") +

@@ -282,32 +282,25 @@ def iso_cube(cx: float, cy: float, size: float) -> dict[str, list[Point]]:
 
 # --- drawing -----------------------------------------------------------------
 
-def safe_zoom(width: int, height: int, edge: float, safe: float) -> tuple[float, float]:
-    """The zoom (across, down) about a picture's centre that moves what lies ``edge`` pixels
-    inside every side to ``safe`` pixels inside it: a card back's frame into the safe zone."""
-    return (width / 2 - safe) / (width / 2 - edge), (height / 2 - safe) / (height / 2 - edge)
+def within(picture: Image.Image, inset: int) -> Image.Image:
+    """The picture less ``inset`` pixels on every side: a card back's art inside the frame that the
+    back's layout draws round it, at every card size."""
+    w, h = picture.size
+    return picture.crop((inset, inset, w - inset, h - inset))
 
 
 class Sketch:
-    """An RGBA drawing addressed in output pixels, kept supersampled until :meth:`image`.
+    """An RGBA drawing addressed in output pixels, kept supersampled until :meth:`image`."""
 
-    ``zoom`` (across, down) draws every shape that much smaller about the
-    centre, the background still filling the whole picture.
-    """
-
-    def __init__(self, width: int, height: int, background: Color | None = None,
-                 scale: int = SUPERSAMPLE, zoom: tuple[float, float] = (1.0, 1.0)):
-        self.width, self.height, self.scale, self.zoom = width, height, scale, zoom
+    def __init__(self, width: int, height: int, background: Color | None = None, scale: int = SUPERSAMPLE):
+        self.width, self.height, self.scale = width, height, scale
         fill = _fill(background) if background is not None else (0, 0, 0, 0)
         self.canvas = Image.new("RGBA", (width * scale, height * scale), fill)
         self.draw = ImageDraw.Draw(self.canvas)
 
     # coordinates
     def _xy(self, x: float, y: float) -> tuple[float, float]:
-        (zx, zy), s = self.zoom, self.scale
-        if zx == zy == 1.0:
-            return x * s, y * s
-        return (self.width / 2 + (x - self.width / 2) * zx) * s, (self.height / 2 + (y - self.height / 2) * zy) * s
+        return x * self.scale, y * self.scale
 
     def _pts(self, points: Iterable[Point]) -> list[tuple[float, float]]:
         return [self._xy(x, y) for x, y in points]
@@ -320,7 +313,7 @@ class Sketch:
         return [x0, y0, x1 - 1, y1 - 1]
 
     def _w(self, width: float) -> int:
-        return max(0, round(width * min(self.zoom) * self.scale))
+        return max(0, round(width * self.scale))
 
     # shapes
     def polygon(self, points: Iterable[Point], fill: Color | None = None,
@@ -376,7 +369,7 @@ class Sketch:
 
     def layer(self) -> "Sketch":
         """A transparent sketch of the same size, to be drawn and then :meth:`paste`-d."""
-        return Sketch(self.width, self.height, None, self.scale, self.zoom)
+        return Sketch(self.width, self.height, None, self.scale)
 
     def paste(self, other: "Sketch", clip: "Sketch | None" = None) -> None:
         """Composite another sketch over this one, optionally only where ``clip`` is opaque."""

@@ -1,11 +1,22 @@
-"""balance.pdf: a simulator's balance figures laid out with platypus and reportlab.graphics charts.
+"""balance.pdf: a simulator's balance figures, of any rules engine, laid out with platypus and
+reportlab.graphics charts.
 
-The figures arrive as plain data (the summary dicts the simulator writes to
-balance.json); nothing here computes a figure or imports the simulator.  Text
-flows with platypus (paragraphs, tables, page breaks); charts are
-reportlab's own bar charts, with their 95 % intervals and reference lines
-added as chart annotations.  The canvas comes from
-:func:`kitgen.render.canvas.new_canvas`, so the same figures give the same bytes.
+The figures arrive as plain data: the summaries balance.json holds, each with the generic
+figures of every engine (how games ended, length, scores, seat and policy win rates,
+findings) and the engine's own section (``engine_report``: key figures, tables, charts
+described as data, findings).  Nothing here computes a figure, imports the simulator or
+knows a game.  Text flows with platypus (paragraphs, tables, page breaks); charts are
+reportlab's own bar charts, with their 95 % intervals and reference lines added as chart
+annotations.  The canvas comes from :func:`kitgen.render.canvas.new_canvas`, so the same
+figures give the same bytes.
+
+A chart of an engine is one of::
+
+    {"kind": "histogram", "title", "counts": {value: count}, "xlabel", "units", "step"}
+    {"kind": "bars", "title", "labels", "series": [[name, values]], "horizontal", "percent",
+     "low", "high" (95 % intervals of a single series), "ref", "ref_label", "note", "xlabel"}
+
+and a table ``{"title", "columns", "rows"}``.
 """
 
 from __future__ import annotations
@@ -47,8 +58,6 @@ MARGIN = mm(18)
 PAGE = letter
 WIDTH = PAGE[0] - 2 * MARGIN
 CHART_W, CHART_H = WIDTH / 2 - 6, mm(62)
-END_LABELS = {"famine": "Famine", "empty_deck": "Deck and discard empty", "cap": "Stopped at the round cap"}
-SOURCE_LABELS = {"build": "Building", "no_build": "Not building", "famine": "Famine"}
 
 
 # --- text ---------------------------------------------------------------------------------
@@ -275,65 +284,60 @@ def _grid(drawings: list[Drawing]) -> list:
 
 # --- the report ------------------------------------------------------------------------------
 
-def _source_label(source: str, s: dict) -> str:
-    names = {name.casefold(): name for name in s.get("trade_cards", {})}
-    return SOURCE_LABELS.get(source) or names.get(source, source.replace("_", " ").capitalize())
-
-
 def key_rows(s: dict) -> list[tuple[str, str]]:
-    b, fam, pk = s["balance"], s["famines"], s["priest_king"]
-    return [
+    """The key figures of one run: the generic ones, then the engine's own."""
+    b = s["balance"]
+    rows = [
         ("Figure", "Value [95% interval]"),
         ("Games played", f"{s['games']:,}"),
         ("Game length, rounds (sd)", f"{_mean(s['length'])} (sd {s['length']['sd']:.1f})"),
         ("Length median / 10th / 90th percentile / range",
          f"{s['length']['median']:g} / {s['length']['p10']:g} / {s['length']['p90']:g} / "
          f"{s['length']['min']}-{s['length']['max']}"),
-        ("Famine round (famine games)", _mean(s["famine_round"])),
         ("Seat win-rate gap", _pct(b["seat_gap"])),
         (f"Seat 1 win rate (fair share {_pct(b['fair_share'])})", _ci(b["first_seat"])),
-        (f"Seat dealt the Calendar (seat {b['dealt_calendar_seat']}) win rate", _ci(b["dealt_calendar_seat_win"])),
         ("Lead changes per game", _mean(b["lead_changes"], 2)),
         ("Winner clear from (share of the game)", _mean(b["decisiveness"], 2)),
         ("Winning score / margin", f"{_mean(s['scores']['winner'])} / {_mean(s['scores']['margin'])}"),
-        ("Rounds with a Priest King", _ci(pk["rounds_with_king"])),
-        ("Rounds where every player bid no cards", _ci(s["bids"]["every_bid_empty"])),
-        ("Priest King had no card to lay / laid none by choice",
-         f"{_ci(pk['could_not_build'])} / {_ci(pk['declined_to_build'])}"),
-        ("Famines won with a bid of no cards", _ci(fam["won_with_no_cards"])),
-        ("Famine by the eventual winner", _ci(fam["by_eventual_winner"])),
-        ("Famine penalty changed the winner", _ci(fam["penalty_decisive"])),
-        ("Games with 3+ rounds in a row without a Priest King", _ci(s["kingless_runs"])),
     ]
+    return rows + [tuple(row) for row in s["engine_report"]["key_figures"]]
+
+
+def _end_label(how: str, s: dict) -> str:
+    words = s["end_words"].get(how, how.replace("_", " "))
+    return words[:1].upper() + words[1:]
 
 
 def _ends_rows(s: dict) -> list[tuple]:
     rows = [("How the games ended", "Games", "Share [95% interval]")]
     for how, e in s["ends"].items():
-        label = END_LABELS.get(how, how)
+        label = _end_label(how, s)
         if how == "cap":
             label += f" ({s['round_cap']} rounds; a safeguard, not a rule)"
         rows.append((label, f"{e['count']:,}", _ci(e)))
     return rows
 
 
+def chart(spec: dict) -> Drawing:
+    """One chart an engine describes as data (see the module's description)."""
+    if spec["kind"] == "histogram":
+        return histogram_chart(spec["title"], spec["counts"], spec.get("xlabel", ""), spec.get("units", "games"),
+                               spec.get("step", 1))
+    low, high = spec.get("low"), spec.get("high")
+    return bar_chart(spec["title"], spec["labels"], [(name, values) for name, values in spec["series"]],
+                     horizontal=spec.get("horizontal", False), percent=spec.get("percent", False),
+                     intervals=(low, high) if low is not None and high is not None else None, ref=spec.get("ref"),
+                     ref_label=spec.get("ref_label", ""), note=spec.get("note", ""), xlabel=spec.get("xlabel", ""))
+
+
 def chart_pages(s: dict, label: str = "") -> list:
-    """The charts of one run."""
+    """The charts of one run: the generic ones, then the engine's."""
     players, fair = s["players"], s["balance"]["fair_share"]
     seats, pol, ends = s["win_rate_by_seat"], s["win_rate_by_policy"], s["ends"]
     shown = [e for e in ends if ends[e]["count"]] or list(ends)
-    sources = s["sources"]
-    pts = s["points_by_source"]
-    trades = s["trade_cards"]
-    cards = list(trades)
-    won = [trades[c]["player_won"] for c in cards]
-    without = [trades[c].get("player_won_without_its_points", trades[c]["player_won"]) for c in cards]
-    bids = s["bid_results"]
-    reasons = list(bids)
     drawings = [
         histogram_chart("Game length", s["length"]["histogram"], "rounds played"),
-        histogram_chart("Round of the famine", s["famine_round"]["histogram"] or {"0": 0}, "round"),
-        bar_chart("How games ended", [END_LABELS.get(e, e) for e in shown], [("games", [ends[e]["rate"] for e in shown])],
+        bar_chart("How games ended", [_end_label(e, s) for e in shown], [("games", [ends[e]["rate"] for e in shown])],
                   percent=True, intervals=([ends[e]["low"] for e in shown], [ends[e]["high"] for e in shown]),
                   note="share of games, 95% intervals"),
         histogram_chart("Final scores (all players)",
@@ -345,29 +349,8 @@ def chart_pages(s: dict, label: str = "") -> list:
         bar_chart("Win rate by policy", list(pol), [("wins", [w["rate"] for w in pol.values()])], percent=True,
                   intervals=([w["low"] for w in pol.values()], [w["high"] for w in pol.values()]), ref=fair,
                   ref_label="fair share"),
-        bar_chart("Points by source (mean per player per game)", [_source_label(x, s) for x in sources],
-                  [("points", [pts[x]["mean"] for x in sources])], horizontal=True,
-                  intervals=([pts[x]["low"] for x in sources], [pts[x]["high"] for x in sources])),
-        bar_chart("How the Priest King was decided", [bids[r].get("label", r) for r in reasons],
-                  [("rounds", [bids[r]["rate"] for r in reasons])], horizontal=True, percent=True,
-                  note="share of all rounds"),
-        bar_chart("Trade cards played per game", cards, [("plays", [trades[c]["per_game"] for c in cards])],
-                  horizontal=True),
-        bar_chart("Win rate of a Trade card's players", cards,
-                  [("as played", [w["rate"] for w in won]),
-                   ("card's own points undone", [w["rate"] for w in without])],
-                  horizontal=True, percent=True, ref=fair, ref_label="fair share"),
+        *(chart(spec) for spec in s["engine_report"]["charts"]),
     ]
-    pk = s["priest_king"]
-    drawings.append(bar_chart(
-        "Priest King rounds", ["no card to lay", "laid none by choice", "no Priest King"],
-        [("share", [pk["could_not_build"]["rate"] or 0, pk["declined_to_build"]["rate"] or 0,
-                    1 - (pk["rounds_with_king"]["rate"] or 0)])], percent=True,
-        intervals=([pk["could_not_build"]["low"], pk["declined_to_build"]["low"],
-                    None if pk["rounds_with_king"]["high"] is None else 1 - pk["rounds_with_king"]["high"]],
-                   [pk["could_not_build"]["high"], pk["declined_to_build"]["high"],
-                    None if pk["rounds_with_king"]["low"] is None else 1 - pk["rounds_with_king"]["low"]]),
-        note="first two: of his Builds; last: of all rounds"))
     st = _styles()
     return [Paragraph(escape(f"Charts{(' - ' + label) if label else ''}"), st["h1"]), *_grid(drawings)]
 
@@ -380,18 +363,37 @@ def _setting(v) -> str:
     return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
 
+def _engine_tables(s: dict, st: dict) -> list:
+    out = []
+    for table in s["engine_report"]["tables"]:
+        columns = list(table["columns"])
+        first = 0.4 if len(columns) > 1 else 1.0
+        widths = [WIDTH * first] + [WIDTH * (1 - first) / max(1, len(columns) - 1)] * (len(columns) - 1)
+        out += [CondPageBreak(mm(40)), Paragraph(escape(table["title"]), st["h1"]),
+                _table([tuple(columns)] + [tuple(_cell(c) for c in row) for row in table["rows"]], widths, st)]
+    return out
+
+
 def summary_flow(s: dict, st: dict, name: str = "") -> list:
-    """Findings, how games ended and the key figures of one run."""
+    """Findings, how games ended, the key figures and the engine's tables of one run."""
     out = []
     if s["warning"]:
         out.append(Paragraph(escape(f"{name + ': ' if name else ''}{s['warning']}"), st["warning"]))
     out.append(_table(_ends_rows(s), [WIDTH * 0.58, WIDTH * 0.12, WIDTH * 0.30], st))
     out.append(Paragraph("Findings", st["h1"]))
-    out += [Paragraph(escape(line), st["bullet"], bulletText="\u2022") for line in s["findings"]]
+    out += [Paragraph(escape(line), st["bullet"], bulletText="\u2022")
+            for line in [*s["findings"], *s["engine_report"]["findings"]]]
     out.append(CondPageBreak(mm(60)))
     out.append(Paragraph("Key figures", st["h1"]))
     out.append(_table(key_rows(s), [WIDTH * 0.58, WIDTH * 0.42], st))
-    return out
+    return out + _engine_tables(s, st)
+
+
+def _seating(s: dict) -> str:
+    if len(set(s["policies"])) < 2:
+        return ""
+    return (" The rules deal the seats at random, so each policy met every seat." if s["seating"] == "dealt"
+            else " The policies turn by one seat from each game to the next, so each meets every seat.")
 
 
 class _Report(BaseDocTemplate):
@@ -418,16 +420,17 @@ class _Report(BaseDocTemplate):
 
 
 def render_report(summary: dict, variant: dict | None = None, variant_name: str = "",
-                  rows: list[dict] | None = None, title: str = "Altun Ha") -> bytes:
+                  rows: list[dict] | None = None, title: str = "") -> bytes:
     """balance.pdf from the simulator's summary (and a variant's, with the comparison rows)."""
     fonts.register()
     st = _styles()
     s = summary
+    title = title or s["engine_report"].get("title", "Game")
     story = [
         Paragraph(escape(f"{title} balance report"), st["title"]),
         Paragraph(escape(f"{s['games']:,} games of {s['players']} players; policies by seat in play order, cycling "
-                         f"{', '.join(s['policies'])}; seed {s['seed']}. Rules changed: {_changed(s)}. Seat 1 holds "
-                         "the Calendar in round 1 and plays first. Rates carry 95% Wilson intervals, means 95% "
+                         f"{', '.join(s['policies'])}; seed {s['seed']}. Rules changed: {_changed(s)}. Seat 1 plays "
+                         f"first in round 1.{_seating(s)} Rates carry 95% Wilson intervals, means 95% "
                          f"normal intervals. The only safeguard is a round cap of {s['round_cap']} rounds."),
                   st["meta"]),
         *summary_flow(s, st),

@@ -11,21 +11,24 @@ from __future__ import annotations
 from reportlab.lib.utils import simpleSplit
 
 from kitgen.layout.calibration import (
+    CROSS_REACH,
     GRID_REACH,
+    SCALE_OFFSET,
     SCALE_REACH,
+    Anchor,
     CalibrationLayout,
     tick_label,
     ticks,
 )
-from kitgen.layout.sheet import SCALE_BAR_LENGTH, ScaleBar
 from kitgen.render import fonts
 from kitgen.render.canvas import canvas_bytes, new_canvas
 from kitgen.render.colors import GUIDE, INK, MUTED, SEAM
 from kitgen.render.scale_bar import draw_scale_bar
 from kitgen.units import MM
 
-CROSS_REACH = 24 * MM     # the target's lines run this far each way: past the scales behind it
-SCALE_OFFSET = 14 * MM    # the back's scales lie this far from the target's centre, along its lines
+NUMBER_GAP = 0.35 * MM    # a scale's number starts this far past its tick, clear of a line through the tick
+NUMBER_RISE = 0.6 * MM    # an upright scale's number stands this far above its tick, for the same reason
+NUMBER_SHIFT = 2.6 * MM   # numbers lie this far out from the scale's line, past the unnumbered ticks
 FLIP = {"long": "flip on long edge", "short": "flip on short edge"}
 
 FRONT_TEXT = ("Print this file double-sided at 100% (no fit to page), {flip}, on the paper you print cards "
@@ -52,7 +55,7 @@ def _heading(canvas, page, title: str, text: str) -> None:
 
 def _front(canvas, lay: CalibrationLayout) -> None:
     _heading(canvas, lay.page, "Duplex calibration: front", FRONT_TEXT.format(flip=FLIP[lay.duplex]))
-    for n, (x, y) in enumerate(lay.targets):
+    for n, ((x, y), name) in enumerate(zip(lay.targets, lay.front_names)):
         steps = int(round(GRID_REACH / MM))
         for i in range(-steps, steps + 1):      # the fine grid: a line every millimetre, every 5 mm darker
             canvas.setStrokeColor(MUTED if i % 5 == 0 else GUIDE)
@@ -64,20 +67,26 @@ def _front(canvas, lay: CalibrationLayout) -> None:
         canvas.line(x, y - CROSS_REACH, x, y + CROSS_REACH)
         canvas.line(x - CROSS_REACH, y, x + CROSS_REACH, y)
         canvas.circle(x, y, 4 * MM, stroke=1, fill=0)
-        canvas.setFillColor(INK)
-        canvas.setFont(fonts.BOLD, 8)
-        canvas.drawString(x - GRID_REACH, y - GRID_REACH - 10, _name(n))
-    bar = ScaleBar((lay.page.width - SCALE_BAR_LENGTH) / 2, 12 * MM, False, SCALE_BAR_LENGTH)
-    draw_scale_bar(canvas, bar)
+        _name(canvas, _target_name(n), name, 8)
+    draw_scale_bar(canvas, lay.scale_bar)
 
 
-def _name(n: int) -> str:
+def _target_name(n: int) -> str:
     return "middle target" if n == 0 else f"target {'ABCD'[n - 1]}"
+
+
+def _name(canvas, text: str, at: Anchor, size: float) -> None:
+    canvas.setFillColor(INK)
+    canvas.setFont(fonts.BOLD, size)
+    if at.align == "right":
+        canvas.drawRightString(at.x, at.y, text)
+    else:
+        canvas.drawString(at.x, at.y, text)
 
 
 def _back(canvas, lay: CalibrationLayout) -> None:
     _heading(canvas, lay.page, "Duplex calibration: back (read here)", BACK_TEXT)
-    for n, (x, y) in enumerate(lay.zeros):
+    for n, ((x, y), name) in enumerate(zip(lay.zeros, lay.back_names)):
         canvas.setStrokeColor(INK)
         canvas.setFillColor(INK)
         canvas.setLineWidth(0.3)
@@ -93,14 +102,14 @@ def _back(canvas, lay: CalibrationLayout) -> None:
             canvas.setLineWidth(0.3 if rank else 0.2)
             canvas.line(x + value * MM, hy, x + value * MM, hy + length)
             canvas.line(vx, y + value * MM, vx + length, y + value * MM)
-            if numbered:
+            if numbered:              # beside its tick, so the target's line through the tick misses it
                 label = tick_label(value)
-                canvas.drawCentredString(x + value * MM, hy + 3.4 * MM, label)
-                canvas.drawString(vx + 3.4 * MM, y + value * MM - 1.8, label)
+                canvas.drawString(x + value * MM + NUMBER_GAP, hy + NUMBER_SHIFT, label)
+                canvas.drawString(vx + NUMBER_SHIFT, y + value * MM + NUMBER_RISE, label)
         canvas.setFont(fonts.BOLD, 7)
         canvas.drawString(x + SCALE_REACH * MM + 1.5 * MM, hy, "X mm \u2192")
-        canvas.drawString(vx - 1.5 * MM, y - SCALE_REACH * MM - 3.5 * MM, "\u2191 Y mm")
-        canvas.drawString(x - SCALE_REACH * MM, y - SCALE_REACH * MM - 2 * MM, _name(n))
+        canvas.drawString(vx - 1.5 * MM, y + SCALE_REACH * MM + 3.2 * MM, "\u2191 Y mm")     # above the scale's end
+        _name(canvas, _target_name(n), name, 7)
 
 
 def calibration_pdf(lay: CalibrationLayout) -> bytes:

@@ -30,6 +30,7 @@ class CardPainter:
         self.fonts = fonts.FontSet(game.root if user else None)
         self.icons = IconLibrary(game.root if user else None)
         self._icons: dict[str, Icon] = {}
+        self._with_icons: dict[str, str] = {}
         self.rendered: dict[tuple, str] = {}          # (setting, the values its template reads) -> its text
         self.costly: dict[int, Exception] = {}        # setting -> the error of its template out of time or room
         self._known: dict[tuple, Known] = {}          # places and boxes worked out, see known()
@@ -44,6 +45,8 @@ class CardPainter:
         self.warnings: list[str] = []
         self._errors: dict = {}
         self._warned: set = set()
+        self._back_names: frozenset[str] | None = None
+        self._contrast_memo: dict = {}                # see card_contrast.problems
 
     # --- helpers of the arrangement ------------------------------------------------------
 
@@ -60,10 +63,23 @@ class CardPainter:
             self._known[key] = Known()
         return self._known[key]
 
+    def with_icons(self, text: str) -> str:
+        """A box's text with what ``[icons]`` (and the emoji with a built-in twin) stand for made ``:name:``."""
+        got = self._with_icons.get(text)
+        if got is None:
+            got = self._with_icons[text] = self.game.tokens.substitute(text)
+        return got
+
     def icon(self, name: str, where: str) -> Icon:
         if name not in self._icons:
             self._icons[name] = Icon(name, self.icons.find(name, where))
         return self._icons[name]
+
+    def back_layouts(self) -> frozenset[str]:
+        """The names of the layouts the deck's backs are drawn with."""
+        if self._back_names is None:
+            self._back_names = frozenset(self.game.back_of(card).name for card in self.game.cards)
+        return self._back_names
 
     def warn(self, key, message: str) -> None:
         if key not in self._warned:
@@ -124,7 +140,8 @@ class CardPainter:
 
     def _face(self, card) -> list[Drawn]:
         if card.row not in self._faces:
-            self._faces[card.row] = self.arranged(self.game.face_of(card), card)
+            layout = self.game.face_of(card)
+            self._faces[card.row] = self._contrast_checked(layout, card, self.arranged(layout, card))
         return self._faces[card.row]
 
     def _back_source(self, card) -> tuple:
@@ -135,8 +152,24 @@ class CardPainter:
         layout, bound = self._back_source(card)
         key = (layout.name, None if bound is None else bound.row)
         if key not in self._backs:
-            self._backs[key] = self.arranged(layout, bound)
+            self._backs[key] = self._contrast_checked(layout, bound, self.arranged(layout, bound))
         return self._backs[key]
+
+    def _contrast_checked(self, layout, card, drawn: list[Drawn]) -> list[Drawn]:
+        """``drawn``, after a warning for each text or icon of one colour that stands out less than
+        3:1 from what is behind it (once per box, colour and background)."""
+        from kitgen.render.card_contrast import LEAST, hex_colour, problems
+
+        for d, what, colour, behind, value in problems(drawn, self, self._contrast_memo):
+            where = f"{d.box.file or layout.file}, layout '{layout.name}', box '{d.box.name}'"
+            if card is not None:
+                where += f" (row {card.row}, card {card.name!r})"
+            thing = "its text" if what == "text" else f"the icon '{what}' (of one colour)"
+            self.warn((layout.name, d.box.name, what, hex_colour(colour), hex_colour(behind)),
+                      f"{where}: {thing} ({hex_colour(colour)}) has a contrast of {value:.1f}:1 against "
+                      f"{hex_colour(behind)} behind it, under the {LEAST:g}:1 that reads in print; make one "
+                      "of them lighter or darker")
+        return drawn
 
     def back_key(self, card) -> int:
         """The number of ``card``'s back among the deck's distinct backs (0, 1, ... in order of first use)."""

@@ -12,7 +12,6 @@ only then is refused with a message naming the card.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -24,10 +23,14 @@ from kitgen.data.sandbox import TEMPLATE_ERRORS, Lookup, error_text
 from kitgen.errors import KitgenError, LimitError, RenderError
 from kitgen.layout import lengths
 from kitgen.layout.card_boxes import Place, Places, outside_safe_zone, place_problem, with_bleed
+from kitgen.layout.card_face import fit_image
+from kitgen.layout.geometry import Rect
 from kitgen.layout.known import Known
 from kitgen.render import fonts
+from kitgen.render.art_frame import frame_depths
 from kitgen.render.card_text import ALIGN, PARA_LEADING, TextFit, TextSetting, attempts, largest_fit, needed_width
-from kitgen.render.rich_text import LineSetter, icon_names, parse, plain_text
+from kitgen.render.images import image_size
+from kitgen.render.rich_text import LineSetter, icon_names, parse, plain_text, unread_markers
 from kitgen.units import MM, to_mm
 
 DEFAULT_FLOOR = 6.0               # no text prints smaller, unless a box says so (points)
@@ -106,7 +109,7 @@ class Arrangement:
         """How a message names the place of a problem: the cell(s) a value came from, else the layout."""
         card, painter = self.card, self.painter
         found = sources(setting, card, painter.game) if setting is not None and not setting.constant else []
-        columns = [s for s in found if s.startswith("column")]
+        columns = [s for s in found if s.startswith(("column", "[columns]"))]
         if columns and card is not None:
             return f"{painter.source}, row {card.row}, {', '.join(columns)} (card {card.name!r})"
         if found:
@@ -274,7 +277,7 @@ class Arrangement:
         steps = tuple(self.steps.values())
         places = Known() if self.alone else p.known(("places", self.layout.name, steps))
         self.places = Places(p.width, p.height, self.scale, self.names, self._setting, self.var, self._size_of,
-                             places, self._note)
+                             places, self._note, self.safe_inset())
         self.known_boxes = Known() if self.alone else p.known(("boxes", self.layout.name, steps))
 
     def _note(self, reads: tuple) -> None:
@@ -324,11 +327,13 @@ class Arrangement:
     def _find_pictures(self, drawn: Drawn) -> None:
         """The art of an image box, the icons of an icons box, looked up as drawing them will: what cannot be
         drawn (a path leading out of the game folder, a damaged file) is met here, in validate too."""
+        from kitgen.render.card_draw import icon_box_names
+
         p = self.painter
         if drawn.box.kind == "image":
             p.art.find(drawn.content.strip(), drawn.where)
         else:
-            for name in icons_of(drawn.content):
+            for name in icon_box_names(drawn.content):
                 p.icon(name, drawn.where)
 
     def _box(self, box) -> Drawn | None:
@@ -357,17 +362,55 @@ class Arrangement:
             inner = self.inner(box)
         except lengths.LengthError as exc:
             raise self.layout_error(box, str(exc)) from None
+        if box.kind == "image" and self.layout.name in p.back_layouts():
+            self._back_art(box, content.strip(), inner, style)
         if style.get("bleed"):
             place = with_bleed(place, p.width, p.height, p.bleed)
         else:
             self._safe_zone(box, place, style)
         return Drawn(box, place, content, style, text, inner)
 
+    def _back_art(self, box, name: str, inner: Place, style: dict) -> None:
+        """Warn when a back's picture is cropped to fill its box, or when a frame drawn in it lies
+        nearer the cut than the safe zone at this card size."""
+        p = self.painter
+        path = p.art.find(name, self.where(box, box.get("content", self.steps[box.name])))
+        if path is None:
+            return
+        w, h = image_size(path)
+        cover = style.get("fit") == "cover"
+        drawn = fit_image(Rect(inner.x, inner.y, inner.w, inner.h), w, h, cover)
+        size = f"{to_mm(p.width):g} x {to_mm(p.height):g} mm"
+        lost = max(drawn.w - inner.w, drawn.h - inner.h)
+        if lost > 0.5 * MM:
+            across = "width" if drawn.w - inner.w > drawn.h - inner.h else "height"
+            p.warn((self.layout.name, box.name, "cropped", name),
+                   f"{self.in_layout(box)}: its picture {name!r} is cropped to fill the box at this card size "
+                   f"({size}): {to_mm(lost):.1f} mm of its {across} is cut off, and any frame drawn in it with "
+                   'it; fit = "contain" shows it whole')
+        depths = frame_depths(path)
+        if depths is None:
+            return
+        left, top, right, bottom = depths
+        lines = (drawn.x + left * drawn.w, drawn.y + top * drawn.h,
+                 p.width - (drawn.x1 - right * drawn.w), p.height - (drawn.y1 - bottom * drawn.h))
+        nearest = min(lines)
+        inset = self.safe_inset()
+        if nearest < inset - 0.05 * MM:
+            p.warn((self.layout.name, box.name, "frame", name),
+                   f"{self.in_layout(box)}: the frame drawn in its picture {name!r} lies "
+                   f"{to_mm(max(nearest, 0)):.1f} mm inside the cut at this card size ({size}), nearer than the "
+                   f"safe zone ({to_mm(inset):g} mm), where the cut may take it off or leave it uneven; draw the "
+                   "frame in the layout (a box with a stroke) and keep the picture inside it")
+
+    def safe_inset(self) -> float:
+        """The layout's safe zone: how far inside the trim text and borders keep (points, never scaled)."""
+        return lengths.points(lengths.evaluate(self.layout.safe.value, lambda n, a: (0.0, 0), 1.0, None), 1.0, MM)
+
     def _safe_zone(self, box, place: Place, style: dict) -> None:
         if box.kind not in ("text", "icons") and not style.get("stroke"):
             return
-        safe = self.layout.safe
-        inset = lengths.points(lengths.evaluate(safe.value, lambda n, a: (0.0, 0), 1.0, None), 1.0, MM)
+        inset = self.safe_inset()
         past = outside_safe_zone(place, self.painter.width, self.painter.height, inset)
         if past > 0.05:
             what = "text" if box.kind in ("text", "icons") else "border"
@@ -384,7 +427,10 @@ class Arrangement:
         return True
 
     def content(self, box) -> str:
-        return self.value(box, "content") or "" if "content" in box.settings else ""
+        text = self.value(box, "content") or "" if "content" in box.settings else ""
+        if text and box.kind in ("text", "icons"):
+            text = self.painter.with_icons(text)
+        return text
 
     # --- text ------------------------------------------------------------------------------
 
@@ -419,6 +465,7 @@ class Arrangement:
     def _fit(self, box) -> TextFit:
         p = self.painter
         where = _Where(self, box)
+        self._markers(box, where)
         bold, italic = bool(self.value(box, "bold")), bool(self.value(box, "italic"))
         family = self.value(box, "font") or fonts.DEFAULT_FAMILY
         if not p.fonts.has(family):
@@ -433,8 +480,10 @@ class Arrangement:
             pieces = parse(self.content(box), bold, italic)
             names = icon_names(pieces)
             icons = {name: p.icon(name, str(where)) for name in names} if names else {}
-            for style in {(r.bold, r.italic) for r in pieces if hasattr(r, "bold")}:
-                fonts.check_glyphs(plain_text(pieces, style), where, p.fonts.face(family, *style))
+            for style in sorted({(r.bold, r.italic) for r in pieces if hasattr(r, "bold")}):
+                missing = fonts.missing_glyphs(plain_text(pieces, style), p.fonts.face(family, *style))
+                if missing:
+                    raise RenderError(f"{self._holding(box, missing[0], where)}: {fonts.glyph_problem(missing)}")
             if how is None:
                 raise late
             fitted = largest_fit(attempts(how, pieces, icons, p.fonts), how.top, how.low)
@@ -444,6 +493,36 @@ class Arrangement:
                                                    bold, italic))
             p.fitted_texts[how] = fitted
         return fitted
+
+    def _holding(self, box, ch: str, where) -> str:
+        """Where the character ``ch`` of a box's text comes from: the one column (or [columns] key) whose
+        value holds it, as the designer wrote it, else where the box's text comes from."""
+        setting = box.get("content", self.steps[box.name])
+        if setting is not None and not setting.constant and self.card is not None:
+            for name in sorted(setting.names):
+                value = self.context.get(name)
+                members = tuple((n, m) for n, m in setting.members if n == name)
+                if name == "fields":
+                    members = tuple((n, m) for n, m in members if ch in str(self.card.fields.get(m, "")))
+                    if not members:
+                        continue
+                elif not (isinstance(value, str) and ch in value):
+                    continue
+                return self.where(box, _One(frozenset({name}), members))
+        return str(where)
+
+    def _markers(self, box, where) -> None:
+        """Warn of ``*`` and ``**`` that open or close nothing: they print as written."""
+        content = self.content(box)
+        if "*" not in content:
+            return
+        unread = unread_markers(content)
+        if unread:
+            shown = content if len(content) <= 40 else content[:39] + "…"
+            marks = " and ".join(sorted(set(unread), key=len, reverse=True))
+            self.painter.warn(("markers", self.card.row if self.card is not None else None, box.name),
+                              f"{where}: {marks!s} in {shown!r} opens or closes no bold or italic type, so it prints "
+                              "as written; pair it (**bold**, *italic*, ***both***) or write \\* for an asterisk")
 
     def _text_setting(self, box, family: str, bold: bool, italic: bool) -> TextSetting:
         """How the text of ``box`` is to be set on this card: all that its fit depends on.  A length of
@@ -519,6 +598,15 @@ class Arrangement:
         return Place(place.x + x, place.y + y, self.inner_w(box), self.inner_h(box))
 
 
+@dataclass(frozen=True)
+class _One:
+    """One name of a setting's template, for :func:`~kitgen.data.card_context.sources`."""
+
+    names: frozenset
+    members: tuple
+    constant: bool = False
+
+
 class _Where:
     """Where a box's content comes from, as a message says it: worked out when a message needs it."""
 
@@ -531,11 +619,6 @@ class _Where:
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
-
-
-def icons_of(content: str) -> list[str]:
-    """The icon names an icons box shows: its content split at spaces and commas, colons around each optional."""
-    return [n.strip(":") for n in re.split(r"[\s,]+", content.strip()) if n.strip(":")]
 
 
 _SCALARS = (str, int, float, bool, type(None))

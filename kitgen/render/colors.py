@@ -22,6 +22,7 @@ PLACEHOLDER_EDGE = HexColor("#b9b0a0")
 
 # around the cards on a sheet, and the contact sheet
 CROP_MARK = HexColor("#000000")
+CUT_GUIDE = HexColor("#9a9a9a")      # hairlines along cuts without crop marks: shows on dark and light cards
 NOTE = HexColor("#6b6258")           # small print: sheet labels, scale bars, the fold line, captions
 PAPER = HexColor("#f3efe6")          # the contact sheet's background
 SHADOW = HexColor("#d8d1c3")         # under each card of the contact sheet
@@ -45,6 +46,17 @@ BAR_VARIANT = HexColor("#a0522d")    # a compared variant's bars
 NEGATIVE = HexColor("#b03a2e")       # bars below zero, warnings
 REFERENCE = HexColor("#d9822b")      # reference lines such as the fair share
 WARNING_FILL = HexColor("#fbeceb")   # behind a warning
+
+
+class TextColor(Color):
+    """The colour of text: a press canvas (:mod:`kitgen.render.canvas`) prints it in the inks of text and
+    lines (a black one in black ink alone); on every other canvas it is the colour it says."""
+
+
+def text_color(value: Color | str) -> TextColor:
+    """``value`` as the colour of text."""
+    c = _color(value)
+    return c if isinstance(c, TextColor) else TextColor(c.red, c.green, c.blue, alpha=c.alpha)
 
 
 def _color(value: Color | str) -> Color:

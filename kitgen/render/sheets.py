@@ -15,11 +15,12 @@ from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 
 from kitgen.layout.deck import CardPlacement, place_cards
 from kitgen.layout.gutterfold import FOLD_DASH, GutterfoldLayout
-from kitgen.layout.sheet import SheetLayout, margin_spots, place_along
+from kitgen.layout.margins import margin_spots, place_along
+from kitgen.layout.sheet import SheetLayout
 from kitgen.render import fonts
 from kitgen.render.canvas import canvas_bytes, new_canvas
 from kitgen.render.card import CardPainter
-from kitgen.render.colors import CROP_MARK, NOTE
+from kitgen.render.colors import CROP_MARK, CUT_GUIDE, NOTE
 from kitgen.render.scale_bar import draw_scale_bar
 from kitgen.render.text_fit import fit_line
 from kitgen.units import to_mm
@@ -40,6 +41,7 @@ class CardSheets:
     pdf: bytes
     pages: int
     placements: list[CardPlacement]
+    warnings: list[str]            # what drawing the cards found worth saying (a back's frame past the safe zone...)
 
 
 def render_card_sheets(game, layout, art, source: str, on_page=None) -> CardSheets:
@@ -48,9 +50,14 @@ def render_card_sheets(game, layout, art, source: str, on_page=None) -> CardShee
     painter = CardPainter(game, layout.card.width, layout.card.height, layout.bleed, art, source)
     for card in game.cards:
         painter.check(card)
-    placements, pages = place_cards([c.count for c in game.cards], layout)
+    index = {id(card): i for i, card in enumerate(game.cards)}
+    decks = game.decks
+    placements, pages = place_cards([c.count for c in game.cards], layout,
+                                    [[index[id(c)] for c in deck.cards] for deck in decks])
+    deck_of = {index[id(c)]: deck for deck in decks for c in deck.cards}
     sheets = len({pl.front_page for pl in placements})
     sides: dict[int, tuple[str, int]] = {}          # page -> (what it holds, its sheet's number)
+    page_deck: dict[int, object] = {}               # page -> the deck it holds (one a page)
     for sheet in range(sheets):
         front_page, back_page = layout.page_numbers(sheet, sheets)
         sides[back_page] = ("backs", sheet + 1)
@@ -65,34 +72,44 @@ def render_card_sheets(game, layout, art, source: str, on_page=None) -> CardShee
     for page in range(1, pages + 1):
         side, sheet = sides[page]
         taken = []
+        bar = layout.sheet.scale_bar if side == "fronts" else getattr(layout, "back_scale_bar", None)
         if side == "fronts":
             draw_crop_marks(canvas, layout.sheet)
             if isinstance(layout, GutterfoldLayout):
                 _draw_fold(canvas, layout)
                 if layout.fold_label:
                     taken.append(layout.fold_label)
-            if layout.sheet.scale_bar:
-                draw_scale_bar(canvas, layout.sheet.scale_bar)
-                taken.append(layout.sheet.scale_bar.box)
+        if bar is not None:
+            draw_scale_bar(canvas, bar)
+            taken.append(bar.box)
         for pl in by_page.get(page, ()):
+            page_deck.setdefault(page, deck_of[pl.index])
             if pl.front_page == page:
                 _place(canvas, painter.face(canvas, game.cards[pl.index]), pl.front, layout.front_rotation)
             if pl.back_page == page:
                 _place(canvas, painter.back(canvas, game.cards[pl.index]), pl.back, layout.back_rotation)
-        _draw_note(canvas, layout, side, _note(game, layout, side, sheet, sheets), taken)
+        if side == "fronts":
+            draw_cut_guides(canvas, layout.sheet)
+        deck = page_deck.get(page) if len(decks) > 1 else None
+        _draw_note(canvas, layout, side, _note(game, layout, side, sheet, sheets, deck), taken)
         canvas.showPage()
         if on_page is not None:
             on_page()
-    return CardSheets(canvas_bytes(canvas), pages, placements)
+    return CardSheets(canvas_bytes(canvas), pages, placements, list(painter.warnings))
 
 
 def _duplex(layout) -> str:
     return "none" if isinstance(layout, GutterfoldLayout) else layout.duplex
 
 
-def _note(game, layout, side: str, sheet: int, sheets: int) -> tuple[str, ...]:
-    """What the page is and how to print it, then shorter versions for a margin with less room."""
+def _note(game, layout, side: str, sheet: int, sheets: int, deck=None) -> tuple[str, ...]:
+    """What the page is and how to print it, then shorter versions for a margin with less room
+    (with the deck it holds, when the game has several)."""
     size = f"{to_mm(layout.card.width):g} x {to_mm(layout.card.height):g} mm"
+    if deck is not None:
+        title = f"{game.title} · {deck.label}"
+        return tuple(t.replace(game.title, title, 1) if t.startswith(game.title) else f"{deck.label} · {t}"
+                     for t in _note(game, layout, side, sheet, sheets))
     if isinstance(layout, GutterfoldLayout):
         return (f"{game.title} · gutterfold {sheet}/{sheets} · {size} · {GUTTERFOLD_HINT}",
                 f"{game.title} · gutterfold {sheet}/{sheets} · print at 100%, fold, glue, cut",
@@ -120,6 +137,21 @@ def draw_crop_marks(canvas, layout: SheetLayout) -> None:
     canvas.setLineWidth(0.4)
     for ln in layout.crop_marks:
         canvas.line(ln.x0, ln.y0, ln.x1, ln.y1)
+
+
+CUT_GUIDE_WIDTH = 0.25      # points: a hairline along a cut, over the cards' edges
+
+
+def draw_cut_guides(canvas, layout: SheetLayout) -> None:
+    """Hairlines along the cuts that no white paper shows (a sheet without crop marks), over the cards."""
+    if not layout.cut_guides:
+        return
+    canvas.saveState()
+    canvas.setStrokeColor(CUT_GUIDE)
+    canvas.setLineWidth(CUT_GUIDE_WIDTH)
+    for ln in layout.cut_guides:
+        canvas.line(ln.x0, ln.y0, ln.x1, ln.y1)
+    canvas.restoreState()
 
 
 NOTE_SIZES = (5.5, 4.5)      # largest and smallest size of the sheet label

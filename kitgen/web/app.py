@@ -6,8 +6,14 @@ page pictures; see :mod:`kitgen.web.worker`), builds every game and watches
 their folders; on stop it ends them and removes its temporary folder.
 
 Only three kinds of file can be fetched: the package's own assets
-(``/static``), the files of a served game folder (``/game/<key>/files/...``,
-through :meth:`kitgen.web.games.ServedGame.file`) and what the server built.
+(``/static``, ``/fonts``), the files of a served game folder
+(``/game/<key>/files/...``, through :meth:`kitgen.web.games.ServedGame.open`,
+the build's own containment check at each request, then sent as it is read)
+and what the server built in its own temporary folder.  Every request must
+name the server by its own names, no request may come from another site's
+page, and every change must be JSON (:mod:`kitgen.web.trust`); a request must
+arrive whole, and an answer be taken, within a deadline
+(:mod:`kitgen.web.connections`).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import mimetypes
 import shutil
 import tempfile
 from collections import OrderedDict
@@ -25,18 +32,20 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from kitgen.data.paths import file_within
 from kitgen.errors import KitgenError
-from kitgen.web import simulation, solving
+from kitgen.web import connections, simulation, solving
 from kitgen.web.games import ServedGame, served_games
 from kitgen.web.limits import MAX_BODY, BodyLimit, read_json
 from kitgen.web.live import LiveGame, watch
 from kitgen.web.pages import render_page
+from kitgen.web.responses import OpenFileResponse
+from kitgen.web.trust import Guard, allowed_hosts
 from kitgen.web.worker import Worker, WorkerError
 
 HERE = Path(__file__).resolve().parent
@@ -45,6 +54,13 @@ PRELOAD = ("kitgen.web.preview", "kitgen.outputs.kit", "kitgen.render.sheets", "
            "kitgen.render.aids", "kitgen.outputs.card_pages", "pypdfium2")
 PICTURE_CACHE = 256            # page pictures kept in memory
 KEEP_ALIVE = 15.0              # seconds between comments on an idle event stream
+# A game folder's own files are shown as data, never as a page of this server: a game's .html or
+# .svg could otherwise run its scripts as this server's own page, and ask the API as one.
+GAME_FILE_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
+                     "Content-Security-Policy": "sandbox; default-src 'none'"}
+# The server's pages are never shown inside another page, whose user could be led to click in them
+# (browsers that say where a request comes from are refused by kitgen.web.trust before this).
+PAGE_HEADERS = {"X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'"}
 log = logging.getLogger("kitgen.web")
 
 
@@ -57,9 +73,9 @@ class Server:
         self.folder = Path(tempfile.mkdtemp(prefix="kitgen-serve-"))
         self.builder = Worker(preload=PRELOAD)
         self.painter = Worker(preload=("kitgen.web.preview", "pypdfium2"))
-        self.simulator = Worker(preload=("solver.altunha.sim.simulate",))
+        self.simulator = Worker(preload=("solver.simulation.simulate",))
         self.live = {g.key: LiveGame(g, self.builder, self.folder / g.key) for g in games}
-        self.solver_games = {g.key: g.argument for g in games if solving.uses_altunha_rules(g.argument)}
+        self.solver_games = {g.key: g.argument for g in games if solving.has_engine(g.argument)}
         for game in self.live.values():
             game.on_build.append(self._game_changed)
         self.runs = simulation.Runs(self.simulator, self.folder / "simulations")
@@ -79,9 +95,10 @@ class Server:
             self._tasks.append(loop.create_task(watch(list(self.live.values()), self.stopping)))
 
     def _game_changed(self, game: LiveGame) -> None:
-        """After a good build: the solver reads the game's new cards, and offers its page if they fit."""
+        """After a good build: the solver reads the game's new cards, and offers its page if its engine
+        plays them."""
         solving.forget_decks()
-        if solving.uses_altunha_rules(game.served.argument):
+        if solving.has_engine(game.served.argument):
             self.solver_games[game.key] = game.served.argument
         else:
             self.solver_games.pop(game.key, None)
@@ -93,6 +110,7 @@ class Server:
 
     async def stop(self) -> None:
         self.stopping.set()
+        self.runs.close()
         for task in self._tasks:
             task.cancel()
         for worker in (self.builder, self.painter, self.simulator):
@@ -104,6 +122,10 @@ class Server:
         if game is None:
             raise HTTPException(404)
         return game
+
+    def own_file(self, path: str | Path) -> Path | None:
+        """``path``, a file the server made, when it is one: a regular file inside its own folder."""
+        return file_within(Path(path), self.folder)
 
     def picture(self, key: tuple, make) -> bytes:
         if key in self.pictures:
@@ -127,7 +149,7 @@ class Server:
 # --- pages ---------------------------------------------------------------------------------
 
 def _page(server: Server, name: str, **values) -> HTMLResponse:
-    return HTMLResponse(render_page(name, games=server.game_list(), **values))
+    return HTMLResponse(render_page(name, games=server.game_list(), **values), headers=PAGE_HEADERS)
 
 
 async def index(request: Request):
@@ -147,9 +169,11 @@ async def solver_page(request: Request):
     game = server.game(request)
     if game.key not in server.solver_games:
         raise HTTPException(404)
-    switches = await run_in_threadpool(solving.rule_switches, server.solver_games[game.key])
-    return _page(server, "solver.html", game=game.key, title=game.served.title,
-                 switches=json.dumps(switches), solver=True)
+    argument = server.solver_games[game.key]
+    switches = await run_in_threadpool(solving.rule_switches, argument)
+    data = await run_in_threadpool(solving.page_data, argument)
+    return _page(server, "solver.html", game=game.key, title=game.served.title, switches=json.dumps(switches),
+                 solver=True, engine=json.dumps(data), view=f"/game/{game.key}/view.js" if data["view"] else "")
 
 
 async def simulator_page(request: Request):
@@ -157,7 +181,21 @@ async def simulator_page(request: Request):
     game = server.game(request)
     if game.key not in server.solver_games:
         raise HTTPException(404)
-    return _page(server, "simulate.html", game=game.key, title=game.served.title, solver=True)
+    data = await run_in_threadpool(solving.simulator_data, server.solver_games[game.key])
+    return _page(server, "simulate.html", game=game.key, title=game.served.title, solver=True, sim=data)
+
+
+async def engine_view(request: Request):
+    """The engine's own drawing of its answers on the solver page (a script of its package), if it has one."""
+    server = request.app.state.server
+    game = server.game(request)
+    if game.key not in server.solver_games:
+        raise HTTPException(404)
+    _, engine = await run_in_threadpool(solving.engine_game, server.solver_games[game.key])
+    path = getattr(engine, "web_view", None)
+    if not path:
+        raise HTTPException(404)
+    return FileResponse(path, media_type="text/javascript", headers={"Cache-Control": "no-store"})
 
 
 # --- the live preview ----------------------------------------------------------------------
@@ -244,10 +282,12 @@ async def kit_file(request: Request):
 
 async def game_file(request: Request):
     game = request.app.state.server.game(request)
-    path = game.served.file(request.path_params["path"])
-    if path is None:
+    relative = request.path_params["path"]
+    fd = await run_in_threadpool(game.served.open, relative)
+    if fd is None:
         raise HTTPException(404)
-    return FileResponse(path, headers={"Cache-Control": "no-store"})
+    return OpenFileResponse(fd, media_type=mimetypes.guess_type(relative)[0] or "application/octet-stream",
+                            headers=GAME_FILE_HEADERS)
 
 
 # --- the JSON API --------------------------------------------------------------------------
@@ -256,14 +296,14 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def _answer(request: Request, with_play: bool, answer):
+async def _answer(request: Request, with_play: bool, answer, advice: bool = False):
     server = request.app.state.server
     data = await read_json(request)
     if isinstance(data, Response):
         return data
 
     def work():
-        return answer(solving.read_request(data, server.solver_games, with_play))
+        return answer(solving.read_request(data, server.solver_games, with_play, advice))
 
     try:
         return JSONResponse(await run_in_threadpool(work))
@@ -291,6 +331,10 @@ async def api_check(request: Request):
     return await _answer(request, True, solving.check)
 
 
+async def api_advise(request: Request):
+    return await _answer(request, False, solving.advise, advice=True)
+
+
 async def api_games(request: Request):
     return JSONResponse(request.app.state.server.game_list())
 
@@ -311,11 +355,15 @@ async def api_simulate(request: Request):
     data = await read_json(request)
     if isinstance(data, Response):
         return data
+    argument = server.solver_games[game.key]
     try:
         options = simulation.read_options(data)
+        await run_in_threadpool(simulation.check_options, argument, options)
+        job = server.runs.start(argument, options)
+    except simulation.Busy as exc:
+        return _error(429, str(exc))
     except KitgenError as exc:
         return _error(400, "\n".join(exc.lines()))
-    job = server.runs.start(server.solver_games[game.key], options)
     return JSONResponse(job.to_json(f"/game/{game.key}/simulations"), status_code=202)
 
 
@@ -334,15 +382,16 @@ async def simulation_state(request: Request):
 
 
 async def simulation_pdf(request: Request):
-    _, game, job = _job(request)
-    if job.result is None:
+    server, game, job = _job(request)
+    pdf = server.own_file(job.result["pdf"]) if job.result else None
+    if pdf is None:
         raise HTTPException(404)
-    return FileResponse(job.result["pdf"], media_type="application/pdf", filename=f"{game.key}-balance.pdf")
+    return FileResponse(pdf, media_type="application/pdf", filename=f"{game.key}-balance.pdf")
 
 
 def simulation_page(request: Request):
     server, game, job = _job(request)
-    pdf = Path(job.result["pdf"]) if job.result else None
+    pdf = server.own_file(job.result["pdf"]) if job.result else None
     pages = job.result["pages"] if job.result else 0
     return _page_picture(server, pdf, pages, ("simulation", job.id, request.path_params["page"]),
                          request.path_params["page"])
@@ -379,9 +428,14 @@ def check_address(host: str, port: int) -> None:
 
 
 class WebServer:
-    """uvicorn running the app, stopped cleanly: open event streams end before the server waits for them."""
+    """uvicorn running the app, stopped cleanly: open event streams end before the server waits for them.
 
-    def __init__(self, app: Starlette, host: str = "127.0.0.1", port: int = 8000):
+    ``request_seconds``: how long a connection may take to send a whole request (see
+    :mod:`kitgen.web.connections`).
+    """
+
+    def __init__(self, app: Starlette, host: str = "127.0.0.1", port: int = 8000,
+                 request_seconds: float = connections.REQUEST_SECONDS):
         import uvicorn
 
         app_server = app.state.server
@@ -393,7 +447,8 @@ class WebServer:
 
         self.app = app
         self.uvicorn = _Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
-                                              timeout_graceful_shutdown=2))
+                                              timeout_graceful_shutdown=2,
+                                              **connections.settings(request_seconds)))
 
     def run(self) -> None:
         self.uvicorn.run()
@@ -408,11 +463,12 @@ class WebServer:
 
 
 def create_app(games: list[str], watch_files: bool = True, body_limit: int = MAX_BODY,
-               hosts: list[str] | None = None) -> Starlette:
+               host: str = "127.0.0.1") -> Starlette:
     """The app serving ``games`` (built-in names or folders; a missing one raises its KitgenError).
 
-    ``hosts``: the only Host headers answered (the names of this machine when it serves
-    only itself, so a web page elsewhere cannot reach it by rebinding a name); None: any.
+    ``host``: the address it is served on (``--host``); requests answered are those naming the
+    server by it and its other names (:func:`kitgen.web.trust.allowed_hosts`), so a web page
+    elsewhere cannot reach it by pointing a name of its own at this machine.
     """
     server = Server(served_games(games), watch_files)
 
@@ -431,12 +487,14 @@ def create_app(games: list[str], watch_files: bool = True, body_limit: int = MAX
         Route("/api/all", api_all, methods=["POST"]),
         Route("/api/explain", api_explain, methods=["POST"]),
         Route("/api/check", api_check, methods=["POST"]),
+        Route("/api/advise", api_advise, methods=["POST"]),
         Route("/game/{key}/", preview_page),
         Route("/game/{key}/solver", solver_page),
         Route("/game/{key}/simulate", simulator_page),
         Route("/game/{key}/state", state),
         Route("/game/{key}/events", events),
         Route("/game/{key}/switches", api_switches),
+        Route("/game/{key}/view.js", engine_view),
         Route("/game/{key}/build/{build:int}/face/{which}.png", card_picture),
         Route("/game/{key}/build/{build:int}/page/{doc}/{page:int}.png", page_picture),
         Route("/game/{key}/kit/{name}", kit_file),
@@ -449,7 +507,7 @@ def create_app(games: list[str], watch_files: bool = True, body_limit: int = MAX
         Mount("/fonts", StaticFiles(directory=FONTS), name="fonts"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: not_found},
-                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts or ["*"]),
+                    middleware=[Middleware(Guard, hosts=allowed_hosts(host)),
                                 Middleware(BodyLimit, limit=body_limit)])
     app.state.server = server
     return app

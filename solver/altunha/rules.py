@@ -266,13 +266,9 @@ def with_settings(rules: Rules, settings: dict[str, Any], where: str = "--rule")
 
 def split_settings(items: Sequence[str], option: str, accepted: Sequence[str] = SETTINGS) -> dict[str, str]:
     """``["chain=off", ...]`` -> ``{"chain": "off"}``, refusing items without ``=``."""
-    out = {}
-    for item in items:
-        name, sep, value = (part.strip() for part in item.partition("="))
-        if not sep or not name:
-            raise OptionError(option, f"{item!r} is not NAME=VALUE; accepted names: {', '.join(accepted)}")
-        out[name] = value
-    return out
+    from solver.engine import split_settings as split
+
+    return split(items, option, accepted)
 
 
 def check_rules(rules: Rules, where: str = "rules") -> Rules:

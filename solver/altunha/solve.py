@@ -68,21 +68,21 @@ def _model(q: Question, deck: Deck):
 
 
 def solve_turn(hand, population: int, temples: Sequence[int] = (), rules: Rules | None = None,
-               game: str = "altun-ha") -> TurnPlan:
+               game: str = "altun-ha", deck: Deck | None = None) -> TurnPlan:
     """The optimal Farm and Build play (ties broken deterministically)."""
     from solver.altunha.cpsat_model import solve_model
 
-    deck = load_deck(game)
+    deck = deck if deck is not None else load_deck(game)
     q = question(hand, population, temples, rules, deck)
     return solve_model(_model(q, deck))[0]
 
 
 def explain_turn(hand, population: int, temples: Sequence[int] = (), rules: Rules | None = None,
-                 game: str = "altun-ha") -> Answer:
+                 game: str = "altun-ha", deck: Deck | None = None) -> Answer:
     """The optimal play, the next best play and which rule decided between them."""
     from solver.altunha.cpsat_model import next_best, solve_model
 
-    deck = load_deck(game)
+    deck = deck if deck is not None else load_deck(game)
     q = question(hand, population, temples, rules, deck)
     tm = _model(q, deck)
     plan, objective = solve_model(tm)
@@ -93,11 +93,11 @@ def explain_turn(hand, population: int, temples: Sequence[int] = (), rules: Rule
 
 
 def all_optimal_plans(hand, population: int, temples: Sequence[int] = (),
-                      rules: Rules | None = None, game: str = "altun-ha") -> list[TurnPlan]:
+                      rules: Rules | None = None, game: str = "altun-ha", deck: Deck | None = None) -> list[TurnPlan]:
     """Every optimal play (equal on the rulings), preferred first; identical cards count once."""
     from solver.altunha.cpsat_model import enumerate_optimal, solve_model
 
-    deck = load_deck(game)
+    deck = deck if deck is not None else load_deck(game)
     q = question(hand, population, temples, rules, deck)
     best = solve_model(_model(q, deck))[0]
     plans = enumerate_optimal(_model(q, deck), plan_key(best, deck))
@@ -122,12 +122,12 @@ class PlayReport:
 
 
 def judge_play(hand, population: int, temples: Sequence[int], farm: Sequence[str],
-               build, rules: Rules | None = None, game: str = "altun-ha") -> PlayReport:
+               build, rules: Rules | None = None, game: str = "altun-ha", deck: Deck | None = None) -> PlayReport:
     """Check a play (farm card names, build placements) and compare it with the best play."""
-    deck = load_deck(game)
+    deck = deck if deck is not None else load_deck(game)
     q = question(hand, population, temples, rules, deck)
     result = check_play(q.hand, q.population, q.temples, farm, build, q.rules, deck)
-    best = solve_turn(q.hand, q.population, q.temples, q.rules, game)
+    best = solve_turn(q.hand, q.population, q.temples, q.rules, game, deck)
     if not result.legal:
         return PlayReport(result, best, None, False)
     gap = best.points - result.plan.points

@@ -6,7 +6,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from kitgen.layout.geometry import Rect
 from kitgen.layout.packing import MARGIN, hexagon_points
-from kitgen.layout.sheet import SCALE_BAR_LENGTH, SCALE_BAR_SPAN, ScaleBar
+from kitgen.layout.scale_bar import SCALE_BAR_LENGTH, SCALE_BAR_SPAN, ScaleBar
 from kitgen.render import fonts
 from kitgen.render.colors import GUIDE, INK, MUTED
 from kitgen.render.scale_bar import draw_scale_bar

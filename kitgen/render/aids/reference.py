@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
 from kitgen.data.components import Reference
@@ -17,6 +18,7 @@ from kitgen.units import Size, card_size, mm, to_mm
 LARGEST, SMALLEST = 11.0, 5.5     # body text sizes tried, in points
 PAD = mm(3)
 TITLE_H = mm(9)
+CORNER_SIZE = 12.0                # points: the corner mark
 
 
 def _markup(line: str) -> str:
@@ -66,10 +68,15 @@ def _draw_card(canvas, ref: Reference, size: Size, band: str, footer: str) -> No
     canvas.rect(0, 0, w, h, stroke=0, fill=1)
     canvas.setFillColor(HexColor(band))
     canvas.rect(0, h - TITLE_H - PAD, w, TITLE_H + PAD, stroke=0, fill=1)
-    title_size = fit_line(ref.title, fonts.BOLD, 10, 6, w - 2 * PAD)
+    beside = 0.0
+    canvas.setFillColor(text_color_on(band))
+    if ref.corner:                  # the mark in the top-left corner, seen in a fanned hand
+        canvas.setFont(fonts.BOLD, CORNER_SIZE)
+        canvas.drawString(PAD, h - PAD - TITLE_H / 2 - CORNER_SIZE * 0.35, ref.corner)
+        beside = stringWidth(ref.corner, fonts.BOLD, CORNER_SIZE) + mm(2)
+    title_size = fit_line(ref.title, fonts.BOLD, 10, 6, w - 2 * PAD - 2 * beside)
     if title_size is None:
         raise RenderError(f"{ref.where}: the title {ref.title!r} does not fit across the card; shorten it")
-    canvas.setFillColor(text_color_on(band))
     canvas.setFont(fonts.BOLD, title_size)
     canvas.drawCentredString(w / 2, h - PAD - TITLE_H / 2 - title_size * 0.2, ref.title)
     body_top = h - TITLE_H - PAD - mm(2.5)
@@ -103,7 +110,7 @@ def _size(ref: Reference, game) -> Size:
 
 def reference_form(canvas, ref: Reference, ctx) -> tuple[str, tuple[float, float]]:
     """The reference card drawn once as a form; its name and (width, height)."""
-    for line in (ref.title, *ref.lines):
+    for line in (ref.title, ref.corner, *ref.lines):
         fonts.check_glyphs(line, ref.where, fonts.BOLD)
     size = _size(ref, ctx.game)
     form = ctx.form_name("reference")

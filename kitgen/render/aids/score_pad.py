@@ -8,6 +8,7 @@ from functools import partial
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from kitgen.data.components import ScorePad
+from kitgen.errors import RenderError
 from kitgen.layout.geometry import Rect
 from kitgen.layout.packing import content_area
 from kitgen.render import fonts
@@ -21,6 +22,8 @@ TRACK_W = mm(26)
 HEADER_H = mm(15)
 TOTAL_H = mm(13)
 MAX_ROW_H = mm(12)
+NOTE_H = mm(7)            # under the table: its note
+NOTE_SIZES = (7.5, 5.0)   # the note's largest and smallest type size
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,8 @@ class PadGrid:
 
 
 def pad_grid(pad: ScorePad, area: Rect) -> PadGrid:
+    if pad.note:                                  # room for the note under the table
+        area = Rect(area.x, area.y + NOTE_H, area.w, area.h - NOTE_H)
     fixed = [ROUND_W] + ([TRACK_W] if pad.track else [])
     player_w = (area.w - sum(fixed)) / pad.players
     widths = fixed + [player_w] * pad.players
@@ -63,6 +68,7 @@ def pad_pages(pads: list[ScorePad], ctx) -> list[AidPage]:
     pages = []
     for pad in pads:
         fonts.check_glyphs(pad.title + pad.track, pad.where, fonts.BOLD)
+        fonts.check_glyphs(pad.note, pad.where, fonts.REGULAR)
         for _ in range(pad.count):
             pages.append(AidPage(pad.title + ": write the players' names at the top", partial(_pad, pad=pad),
                                  actual_size=False))
@@ -123,4 +129,13 @@ def _pad(canvas, page_of, ctx, pad: ScorePad) -> None:
         if track_col is not None:
             _centred(canvas, str(values[r]), grid.cell(r + 1, track_col), fonts.REGULAR, 10, MUTED)
     _centred(canvas, "Total", grid.cell(n_rows - 1, 0), fonts.BOLD, 9.5)
+    if pad.note:
+        width = grid.xs[-1] - grid.xs[0]
+        size = fit_line(pad.note, fonts.REGULAR, *NOTE_SIZES, width)
+        if size is None:
+            raise RenderError(f"{pad.where}: the note does not fit under the score pad even at "
+                              f"{NOTE_SIZES[1]:g} pt; shorten it")
+        canvas.setFont(fonts.REGULAR, size)
+        canvas.setFillColor(MUTED)
+        canvas.drawCentredString((grid.xs[0] + grid.xs[-1]) / 2, grid.ys[-1] - NOTE_H / 2 - size * 0.35, pad.note)
     canvas.restoreState()

@@ -1,7 +1,7 @@
-"""Diagrams drawn into the rulebook: temples before and after a Build, the round's phases.
+"""Diagrams drawn into the rulebook: stacks of numbered cards before and after a play, the round's phases.
 
-Positions come from :mod:`kitgen.layout.temple_diagram`; this module only draws.
-The values a template passes are checked by :func:`parse_temples` when the
+Positions come from :mod:`kitgen.layout.stack_diagram`; this module only draws.
+The values a template passes are checked by :func:`parse_stacks` when the
 template calls the function, so a mistake is reported at its template line.
 """
 
@@ -14,41 +14,71 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable
 
 from kitgen.errors import GameDataError
-from kitgen.layout import temple_diagram as geo
+from kitgen.layout import stack_diagram as geo
 from kitgen.render import fonts
 from kitgen.render.colors import CARD_OUTLINE, DIAGRAM_LABEL, DIAGRAM_TITLE, RULEBOOK_INK, mix, readable_on
 from kitgen.render.text_fit import fit_line, fit_or_shorten, shorten_line
 
-MAX_LEVEL = 8
+
+@dataclass(frozen=True)
+class StackCard:
+    value: int
+    wild: bool = False     # a card of the wild type played as ``value``
+
+
+UNNUMBERED_TOP = 99   # the highest value of a stack whose cards carry no numbers
 
 
 @dataclass(frozen=True)
-class TempleCard:
-    value: int
-    god: bool = False     # a God card played as ``value``
+class StackKinds:
+    """Which cards a game's stacks are made of: a card type of numbered cards, the type whose cards may
+    stand for any value (``"W4"`` or ``"G4"`` in a template), and the highest value a stack reaches."""
+
+    type: str
+    wild: str | None
+    top: int
 
 
-def parse_temples(spec, what: str) -> list[list[TempleCard]]:
-    """Temples given as lists of values bottom to top; ``"G4"`` is a God card played as 4."""
+def stack_kinds(game, type: str | None = None, wild: str | None = None, what: str = "stack_diagram") -> StackKinds:
+    """The stacked cards of ``game``: ``type`` (default: the first card type with numbered cards), ``wild``
+    (default: the last other type with numbered cards, if any), values up to the highest number of a
+    ``type`` card; a type the game lacks is a GameDataError."""
+    numbered = list(dict.fromkeys(c.type for c in game.cards if c.numeric_value is not None))
+    for key, given in (("type", type), ("wild", wild)):
+        if given is not None and given not in game.types:
+            raise GameDataError(f"{what}: {key}={given!r} is not a card type of the game "
+                                f"({', '.join(game.types)})")
+    type = type or (numbered[0] if numbered else next(iter(game.types)))
+    if wild is None:
+        wild = next((t for t in reversed(numbered) if t != type), None)
+    values = [c.numeric_value for c in game.cards if c.type == type and c.numeric_value]
+    return StackKinds(type, wild, max(values) if values else UNNUMBERED_TOP)
+
+
+def parse_stacks(spec, what: str, kinds: StackKinds, word: str = "stack") -> list[list[StackCard]]:
+    """Stacks given as lists of values bottom to top; ``"W4"`` (or ``"G4"``) is a wild card played as 4."""
+    top = kinds.top
     if not isinstance(spec, list) or not all(isinstance(t, list) for t in spec):
-        raise GameDataError(f"{what}: give a list of temples, each a list of card values "
+        raise GameDataError(f"{what}: give a list of {word}s, each a list of card values "
                             "from the bottom up, e.g. [[1, 2], [1, 2, 3]]")
-    temples = []
-    for t, temple in enumerate(spec, start=1):
+    wild_text = f' or "W<value>" for a wild card ({kinds.wild})' if kinds.wild else ""
+    stacks = []
+    for t, stack in enumerate(spec, start=1):
         cards = []
-        for entry in temple:
-            god = isinstance(entry, str) and entry.strip().upper().startswith("G")
-            text = entry.strip()[1:] if god else entry
+        for entry in stack:
+            wild = isinstance(entry, str) and entry.strip()[:1].upper() in ("W", "G")
+            text = entry.strip()[1:] if wild else entry
             try:
                 value = int(text)
             except (TypeError, ValueError):
-                raise GameDataError(f"{what}: temple {t} has {entry!r}; use a value 1-{MAX_LEVEL} "
-                                    "or \"G<value>\" for a God card") from None
-            if not 1 <= value <= MAX_LEVEL or isinstance(entry, bool):
-                raise GameDataError(f"{what}: temple {t} has value {entry!r}; values run from 1 to {MAX_LEVEL}")
-            cards.append(TempleCard(value, god))
-        temples.append(cards)
-    return temples
+                raise GameDataError(f"{what}: {word} {t} has {entry!r}; use a value 1-{top}{wild_text}") from None
+            if wild and not kinds.wild:
+                raise GameDataError(f"{what}: {word} {t} has {entry!r}, but the game has no wild cards")
+            if not 1 <= value <= top or isinstance(entry, bool):
+                raise GameDataError(f"{what}: {word} {t} has value {entry!r}; values run from 1 to {top}")
+            cards.append(StackCard(value, wild))
+        stacks.append(cards)
+    return stacks
 
 
 def _hex(color: str):
@@ -60,19 +90,20 @@ def _mix(color: str, weight: float):
     return mix(colors.white, color, weight)
 
 
-class TempleDiagram(Flowable):
-    """One or two rows of temples (before -> after); cards new in "after" are outlined."""
+class StackDiagram(Flowable):
+    """One or two rows of stacks (before -> after); cards new in "after" are outlined."""
 
     TITLE_H = 16.0
     ARROW = 46.0
 
-    def __init__(self, before, after, names: dict[int, str], bid_color: str, god_color: str,
-                 accent: str, labels: list[str] | None = None):
+    def __init__(self, before, after, names: dict[int, str], color: str, wild_color: str, wild_name: str,
+                 accent: str, labels: list[str] | None = None, word: str = "Stack"):
         super().__init__()
         self.before, self.after = before, after
-        self.names, self.bid_color, self.god_color, self.accent = names, bid_color, god_color, accent
+        self.names, self.color, self.wild_color, self.accent = names, color, wild_color, accent
+        self.wild_name = wild_name
         count = max(len(before), len(after or []))
-        self.labels = list(labels or []) + [f"Temple {chr(65 + i)}" for i in range(len(labels or []), count)]
+        self.labels = list(labels or []) + [f"{word} {chr(65 + i)}" for i in range(len(labels or []), count)]
         tallest = max(len(t) for t in (before + (after or []))) if (before or after) else 1
         self.panels = [geo.panel_layout([len(t) for t in before], tallest)]
         if after is not None:
@@ -98,17 +129,17 @@ class TempleDiagram(Flowable):
         lefts = geo.side_by_side([p.width for p in self.panels], self.ARROW, width)
         stacks = [self.before] + ([self.after] if self.after is not None else [])
         titles = ["Before", "After"] if len(stacks) == 2 else [""]
-        for k, (panel, temples, left) in enumerate(zip(self.panels, stacks, lefts)):
+        for k, (panel, rows, left) in enumerate(zip(self.panels, stacks, lefts)):
             if titles[k]:
                 c.setFont(fonts.BOLD, 9.5)
                 c.setFillColor(DIAGRAM_TITLE)
                 c.drawCentredString(left + panel.width / 2, height - 11, titles[k].upper())
             for card in panel.cards:
-                new = k == 1 and (card.temple >= len(self.before) or card.level >= len(self.before[card.temple]))
+                new = k == 1 and (card.stack >= len(self.before) or card.level >= len(self.before[card.stack]))
                 self._card(left + card.x, card.y, card.width, card.height,
-                           temples[card.temple][card.level], new,
-                           top=card.level == len(temples[card.temple]) - 1)
-            for box in panel.temples:
+                           rows[card.stack][card.level], new,
+                           top=card.level == len(rows[card.stack]) - 1)
+            for box in panel.stacks:
                 label = self.labels[box.index] if box.index < len(self.labels) else ""
                 label, size = fit_or_shorten(label, fonts.REGULAR, 8, 6, box.width + geo.GAP - 4)
                 c.setFont(fonts.REGULAR, size)
@@ -129,9 +160,9 @@ class TempleDiagram(Flowable):
             path.close()
             c.drawPath(path, stroke=0, fill=1)
 
-    def _card(self, x, y, w, h, card: TempleCard, new: bool, top: bool):
+    def _card(self, x, y, w, h, card: StackCard, new: bool, top: bool):
         c = self.canv
-        color = self.god_color if card.god else self.bid_color
+        color = self.wild_color if card.wild else self.color
         face, band_fill = _mix(color, 0.10), _hex(color)
         c.saveState()
         c.setFillColor(face)
@@ -139,7 +170,7 @@ class TempleDiagram(Flowable):
         c.setLineWidth(2.4 if new else 0.9)
         c.roundRect(x, y, w, h, 3.5, stroke=1, fill=1)
         # the value band runs along the bottom edge: the card laid on top covers the
-        # rest, so each level of a temple shows as one step with its value
+        # rest, so each level of a stack shows as one step with its value
         band = geo.band_box(x, y, w)
         c.setFillColor(band_fill)
         c.roundRect(band.x, band.y, band.w, band.h, 2, stroke=0, fill=1)
@@ -149,7 +180,7 @@ class TempleDiagram(Flowable):
         c.setFont(fonts.BOLD, VALUE_SIZE)
         c.drawString(band.x + geo.BAND_PAD, band.y + (band.h - VALUE_SIZE * 0.72) / 2, value)
         room = geo.name_room(band, stringWidth(value, fonts.BOLD, VALUE_SIZE))
-        lines, size = band_label("God" if card.god else self.names.get(card.value, ""), room.w, room.h)
+        lines, size = band_label(self.wild_name if card.wild else self.names.get(card.value, ""), room.w, room.h)
         c.setFont(fonts.REGULAR, size)
         lead = size * 1.08
         first = room.y + (room.h + (len(lines) - 1) * lead) / 2 - size * 0.36

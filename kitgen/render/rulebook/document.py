@@ -133,8 +133,9 @@ def _story(blocks, game, paper, where: str, art=None, checking: bool = False):
     return doc, story
 
 
-BLOCK_NAMES = {"PhaseDiagram": "a phase diagram (phase_diagram())", "TempleDiagram":
-               "a temple diagram (temple_diagram())", "Table": "a table", "Paragraph": "a paragraph"}
+BLOCK_NAMES = {"PhaseDiagram": "a phase diagram (phase_diagram())", "StackDiagram":
+               "a stack diagram (stack_diagram() or temple_diagram())", "Table": "a table",
+               "Paragraph": "a paragraph"}
 
 
 def _block_name(flowable) -> str:

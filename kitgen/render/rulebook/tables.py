@@ -8,6 +8,7 @@ from kitgen.errors import GameDataError
 
 COLUMN_TITLES = {"name": "Card", "type": "Type", "count": "Count", "value": "Value", "text": "Effect"}
 DEFAULT_COLUMNS = ("name", "type", "count", "value", "text")
+LISTED_TYPES = 600      # characters of the count of cards by type in the component list; beyond, types are counted
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,8 @@ def component_lines(game) -> list[ComponentLine]:
 
     by_type = [(t.label, sum(c.count for c in game.cards if c.type == k)) for k, t in game.types.items()]
     parts = ", ".join(f"{n} {label}" for label, n in by_type if n and label)
+    if len(parts) > LISTED_TYPES:           # a list longer than a few lines would make a cell taller than a page
+        parts = f"{sum(1 for label, n in by_type if n):,} card types"
     lines = [ComponentLine(game.deck_size, "Cards", f"one shared deck: {parts}" if parts else "one shared deck")]
     for comp in game.components:
         word = _KIND_WORDS.get(comp.kind, comp.kind)
@@ -113,7 +116,9 @@ def component_lines(game) -> list[ComponentLine]:
                 f"{to_mm(comp.width):.0f} x {to_mm(comp.height):.0f} mm"
             detail = f"{comp.shape} {word}, {size}"
             subtitles = sorted({f.subtitle for f in comp.faces if f.subtitle})
-            if subtitles:
+            if len(subtitles) > 1 and all(f.text for f in comp.faces):     # "1 point, 2 points, 5 points"
+                detail += ": " + ", ".join(f"{f.text} {f.subtitle}".strip() for f in comp.faces)
+            elif subtitles:
                 detail += f": {', '.join(subtitles)}"
         elif comp.kind == "score-pad":
             track = getattr(comp, "track", "")

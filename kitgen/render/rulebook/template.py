@@ -23,7 +23,7 @@ from kitgen.data.paths import inside
 from kitgen.data.sandbox import TEMPLATE_ERRORS, environment, error_text
 from kitgen.errors import GameDataError, KitgenError, LimitError
 from kitgen.render.rulebook import markup, tables
-from kitgen.render.rulebook.diagrams import parse_temples
+from kitgen.render.rulebook.diagrams import parse_stacks, stack_kinds
 from kitgen.units import to_mm
 
 DEFAULT_TEMPLATE = Path(__file__).resolve().parent / "default_rules.md.j2"
@@ -195,7 +195,7 @@ def card_view(card, game) -> dict[str, Any]:
     ctype = game.types[card.type]
     return {
         "name": card.name, "type": card.type, "type_label": ctype.label, "count": card.count,
-        "value": card.value, "numeric_value": card.numeric_value, "text": card.text,
+        "value": card.value, "numeric_value": card.numeric_value, "corner": card.corner, "text": card.text,
         "art": card.art, "row": card.row, "color": card.color,
         "fields": card.fields,      # read-only; what a template reads is marked as used (validate's note)
     }
@@ -280,12 +280,18 @@ def build_context(game, inserts: list[markup.Insert]) -> dict[str, Any]:
         cards = tables.select_cards(game, _plain_data(names), _plain_data(type), _plain_data(per_type))
         return insert("cards", rows=[c.row for c in cards], caption=str(caption))
 
-    def temple_diagram(before, after=None, caption="", labels=None) -> _Raw:
+    def stack_diagram(before, after=None, caption="", labels=None, type=None, wild=None, word="Stack") -> _Raw:
         before, after = _plain_data(before), _plain_data(after)
-        parse_temples(before, "temple_diagram(before)")
+        what = f"{str(word).lower()}_diagram"
+        kinds = stack_kinds(game, _plain_data(type), _plain_data(wild), what)
+        parse_stacks(before, f"{what}(before)", kinds, str(word).lower())
         if after is not None:
-            parse_temples(after, "temple_diagram(after)")
-        return insert("temples", before=before, after=after, caption=str(caption), labels=_plain_data(labels))
+            parse_stacks(after, f"{what}(after)", kinds, str(word).lower())
+        return insert("stacks", before=before, after=after, caption=str(caption), labels=_plain_data(labels),
+                      type=kinds.type, wild=kinds.wild, word=str(word))
+
+    def temple_diagram(before, after=None, caption="", labels=None, type=None, wild=None) -> _Raw:
+        return stack_diagram(before, after, caption, labels, type, wild, "Temple")
 
     return {
         "game": game_view, "cards": cards, "types": types, "components": components,
@@ -295,6 +301,7 @@ def build_context(game, inserts: list[markup.Insert]) -> dict[str, Any]:
         "component_list": lambda: insert("components"),
         "card_table": card_table,
         "show_cards": show_cards,
+        "stack_diagram": stack_diagram,
         "temple_diagram": temple_diagram,
         "phase_diagram": lambda phases, caption="": insert(
             "phases", phases=_phases(phases), caption=str(caption)),

@@ -44,7 +44,8 @@
       const job = await (await fetch(url)).json();
       $("progress").max = job.total;
       $("progress").value = job.done;
-      $("progress-text").textContent = job.done + " of " + job.total + " games";
+      $("progress-text").textContent = job.state === "waiting" ? "Waiting for the runs asked before it…"
+        : job.done + " of " + job.total + " games";
       if (job.state === "done") { $("progress-panel").hidden = true; showResult(job); return; }
       if (job.state === "error") { $("progress-panel").hidden = true; showError(job.error); return; }
       await new Promise((resolve) => setTimeout(resolve, 250));

@@ -1,14 +1,24 @@
-// The solver page: tap cards into a hand, set Population and temples, ask the server's solver
-// (POST /api/explain, /api/all, /api/check) and draw the answer with the cards' own pictures.
+// The solver page of any game whose rules engine the server plays: the deck with the cards' own
+// pictures, the position (built from the engine's position fields), the rulings' switches, and the
+// answers of the server's solver (POST /api/explain, /api/all, /api/check, /api/advise).
+//
+// What is drawn of a position and of an answer is a "view": the engine's own, when its package has one
+// (it sets window.kitgenSolverView = function (kit) { return view; } before this script runs), else the
+// generic view below, which works from the position fields alone.  A view has:
+//   render()          draw the position in #position
+//   position()        the position's fields, as the JSON API takes them
+//   used(name), add(name)   copies of a card in the position, and a tap on it in the deck
+//   showAnswer(data), showAll(data), openCheck(panel), showChecked(data)
 "use strict";
 (function () {
   const root = document.querySelector(".solver");
   const game = root.dataset.game;
   const switches = JSON.parse(root.dataset.switches);
+  const engine = JSON.parse(root.dataset.engine);
   const $ = (id) => document.getElementById(id);
   const banner = $("error-banner");
-  const MAX_STAGE = 8;
-  const state = { hand: [], population: 7, temples: [], rules: {}, cards: {}, order: [], checking: false, choices: [] };
+  const state = { rules: {}, cards: {}, order: [], checking: false };
+  const ADVICE_PLAYOUTS = 100;
 
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
@@ -22,7 +32,6 @@
   }
   const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
   const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "±") + Math.abs(n);
-  const godValue = () => (state.rules.god_value ?? switches.find((s) => s.name === "god_value").default);
 
   function showError(message) {
     banner.hidden = !message;
@@ -31,12 +40,47 @@
 
   function picture(name, extra) {
     const card = state.cards[name];
+    if (!card) return el("span", { class: "card-name", text: name });
     return el("img", Object.assign({ src: card.image, alt: name, width: 110, height: 154 }, extra || {}));
   }
 
-  // --- deck and hand ---------------------------------------------------------------------
-  function inHand(name) { return state.hand.filter((n) => n === name).length; }
+  async function ask(path, body) {
+    const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+                                         body: JSON.stringify(body) });
+    const data = await response.json();
+    if (!response.ok) { showError(data.error); return null; }
+    showError(null);
+    return data;
+  }
 
+  function showResult(children, kind) {
+    const box = $("result");
+    box.hidden = false;
+    box.dataset.kind = kind;
+    box.replaceChildren(...children);
+    box.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }
+
+  // Cards named in a text, in the order they appear (the longest name first where two overlap).
+  function cardsIn(text) {
+    const names = state.order.slice().sort((a, b) => b.length - a.length);
+    const found = [];
+    let rest = text;
+    for (const name of names) {
+      let at = rest.indexOf(name);
+      while (at >= 0) {
+        found.push([at, name]);
+        rest = rest.slice(0, at) + " ".repeat(name.length) + rest.slice(at + name.length);
+        at = rest.indexOf(name);
+      }
+    }
+    return found.sort((a, b) => a[0] - b[0]).map(([, name]) => name);
+  }
+
+  const kit = { game, engine, switches, state, $, el, plural, signed, showError, picture, ask, showResult, cardsIn,
+                changed: () => changed(), question: (extra) => question(extra) };
+
+  // --- the deck ------------------------------------------------------------------------------
   function renderDeck() {
     const groups = {};
     for (const name of state.order) {
@@ -47,9 +91,9 @@
     for (const [label, cards] of Object.entries(groups)) {
       parts.push(el("h3", { text: label }));
       parts.push(el("div", { class: "group" }, cards.map((card) => {
-        const n = inHand(card.name);
+        const n = view.used(card.name);
         const button = el("button", { class: "card-button", "data-card": card.name, "aria-label": "Add " + card.name,
-                                      onclick: () => addCard(card.name) }, [picture(card.name)]);
+                                      onclick: () => view.add(card.name) }, [picture(card.name)]);
         if (n) button.append(el("span", { class: "badge", text: "×" + n }));
         if (n >= card.count) button.disabled = true;
         return el("div", {}, [button, el("div", { class: "label", text: card.name + (card.value ? " · " + card.value : "") })]);
@@ -58,48 +102,7 @@
     $("deck").replaceChildren(...parts);
   }
 
-  function renderHand() {
-    const hand = $("hand");
-    $("hand-count").textContent = plural(state.hand.length, "card");
-    if (!state.hand.length) {
-      hand.replaceChildren(el("p", { class: "hint", text: "Tap cards in the deck to add them." }));
-    } else {
-      hand.replaceChildren(...state.hand.map((name, i) => el("button", {
-        class: "card-button", "data-card": name, "aria-label": "Remove " + name, onclick: () => removeCard(i) },
-        [picture(name), el("span", { class: "remove", text: "✕" })])));
-    }
-  }
-
-  function addCard(name) {
-    if (inHand(name) >= state.cards[name].count) return;
-    state.hand.push(name);
-    state.hand.sort((a, b) => state.order.indexOf(a) - state.order.indexOf(b));
-    changed();
-  }
-  function removeCard(i) { state.hand.splice(i, 1); changed(); }
-
-  // --- Population, temples, rulings ------------------------------------------------------
-  function renderPopulation() { $("population").textContent = state.population; }
-
-  function renderTemples() {
-    const box = $("temples");
-    if (!state.temples.length) { box.replaceChildren(el("p", { class: "hint", text: "None yet." })); return; }
-    box.replaceChildren(...state.temples.map((top, i) => el("button", {
-      class: "temple-chip", "aria-label": "Remove temple " + (i + 1) + " (top " + top + ")",
-      onclick: () => { state.temples.splice(i, 1); changed(); } },
-      [el("span", { class: "temple-top", text: String(top) }), el("span", { class: "which", text: "temple " + (i + 1) + " ✕" })])));
-  }
-
-  function renderTopButtons() {
-    const tops = [];
-    for (let v = 1; v <= MAX_STAGE; v++) {
-      tops.push(el("button", { "data-top": String(v), "aria-label": "Add a temple topped by " + v,
-                               onclick: () => { state.temples.push(v); changed(); } }, [String(v)]));
-    }
-    $("temple-tops").replaceChildren(...tops);
-  }
-
-  // The game's rulings, as the rulebook prints them, then the rule numbers of a turn.
+  // --- the rulings, as the rulebook prints them, then the rule numbers --------------------------
   function renderSwitches() {
     const rulings = switches.filter((s) => s.kind !== "number");
     const numbers = switches.filter((s) => s.kind === "number");
@@ -127,7 +130,10 @@
                                   inputmode: "numeric", onchange: (e) => setRule(s, Number(e.target.value)) });
       return el("label", { class: "switch", for: id }, [el("span", {}, [s.title + " ", el("code", { text: s.name })]), input]);
     };
-    $("switches").replaceChildren(...rulings.map(ruling), el("h3", { text: "Rule numbers" }), ...numbers.map(number));
+    const parts = rulings.map(ruling);
+    if (numbers.length) parts.push(el("h3", { text: "Rule numbers" }), ...numbers.map(number));
+    if (!parts.length) parts.push(el("p", { class: "hint", text: "This game has no rulings to switch." }));
+    $("switches").replaceChildren(...parts);
   }
 
   function setRule(s, value) {
@@ -137,168 +143,176 @@
   }
 
   function changed() {
-    renderDeck(); renderHand(); renderPopulation(); renderTemples();
-    if (state.checking) renderCheck();
+    renderDeck(); view.render();
+    if (state.checking && view.renderCheck) view.renderCheck();
   }
 
-  // --- asking the server -----------------------------------------------------------------
   function question(extra) {
-    return Object.assign({ game, hand: state.hand, population: state.population, temples: state.temples,
-                           rules: state.rules }, extra || {});
+    return Object.assign({ game, rules: state.rules }, view.position(), extra || {});
   }
 
-  async function ask(path, body) {
-    const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
-                                         body: JSON.stringify(body) });
-    const data = await response.json();
-    if (!response.ok) { showError(data.error); return null; }
-    showError(null);
-    return data;
+  // --- the playout advice, for every engine ----------------------------------------------------
+  async function advise() {
+    const rows = await ask("/api/advise", question({ playouts: ADVICE_PLAYOUTS }));
+    if (!rows) return;
+    const table = el("table", { class: "advice" }, [el("tbody", {}, rows.map((row) => el("tr", {}, [
+      el("td", { class: "rate", text: (100 * row.rate).toFixed(1) + "%" }),
+      el("td", { class: "bar" }, [el("span", { class: "interval", style: "margin-left:" + (100 * row.low) + "%;width:" +
+                                               Math.max(1, 100 * (row.high - row.low)) + "%" })]),
+      el("td", { class: "action" }, [el("span", { text: row.text }),
+        el("span", { class: "mini-cards" }, cardsIn(row.text).map((name) => picture(name, { width: 36, height: 50 })))]),
+    ])))]);
+    showResult([el("h2", { text: "Playout advice" }),
+      el("p", { class: "hint", text: "Each legal action's win rate over " + ADVICE_PLAYOUTS + " playouts: the cards you " +
+        "cannot see dealt at random, the game played out by greedy players. The bar is the 95% interval." }),
+      table], "advice");
   }
 
-  // --- drawing plays ----------------------------------------------------------------------
-  function pointsText(n) { return signed(n) + " point" + (Math.abs(n) === 1 ? "" : "s"); }
-
-  function farmPhase(plan, farmValue) {
-    if (plan.outcome === "famine") {
-      return el("p", { class: "verdict illegal", text: "Famine: no Farm is possible, the game ends." });
+  // --- the generic view: the position from the engine's fields --------------------------------
+  function genericView() {
+    const fields = engine.fields;
+    const values = {};
+    let active = null;                   // [field name, player index or null]: where a deck tap goes
+    for (const f of fields) {
+      const d = f.default;
+      values[f.name] = f.kind === "cards" ? (d || []).slice() : f.kind === "player-cards" ? (d || []).map((l) => l.slice())
+        : f.kind === "numbers" ? (d || []).slice() : f.kind === "flag" ? Boolean(d) : d !== undefined ? d : (f.kind === "number" ? f.min || 0 : "");
+      if (!active && (f.kind === "cards" || f.kind === "player-cards")) active = [f.name, f.kind === "player-cards" ? 0 : null];
     }
-    const cards = plan.farm.map((name) => el("div", { class: "play-card", "data-farm": name }, [picture(name)]));
-    let sum;
-    if (farmValue === null || farmValue === undefined) {
-      sum = plan.farm.length === 1 && state.cards[plan.farm[0]].type === "trade" ? plan.farm[0] + " pays any amount" : "";
-    } else {
-      const values = plan.farm.map((n) => (state.cards[n].type === "god" ? godValue() : Number(state.cards[n].value)));
-      sum = values.join(" + ") + " = " + farmValue + " ≥ Population " + state.population;
-    }
-    return el("div", { class: "phase" }, [el("span", { class: "phase-name", text: "Farm" }),
-      el("div", { class: "plays" }, cards.concat([el("span", { class: "sum", text: sum })]))]);
-  }
-
-  function buildPhase(plan, before) {
-    if (plan.outcome === "famine") return el("span");
-    if (!plan.build.length) {
-      const why = plan.outcome === "unable_to_build" ? "Nothing can be placed" : "Lay nothing";
-      return el("div", { class: "phase" }, [el("span", { class: "phase-name", text: "Build" }),
-        el("p", { text: why + " (" + pointsText(plan.points) + ")." })]);
-    }
-    const tops = before.slice();
-    const cards = plan.build.map((p) => {
-      const god = state.cards[p.card].type === "god";
-      let where;
-      if (p.temple > tops.length) { where = (god ? "as a " + p.value + ", " : "") + "starts temple " + p.temple; tops.push(p.value); }
-      else { where = (god ? "as a " + p.value + " " : "") + "on temple " + p.temple + " (top " + tops[p.temple - 1] + ")"; tops[p.temple - 1] = p.value; }
-      return el("div", { class: "play-card", "data-build": p.card, "data-value": String(p.value), "data-temple": String(p.temple) },
-                [picture(p.card), el("span", { class: "where", text: where })]);
-    });
-    return el("div", { class: "phase" }, [el("span", { class: "phase-name", text: "Build" }), el("div", { class: "plays" }, cards)]);
-  }
-
-  function templeRow(before, after) {
-    if (!after.length) return el("span");
-    return el("div", { class: "temple-row", "aria-label": "Temples after the play" }, after.map((top, i) => {
-      const old = i < before.length ? before[i] : 0;
-      const stages = [];
-      for (let v = 1; v <= top; v++) stages.push(el("span", { class: "stage" + (v > old ? " new" : ""), text: String(v) }));
-      return el("div", { class: "stack" }, [el("span", { class: "caption", text: "temple " + (i + 1) })].concat(stages));
-    }));
-  }
-
-  function planBlock(plan, farmValue, before) {
-    return [farmPhase(plan, farmValue), buildPhase(plan, before)];
-  }
-
-  function afterOf(before, plan) {
-    const tops = before.slice();
-    if (plan.outcome !== "built") return tops;
-    for (const p of plan.build) { if (p.temple > tops.length) tops.push(p.value); else tops[p.temple - 1] = p.value; }
-    return tops;
-  }
-
-  function showResult(children, kind) {
-    const box = $("result");
-    box.hidden = false;
-    box.dataset.kind = kind;
-    box.replaceChildren(...children);
-    box.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    const playersOf = (f) => {
+      const players = fields.find((g) => g.name === "players" && g.kind === "number");
+      return players ? values.players : Math.max(values[f.name].length, f.players || 4);
+    };
+    const listOf = (name, player) => {
+      if (player === null) return values[name];
+      while (values[name].length <= player) values[name].push([]);
+      return values[name][player];
+    };
+    const cardList = (f, player, label) => {
+      const list = listOf(f.name, player);
+      const here = active && active[0] === f.name && active[1] === player;
+      const id = "field-" + f.name + (player === null ? "" : "-" + (player + 1));
+      return el("div", { class: "card-field" + (here ? " active" : "") }, [
+        el("div", { class: "panel-head" }, [
+          el("h3", {}, [label + " ", el("span", { class: "count", text: plural(list.length, "card") })]),
+          el("button", { class: "small", "aria-pressed": String(here), "data-add-to": id,
+                         onclick: () => { active = [f.name, player]; changed(); } }, [here ? "Adding here" : "Add here"])]),
+        el("div", { id, class: "hand", "aria-label": label }, list.length ? list.map((name, i) => el("button", {
+          class: "card-button", "data-card": name, "aria-label": "Remove " + name,
+          onclick: () => { list.splice(i, 1); changed(); } }, [picture(name), el("span", { class: "remove", text: "✕" })]))
+          : [el("p", { class: "hint", text: here ? "Tap cards in the deck to add them here." : "No cards." })])]);
+    };
+    const title = (f) => f.label.charAt(0).toUpperCase() + f.label.slice(1);
+    const widget = (f) => {
+      const head = el("h2", { text: title(f) });
+      const help = f.help && f.kind !== "cards" && f.kind !== "player-cards" ? el("p", { class: "hint", text: f.help }) : null;
+      if (f.kind === "cards") return el("section", { class: "panel", "data-field": f.name }, [cardList(f, null, title(f))]);
+      if (f.kind === "player-cards") {
+        const rows = [];
+        for (let p = 0; p < playersOf(f); p++) rows.push(cardList(f, p, "Player " + (p + 1)));
+        return el("section", { class: "panel", "data-field": f.name }, [head, help, ...rows].filter(Boolean));
+      }
+      if (f.kind === "number") {
+        const step = (by) => { values[f.name] = Math.min(f.max ?? Infinity, Math.max(f.min ?? -Infinity, values[f.name] + by)); changed(); };
+        return el("section", { class: "panel row-panel", "data-field": f.name }, [head, el("div", { class: "stepper" }, [
+          el("button", { id: f.name + "-down", "aria-label": f.label + " down", onclick: () => step(-1) }, ["−"]),
+          el("output", { id: f.name, text: String(values[f.name]) }),
+          el("button", { id: f.name + "-up", "aria-label": f.label + " up", onclick: () => step(1) }, ["+"])])]);
+      }
+      if (f.kind === "numbers") {
+        const list = values[f.name];
+        const chips = list.length ? list.map((v, i) => el("button", { class: "temple-chip", "aria-label": "Remove " + v,
+          onclick: () => { list.splice(i, 1); changed(); } }, [el("span", { class: "temple-top", text: String(v) }), el("span", { class: "which", text: "✕" })]))
+          : [el("p", { class: "hint", text: "None." })];
+        const adds = [];
+        if (f.min !== undefined && f.max !== undefined && f.max - f.min <= 12) {
+          for (let v = f.min; v <= f.max; v++) adds.push(el("button", { "data-value": String(v), onclick: () => { list.push(v); changed(); } }, [String(v)]));
+        } else {
+          const input = el("input", { type: "number", inputmode: "numeric", "aria-label": "Add to " + f.label });
+          adds.push(input, el("button", { onclick: () => { if (input.value !== "") { list.push(Number(input.value)); changed(); } } }, ["Add"]));
+        }
+        return el("section", { class: "panel", "data-field": f.name }, [head, help, el("div", { class: "temples" }, chips),
+          el("div", { class: "top-buttons" }, adds)].filter(Boolean));
+      }
+      if (f.kind === "choice") {
+        const select = el("select", { "aria-label": f.label, onchange: (e) => { values[f.name] = e.target.value; } },
+                          (f.choices || []).map((c) => el("option", { value: String(c), text: String(c).replace(/_/g, " ") })));
+        select.value = String(values[f.name]);
+        return el("section", { class: "panel row-panel", "data-field": f.name }, [head, select]);
+      }
+      const box = el("input", { type: "checkbox", "aria-label": f.label, onchange: (e) => { values[f.name] = e.target.checked; } });
+      box.checked = Boolean(values[f.name]);
+      return el("section", { class: "panel row-panel", "data-field": f.name }, [head, box]);
+    };
+    const allCards = () => {
+      const out = [];
+      for (const f of fields) {
+        if (f.kind === "cards") out.push(...values[f.name]);
+        if (f.kind === "player-cards") for (const list of values[f.name]) out.push(...list);
+      }
+      return out;
+    };
+    const bestBlock = (text) => el("div", { class: "best-play" }, [
+      el("p", { class: "play-words", text }),
+      el("div", { class: "plays" }, kit.cardsIn(text).map((name) => el("div", { class: "play-card", "data-card": name }, [picture(name)])))]);
+    const lines = (data) => el("div", { class: "lines" }, (data.lines || []).map((line) => el("p", { text: line })));
+    let playInput = null;
+    return {
+      render() { $("position").replaceChildren(...fields.map(widget)); },
+      position() {
+        const out = {};
+        for (const f of fields) {
+          if (f.kind === "player-cards") out[f.name] = values[f.name].slice(0, playersOf(f));
+          else out[f.name] = values[f.name];
+        }
+        return out;
+      },
+      used(name) { return allCards().filter((n) => n === name).length; },
+      add(name) {
+        if (!active || this.used(name) >= state.cards[name].count) return;
+        listOf(active[0], active[1]).push(name);
+        changed();
+      },
+      showAnswer(data) {
+        const best = data.best || [];
+        showResult([el("h2", { id: "best-head", text: best.length > 1 ? "Best plays" : "Best play" }),
+                    ...best.map(bestBlock), lines(data)], "best");
+      },
+      showAll(data) {
+        const plays = Array.isArray(data) ? data : data.best || [];
+        showResult([el("h2", { text: plural(plays.length, "best play") }),
+                    el("ol", { class: "all-plays" }, plays.map((p) => el("li", {}, [bestBlock(typeof p === "string" ? p : JSON.stringify(p))])))], "all");
+      },
+      openCheck(panel) {
+        playInput = el("input", { id: "play-input", class: "play-input", type: "text", spellcheck: "false", autocomplete: "off",
+                                  "aria-label": "Your play" });
+        panel.replaceChildren(el("h2", { text: "Your play" }),
+          el("p", { class: "hint", text: engine.play_help || "Write the play as the rulebook words it." }),
+          playInput, el("div", { class: "actions" }, [el("button", { id: "check", class: "primary", onclick: () => checkPlay(playInput.value) }, ["Check this play"])]));
+      },
+      showChecked(data) {
+        const verdict = !data.legal ? "Illegal: " + (data.reason || "") : data.optimal === true ? "Legal, and one of the best plays"
+          : data.optimal === false ? "Legal, not the best play" : "Legal";
+        showResult([el("h2", { class: "verdict " + (data.legal ? "legal" : "illegal"), id: "verdict", text: verdict }), lines(data)], "check");
+      },
+    };
   }
 
   async function solve() {
     const data = await ask("/api/explain", question());
-    if (!data) return;
-    const plan = data.best;
-    const head = el("h2", {}, ["Best play: ", el("span", { class: "points" + (plan.points < 0 ? " negative" : ""),
-                                                          id: "best-points", text: pointsText(plan.points) })]);
-    const why = el("p", { class: "why" }, [el("strong", { text: "Why: " }), data.why + "."]);
-    if (data.next_best) why.append(el("br"), "Next best: " + pointsText(data.next_best.points) + " — " + data.next_play);
-    const box = [head].concat(planBlock(plan, data.farm_value, data.question.temples),
-      [templeRow(data.question.temples, data.temples_after), why]);
-    showResult(box, "best");
-    $("result").dataset.play = JSON.stringify(plan);
+    if (data) view.showAnswer(data);
   }
-
   async function allBest() {
-    const plans = await ask("/api/all", question());
-    if (!plans) return;
-    const head = el("h2", { text: plural(plans.length, "best play") + ", " + pointsText(plans[0].points) + " each" });
-    const list = el("ol", { class: "all-plays" }, plans.map((plan) =>
-      el("li", {}, planBlock(plan, null, state.temples).concat([templeRow(state.temples, afterOf(state.temples, plan))]))));
-    showResult([head, list], "all");
+    const data = await ask("/api/all", question());
+    if (data) view.showAll(data);
   }
+  async function checkPlay(play) {
+    const data = await ask("/api/check", question({ play }));
+    if (data) view.showChecked(data);
+  }
+  kit.checkPlay = checkPlay;
 
-  // --- checking a play of one's own -----------------------------------------------------
-  function renderCheck() {
-    state.choices = state.hand.map((name, i) => state.choices[i] && state.choices[i].name === name ? state.choices[i]
-      : { name, role: "keep", temple: "new", value: 1, order: 0 });
-    const templeOptions = () => {
-      const opts = state.temples.map((top, i) => [String(i + 1), "temple " + (i + 1) + " (top " + top + ")"]);
-      return opts.concat([["new", "a new temple"]]);
-    };
-    $("check-cards").replaceChildren(...state.choices.map((choice, i) => {
-      const god = state.cards[choice.name].type === "god";
-      const roles = ["keep", "farm", "build"].map((role) => el("button", {
-        "aria-pressed": String(choice.role === role), "data-role": role,
-        onclick: () => { choice.role = role; choice.order = ++orderCounter; renderCheck(); } }, [role[0].toUpperCase() + role.slice(1)]));
-      const extra = [];
-      if (choice.role === "build") {
-        const where = el("select", { "aria-label": "Temple for " + choice.name, onchange: (e) => { choice.temple = e.target.value; playText(); } },
-          templeOptions().map(([v, label]) => el("option", { value: v, text: label })));
-        where.value = choice.temple;
-        extra.push(where);
-        if (god) {
-          const value = el("select", { "aria-label": "Value of " + choice.name, onchange: (e) => { choice.value = Number(e.target.value); playText(); } },
-            Array.from({ length: MAX_STAGE }, (_, k) => el("option", { value: String(k + 1), text: "as a " + (k + 1) })));
-          value.value = String(choice.value);
-          extra.push(value);
-        }
-      }
-      return el("div", { class: "check-card" }, [picture(choice.name), el("div", { class: "choices" }, roles.concat(extra))]);
-    }));
-    playText();
-  }
-  let orderCounter = 0;
-
-  function playText() {
-    const farm = state.choices.filter((c) => c.role === "farm").map((c) => c.name);
-    const build = state.choices.filter((c) => c.role === "build").sort((a, b) => a.order - b.order)
-      .map((c) => c.name + (state.cards[c.name].type === "god" ? "=" + c.value : "") + "@" + c.temple);
-    const text = "farm " + (farm.join(", ") || "none") + "; build " + (build.join(", ") || "none");
-    $("play-text").textContent = text;
-    return text;
-  }
-
-  async function checkPlay() {
-    const data = await ask("/api/check", question({ play: playText() }));
-    if (!data) return;
-    const verdict = data.legal
-      ? (data.optimal ? "Legal, and one of the best plays" : "Legal, " + (data.gap ? plural(data.gap, "point") + " less than the best" : "as many points as the best, but it spends more on Farm"))
-      : "Illegal: " + data.reason;
-    const children = [el("h2", { class: "verdict " + (data.legal ? "legal" : "illegal"), id: "verdict", text: verdict })];
-    if (data.play) children.push(el("p", { text: "Your play scores " + pointsText(data.play.points) + "." }), ...planBlock(data.play, null, state.temples));
-    children.push(el("h2", { text: "Best play: " + pointsText(data.best.points) }), ...planBlock(data.best, null, state.temples),
-                  templeRow(state.temples, afterOf(state.temples, data.best)));
-    showResult(children, "check");
-  }
+  const view = window.kitgenSolverView ? window.kitgenSolverView(kit) : genericView();
 
   // --- start ---------------------------------------------------------------------------------
   async function start() {
@@ -307,19 +321,19 @@
     if (data.build === null) { showError((data.error || "the game has not been built yet").replace(/^Error: /, "")); return; }
     for (const card of data.cards) { state.cards[card.name] = card; state.order.push(card.name); }
     document.documentElement.style.setProperty("--card-ratio", data.card_px[0] + " / " + data.card_px[1]);
-    renderTopButtons(); renderSwitches(); changed();
-    $("pop-down").onclick = () => { state.population = Math.max(1, state.population - 1); changed(); };
-    $("pop-up").onclick = () => { state.population = Math.min(1000, state.population + 1); changed(); };
-    $("clear-hand").onclick = () => { state.hand = []; changed(); };
+    renderSwitches(); changed();
     $("solve").onclick = solve;
+    $("all-best").hidden = !engine.all;
     $("all-best").onclick = allBest;
+    $("advise").hidden = !engine.advice;
+    $("advise").onclick = advise;
     $("check-mode").onclick = () => {
       state.checking = !state.checking;
-      $("check-panel").hidden = !state.checking;
+      const panel = $("check-panel");
+      panel.hidden = !state.checking;
       $("check-mode").setAttribute("aria-pressed", String(state.checking));
-      if (state.checking) { renderCheck(); $("check-panel").scrollIntoView({ block: "nearest" }); }
+      if (state.checking) { view.openCheck(panel); panel.scrollIntoView({ block: "nearest" }); }
     };
-    $("check").onclick = checkPlay;
     document.body.dataset.ready = "1";
   }
   start();

@@ -34,10 +34,18 @@ def _look_and_take(game, p, card, play, choose):
     looked = game.deck[-game.table.amount[card]:][::-1]  # top card first
     if not looked:
         return
-    pick = choose(looked) if choose else looked[0]
+    if choose is LATER:      # the player's pick is a decision of its own (see solver.altunha.sim.state)
+        game.looking = (p, card, tuple(looked))
+        return
+    take_looked(game, p, card, looked, choose(looked) if choose else looked[0])
+
+
+def take_looked(game, p, card, looked, pick):
+    """The player takes ``pick``, one of the cards ``looked`` at with ``card``; the others stay on top of the
+    deck in their order."""
     if pick not in looked:
         game.illegal(p, f"{game.table.name[card]}: the card taken must be one of the {len(looked)} looked at")
-    game.deck.remove(pick)  # the others stay on top in their order
+    game.deck.remove(pick)
     game.hands[p].append(pick)
 
 
@@ -70,6 +78,8 @@ def _look(game, p, card, play, choose):
     amount = game.table.amount[card]
     game.seen_deck[p] = tuple(game.deck[-amount:][::-1]) if amount else ()
 
+
+LATER = object()   # as ``choose``: the effect stops once the player has looked, and the pick comes later
 
 # effects that ask the player to choose, and so can refuse the choice after the card is played;
 # they draw randomness only through Game.reshuffle (which keeps the generator's state to put back)

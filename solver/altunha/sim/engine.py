@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
+from solver import engine as engine_protocol
 from solver.altunha.cards import FEED, TARGETED
 from solver.altunha.rules import (
     bid_problem,
@@ -36,13 +37,13 @@ from solver.altunha.rules import (
     resolve_bids,
 )
 from solver.altunha.sim.cards import BID, GOD, TRADE, table_for
-from solver.altunha.sim.effects import CHOOSES, EFFECTS
+from solver.altunha.sim.effects import CHOOSES, EFFECTS, LATER
 from solver.altunha.sim.variants import Setup
 
 ENDS = ("famine", "empty_deck", "cap")   # "cap": stopped by the simulator, not ended by the rules
 
 
-class IllegalMove(Exception):
+class IllegalMove(engine_protocol.IllegalMove):
     """A move the rules do not allow; the message names the player, the phase and why.
 
     Not a user error: the built-in players only make legal moves."""
@@ -117,6 +118,7 @@ class Game:
         self.seen_deck: list[tuple[int, ...]] = [() for _ in range(players)]
         self.out_of_cards = False
         self._undo: list | None = None   # what a choosing Trade effect would put back (see _snapshot)
+        self.looking: tuple | None = None  # (player, card, cards looked at) while a pick is pending
         # figures for the balance report
         self.points = [dict.fromkeys(setup.sources, 0) for _ in range(players)]
         self.trade_plays: list[tuple[str, int]] = []
@@ -335,7 +337,8 @@ class Game:
                 self.illegal(player, f"{name} needs one opponent as its target (players 1..{self.n}, "
                                      f"not the player himself)")
         # an effect that asks for a choice checks it only once the card is played: keep what to put back
-        undo = self._undo = self._snapshot() if effect in CHOOSES else None
+        # (unless the choice comes later, as a decision of its own)
+        undo = self._undo = self._snapshot() if effect in CHOOSES and choose is not LATER else None
         self.hands[player].remove(card)
         self.discard.append(card)
         self.traded.add(player)
@@ -352,25 +355,36 @@ class Game:
     def bid_phase(self, bids: dict[int, Bid]):
         """Reveal every bid at once; discard them; award the Priest King token (or nobody)."""
         self.phase = "Bid"
-        value, effect = self.table.value, self.table.effect
-        n = self.n
+        played = [bids.get(p, NO_BID) for p in range(self.n)]
+        for p, bid in enumerate(played):
+            self.check_bid(p, bid)
+        return self.reveal_bids(played)
+
+    def check_bid(self, p: int, bid: Bid) -> None:
+        """IllegalMove unless player ``p`` may make this bid."""
+        cards, jade = bid
+        if cards:
+            self._check_held(p, cards, "bid")
+            problem = self._problem(bid_problem, cards)
+            if problem:
+                self.illegal(p, problem)
+        if jade is not None:
+            if jade not in self.hands[p] or self.table.effect[jade] != "win_bid":
+                self.illegal(p, "reveals the card that wins the bid without holding it")
+            if self.R.special_is_trade and p in self.traded:
+                self.illegal(p, "has already played a Trade card this round, so cannot reveal "
+                                f"{self.table.name[jade]}")
+            if jade in cards:
+                self.illegal(p, "the card that wins the bid is revealed, not bid")
+
+    def reveal_bids(self, played: list[Bid]):
+        """Every player's checked bid (see check_bid), in player order, revealed at once."""
+        self.phase = "Bid"
+        value, n = self.table.value, self.n
         totals, sizes, jades = [0] * n, [0] * n, []
-        played = [bids.get(p, NO_BID) for p in range(n)]
-        for p, (cards, jade) in enumerate(played):
+        for p, (cards, _) in enumerate(played):
             if cards:
-                self._check_held(p, cards, "bid")
-                problem = self._problem(bid_problem, cards)
-                if problem:
-                    self.illegal(p, problem)
                 totals[p], sizes[p] = sum(map(value.__getitem__, cards)), len(cards)
-            if jade is not None:
-                if jade not in self.hands[p] or effect[jade] != "win_bid":
-                    self.illegal(p, "reveals the card that wins the bid without holding it")
-                if self.R.special_is_trade and p in self.traded:
-                    self.illegal(p, "has already played a Trade card this round, so cannot reveal "
-                                    f"{self.table.name[jade]}")
-                if jade in cards:
-                    self.illegal(p, "the card that wins the bid is revealed, not bid")
         discard = self.discard
         for p, (cards, jade) in enumerate(played):
             if cards:
@@ -523,52 +537,22 @@ class Game:
             return (scores.index(top),)
         return tuple(p for p, s in enumerate(scores) if s == top)
 
-    # --- one whole round with policies ----------------------------------------
-
-    def play_round(self, policies, check=None):
-        """Play the eight phases, asking ``policies[p]`` for every decision.
-
-        ``check(game)``, when given, is called after every phase (for invariant tests)."""
-        self.calendar_phase()
-        if check:
-            check(self)
-        self.population_phase()
-        if check:
-            check(self)
-        self.draw_phase()
-        if check:
-            check(self)
-        if self.over:
-            self.end_round()
-            return
-        trade_ids, hands = self.table.trade_ids, self.hands
-        for p in self.turn_order():
-            if not trade_ids.isdisjoint(hands[p]):
-                policy = policies[p]
-                self.play_trade(p, policy.trade(self, p), lambda looked, p=p, policy=policy: policy.choose(self, p, looked))
-        self.phase = "Trade"
-        if check:
-            check(self)
-        pk = self.bid_phase({p: policies[p].bid(self, p) for p in range(self.n)})
-        if check:
-            check(self)
-        if pk is not None:
-            farm, build = policies[pk].farm_build(self, pk)
-            fed = self.farm_phase(tuple(farm))
-            if check:
-                check(self)
-            if fed:
-                self.build_phase(tuple(build))
-                if check:
-                    check(self)
-                limit = self.R.hand_limit
-                self.cycle_phase({p: tuple(policies[p].discard(self, p, len(hands[p]) - limit))
-                                  for p in range(self.n) if len(hands[p]) > limit})
-                if check:
-                    check(self)
-        self.end_round()
-
-    def play(self, policies, check=None):
-        while not self.over:
-            self.play_round(policies, check)
-        return self
+    def clone(self) -> "Game":
+        """An independent copy (the deck table and rules shared, every changing part copied)."""
+        g = object.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.rng = random.Random()
+        g.rng.setstate(self.rng.getstate())
+        g.deck, g.discard = list(self.deck), list(self.discard)
+        g.hands = [list(h) for h in self.hands]
+        g._temples = [list(t) for t in self._temples]
+        g.scores = list(self.scores)
+        g.points = [dict(x) for x in self.points]
+        g.traded = set(self.traded)
+        g.trade_plays = list(self.trade_plays)
+        g.reasons = dict(self.reasons)
+        g.seen_hands = [dict(x) for x in self.seen_hands]
+        g.seen_deck = list(self.seen_deck)
+        g.leaders = list(self.leaders)
+        g._undo = None
+        return g

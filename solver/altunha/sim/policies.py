@@ -25,6 +25,7 @@ from solver.altunha.sim.cards import BID, GOD
 from solver.altunha.sim.effects import EFFECTS
 from solver.altunha.sim.engine import NO_BID, Bid, TablePlacement, TradePlay
 from solver.altunha.sim.enumerate import Turn, farm_options, summarise
+from solver.altunha.sim.state import BIDDING, DISCARDING, FARMING, TRADING, Discard, FarmBuild, Take
 
 # the greedy player's order of Trade effects: points first, then cards, then looking
 TRADE_PRIORITY = ("gain", "steal_points", "target_loses", "others_lose", "draw", "look_and_take",
@@ -329,6 +330,40 @@ class CloserPolicy(GreedyPolicy):
 
 
 POLICIES = {cls.name: cls for cls in (RandomPolicy, GreedyPolicy, CautiousPolicy, CloserPolicy)}
+HELP = {"random": "any legal move, uniformly among the choices it is offered",
+        "greedy": "the exact best Farm and Build; bids for it; plays Trade cards at once, attacks aimed at the leader",
+        "cautious": "greedy, but keeps Maize for a famine and Jade for a late round; bids for 3 points or more",
+        "closer": "greedy, but once it leads by more than the famine penalty it bids to end the game in a famine"}
+
+
+class PolicyPlayer:
+    """A protocol Player (:mod:`solver.engine`) making a policy's decisions in an
+    :class:`~solver.altunha.sim.state.AltunHaState`."""
+
+    __slots__ = ("policy",)
+
+    def __init__(self, policy: Policy):
+        self.policy = policy
+
+    def choose(self, state, p):
+        kind, game, policy = state.kind, state.game, self.policy
+        if kind == BIDDING:
+            return policy.bid(game, p)
+        if kind == TRADING:
+            return policy.trade(game, p)
+        if kind == FARMING:
+            farm, build = policy.farm_build(game, p)
+            return FarmBuild(tuple(farm), tuple(build))
+        if kind == DISCARDING:
+            return Discard(tuple(policy.discard(game, p, state.excess)))
+        return Take(policy.choose(game, p, state.looked))
+
+
+def player_factory(name: str):
+    """The protocol's policy factory: a player from a seeded generator (the built-in policies draw their
+    randomness from the game's generator, as they always have, so the game plays the same)."""
+    cls = POLICIES[name]
+    return lambda rng: PolicyPlayer(cls())
 
 
 def make_policy(name: str) -> Policy:

@@ -2,7 +2,8 @@
 
 The rules (numbers and rulings) come from the game data through
 :class:`solver.altunha.rules.Rules`; ``--set KEY=VALUE`` changes them for one
-run, and a variant file (``--compare VARIANT.toml``) holds the same keys.
+run, and a variant file (``--compare VARIANT.toml``, read by
+:mod:`solver.simulation.variants`) holds the same keys.
 Besides the rules' own names, ``count.<Card>`` changes how many copies of a
 card the deck holds, ``amount.<Card>`` what a Trade card's effect counts, and
 ``round_cap`` the simulator's safeguard (game.toml ``[simulation]``).
@@ -12,18 +13,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 from kitgen.errors import GameDataError, OptionError
 from solver.altunha.cards import Deck, deck_from_game, fold
-from solver.altunha.rules import SETTINGS, Rules, split_settings, whole_number, with_settings
+from solver.altunha.rules import SETTINGS, Rules, whole_number, with_settings
 
 COUNT_PREFIX, AMOUNT_PREFIX = "count.", "amount."
 ROUND_CAP = "round_cap"
 MAX_CAP = 10_000
 MAX_COUNT = 1000
-MAX_VARIANT_BYTES = 1024 * 1024     # a variant file holds a few KEY = VALUE lines
 
 
 @dataclass(frozen=True)
@@ -122,33 +121,3 @@ def with_settings_of(setup: Setup, settings: dict[str, Any], where: str = "--set
     if deck.size == 0:
         raise OptionError(where, "the deck would hold no cards")
     return replace(setup, rules=rules, deck=deck, round_cap=cap, changed=tuple(dict.fromkeys(changed)))
-
-
-def parse_set_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
-    """``["population_start=3", ...]`` -> dict, refusing items without ``=``."""
-    return split_settings(items, "--set", accepted_keys())
-
-
-def read_variant(path: Path) -> tuple[str, dict[str, Any]]:
-    """A variant file: KEY = VALUE lines (optionally under [rules]); ``name`` labels it.
-
-    Only a regular file of at most :data:`MAX_VARIANT_BYTES` is read (a device such as
-    ``/dev/zero``, a FIFO or a folder is named as such), as TOML within kitgen's bounds."""
-    from kitgen.data.files import decode_text, parse_toml, read_bytes
-
-    where = f"--compare {path}"
-    try:
-        data = parse_toml(decode_text(read_bytes(Path(path), str(path), MAX_VARIANT_BYTES), str(path)), str(path))
-    except GameDataError as exc:              # "<path>: what is wrong with it"
-        raise OptionError("--compare", str(exc)) from None
-    name = str(data.pop("name", Path(path).stem))
-    settings: dict[str, Any] = {}
-    for key, value in data.items():
-        if isinstance(value, dict):
-            for sub, v in value.items():
-                settings[sub if key in ("rules", "rulings", "simulation") else f"{key}.{sub}"] = v
-        else:
-            settings[key] = value
-    if not settings:
-        raise OptionError(where, "the file changes no rule; write KEY = VALUE lines such as population_start = 3")
-    return name, settings

@@ -1,0 +1,242 @@
+"""An XLSX workbook's parts, unpacked from its zip archive and parsed as XML within bounds.
+
+A workbook is a zip archive of XML parts, and nothing it says about itself can be trusted: a
+part may declare 1,000 bytes and hold gigabytes of deflated data, a damaged one fails deep
+inside zipfile or zlib.  :class:`Parts` streams each part kitgen reads out of the archive in
+chunks, never holding it whole.  A first pass (:meth:`Parts.measure`) counts the bytes as they
+come, so it stops at :data:`MAX_UNPACKED_BYTES` whatever the headers claim, and counts the tags
+and the longest stretch between two; only a part within those bounds is streamed again into
+expat (:meth:`Parts.parse`), so no part makes the parser hold more than a megabyte at once or
+call back more than :data:`MAX_MARKUP` times, and a bomb of tags is refused at C speed.  The
+handlers keep elements from nesting deeper than :data:`MAX_DEPTH` (the parser keeps each open
+one).  The CRC of each part is checked at its end.  Every problem is one :class:`GameDataError`
+naming the workbook.
+
+:class:`Rewritten` is the small, plain workbook kitgen writes from what it read (see
+:mod:`kitgen.data.xlsx`), the only one python-calamine is given.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+import zlib
+from typing import Iterator, Protocol
+from xml.parsers import expat
+
+from kitgen.errors import GameDataError, LimitError
+
+MAX_PARTS = 10_000                   # members of the archive; a workbook holds tens
+MAX_UNPACKED_BYTES = 256 * 2**20     # of all the parts kitgen reads (the sheet, its strings and styles), unzipped
+MAX_MARKUP = 8_000_000               # tags in one part: a sheet of a million cells has some four to six million
+MAX_TOKEN = 2**20                    # bytes of one tag, or of the text between two: a cell holds 32,767 characters
+MAX_DEPTH = 64                       # elements inside one another: a sheet nests some six deep
+CHUNK = 2**16
+
+ADVICE = "open it in a spreadsheet program and save it again as .xlsx"
+_DAMAGED = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError, ValueError, OverflowError,
+            NotImplementedError, RuntimeError, IndexError, KeyError)
+
+
+class Handler(Protocol):
+    def attach(self, parser) -> None:
+        """Set the parser's handlers (StartElementHandler and the rest) to its own methods."""
+
+
+class Elements:
+    """A handler told of each element's start and end (text is not read), nested at most
+    :data:`MAX_DEPTH` deep (the parser keeps every open element)."""
+
+    where = ""
+    depth = 0
+
+    def attach(self, parser) -> None:
+        parser.StartElementHandler = self._opened
+        parser.EndElementHandler = self._closed
+
+    def _opened(self, name: str, attrs: dict[str, str]) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise too_deep(self.where)
+        self.start(name, attrs)
+
+    def _closed(self, name: str) -> None:
+        self.depth -= 1
+        self.end(name)
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        pass
+
+    def end(self, name: str) -> None:
+        pass
+
+
+def too_deep(where: str) -> GameDataError:
+    return damaged(where, f"it nests elements more than {MAX_DEPTH} deep (a spreadsheet program nests a few)")
+
+
+LOCAL: dict[str, str] = {}          # names met so far, without their prefix (LOCAL.get(name) or local(name))
+
+
+def local(name: str) -> str:
+    """An element's name without its prefix: 'row' for <row>, <x:row> or <q:row>, as the reader matches it."""
+    found = LOCAL.get(name)
+    if found is None:
+        colon = name.find(":")
+        found = name if colon < 0 else name[colon + 1:]
+        if len(LOCAL) < 10_000:
+            LOCAL[name] = found
+    return found
+
+
+def damaged(where: str, what: str) -> GameDataError:
+    return GameDataError(f"damaged XLSX workbook: {what}; {ADVICE}", file=where)
+
+
+class Parts:
+    """The members of a workbook's archive, read within bounds."""
+
+    def __init__(self, data: bytes, where: str):
+        self.where = where
+        self.unpacked = 0
+        if data.count(b"PK\x01\x02") > MAX_PARTS:       # each member has one such entry: an upper bound, counted fast
+            raise LimitError(f"the workbook's archive holds more than {MAX_PARTS:,} parts; a workbook holds tens",
+                             file=where)
+        try:
+            self.archive = zipfile.ZipFile(io.BytesIO(data))
+            infos = self.archive.infolist()
+        except _DAMAGED:
+            if data.startswith(b"\xd0\xcf\x11\xe0"):
+                raise GameDataError("not an XLSX workbook: an old .xls file, or a workbook protected by a "
+                                    "password; save it from the spreadsheet program as .xlsx without a password, "
+                                    "or as CSV", file=where) from None
+            if data.startswith(b"PK"):
+                raise damaged(where, "its zip archive is truncated or broken") from None
+            raise GameDataError("not an XLSX workbook (it is not a zip archive); save the sheet from the "
+                                "spreadsheet program as .xlsx, or as CSV", file=where) from None
+        self._by_name: dict[str, list[zipfile.ZipInfo]] = {}
+        for info in infos:
+            self._by_name.setdefault(info.filename.casefold(), []).append(info)
+
+    def find(self, name: str) -> zipfile.ZipInfo | None:
+        """The member called ``name`` (its case as written, or any case when only one matches)."""
+        found = self._by_name.get(name.casefold(), [])
+        exact = [info for info in found if info.filename == name]
+        if len(exact) == 1 or len(found) == 1:
+            return exact[0] if exact else found[0]
+        if found:
+            raise damaged(self.where, f"its archive holds {len(found)} parts named {name}")
+        return None
+
+    def chunks(self, info: zipfile.ZipInfo) -> Iterator[bytes]:
+        """The unpacked bytes of ``info``, streamed; a damaged part is a :class:`GameDataError`."""
+        name = info.filename
+        if info.flag_bits & 0x1:
+            raise GameDataError("the workbook is protected by a password; save it without one", file=self.where)
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            raise damaged(self.where, f"its part {name} is compressed by a method spreadsheet programs do not use "
+                                      f"(zip method {info.compress_type})")
+        try:
+            with self.archive.open(info) as stream:
+                while chunk := stream.read(CHUNK):
+                    yield chunk
+        except _DAMAGED as exc:
+            raise damaged(self.where, f"its part {name} cannot be unpacked ({_reason(exc)})") from None
+
+    def measure(self, info: zipfile.ZipInfo, limit: int) -> None:
+        """Unpack ``info`` once, counting as it streams (nothing is kept): its bytes (no more than ``limit``,
+        nor than :data:`MAX_UNPACKED_BYTES` over all the parts read), its tags and the longest stretch
+        between two; anything past a bound stops the count there, whatever the archive's headers say."""
+        name = info.filename
+        read, markup, run = 0, 0, 0                     # bytes; tags; bytes since the last '<'
+        for chunk in self.chunks(info):
+            read += len(chunk)
+            if read > limit or self.unpacked + read > MAX_UNPACKED_BYTES:
+                bound = limit if read > limit else MAX_UNPACKED_BYTES
+                what = f"its part {name} unpacks" if read > limit else "the parts kitgen reads unpack"
+                raise LimitError(f"the workbook is too large: {what} to more than {bound // 2**20} MB, the most "
+                                 "kitgen reads", file=self.where)
+            markup += chunk.count(b"<")
+            if markup > MAX_MARKUP:
+                raise LimitError(f"the workbook's part {name} holds more than {MAX_MARKUP:,} tags, the most "
+                                 "kitgen reads", file=self.where)
+            first = chunk.find(b"<")
+            if first >= 0:
+                gap, run = run + first, len(chunk) - chunk.rfind(b"<") - 1
+            else:
+                gap = run = run + len(chunk)
+            if gap > MAX_TOKEN:
+                raise LimitError(f"the workbook's part {name} holds a tag or a text of more than "
+                                 f"{MAX_TOKEN // 2**20} MB, the most kitgen reads (a cell holds at most 32,767 "
+                                 "characters)", file=self.where)
+        self.unpacked += read
+
+    def parse(self, info: zipfile.ZipInfo, handler: Handler, limit: int = MAX_UNPACKED_BYTES) -> None:
+        """Parse the part ``info`` as XML, streamed, with the handlers that ``handler`` attaches, once
+        :meth:`measure` has found it within bounds."""
+        self.measure(info, limit)
+        name = info.filename
+        parser = expat.ParserCreate()
+        parser.buffer_text = True
+        parser.StartDoctypeDeclHandler = self._no_doctype(name)
+        handler.attach(parser)
+        try:
+            for chunk in self.chunks(info):
+                parser.Parse(chunk, False)
+            parser.Parse(b"", True)
+        except expat.ExpatError as exc:
+            raise damaged(self.where, f"its part {name} is not well-formed XML "
+                                      f"({expat.ErrorString(exc.code)}, line {exc.lineno})") from None
+
+    def _no_doctype(self, name: str):
+        def refuse(*_args) -> None:
+            raise damaged(self.where, f"its part {name} declares a document type, which spreadsheet programs "
+                                      "never write")
+        return refuse
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc)
+    if "CRC" in text:
+        return "its checksum does not match: the file was changed or damaged"
+    if isinstance(exc, zlib.error):
+        return "its compressed data is damaged"
+    if isinstance(exc, EOFError) or "Truncated" in text or "truncated" in text:
+        return "it ends early: the file is truncated"
+    return text[:200] or type(exc).__name__
+
+
+_SPECIAL = re.compile(r'[&<>"\r\n\t]')
+_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;", "\n": "&#10;", "\t": "&#9;"}
+
+
+def escape_text(text: str) -> str:
+    """Text for XML content or a double-quoted attribute, every character kept as it is (a carriage
+    return or tab too, which XML would otherwise turn into a line break or a space)."""
+    return _SPECIAL.sub(lambda m: _ESCAPES[m.group()], text) if _SPECIAL.search(text) else text
+
+
+class Rewritten:
+    """A workbook written part by part into memory, each part compressed as it is written."""
+
+    def __init__(self):
+        self.buffer = io.BytesIO()
+        self.archive = zipfile.ZipFile(self.buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=1)
+
+    def add(self, name: str, xml: str) -> None:
+        self.archive.writestr(name, xml.encode("utf-8"))
+
+    def part(self, name: str):
+        """A binary stream to write the part ``name`` into, piece by piece."""
+        return self.archive.open(name, "w", force_zip64=True)
+
+    def getvalue(self) -> bytes:
+        self.archive.close()
+        return self.buffer.getvalue()
+
+    def __enter__(self) -> Rewritten:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.archive.close()                # again, harmlessly, after getvalue()

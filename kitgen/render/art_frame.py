@@ -1,0 +1,76 @@
+"""A frame drawn in a picture: found by its pixels, so a card back's raster frame can be checked
+against the cut at any card size.
+
+A frame is a line of one colour running round the picture, parallel to its
+edges, of another colour than the picture's edge: on each side, the first row
+(or column) within the outer quarter whose middle stretch is nearly all of one
+colour, far from the edge's.  A photograph or a picture without a frame has no
+such line on all four sides.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image
+
+SAMPLE = 600          # pixels along the longer side of the copy the search reads
+REACH = 0.25          # of the picture's width (or height): how far in a frame is looked for
+SAME = 40             # colour distance within which two pixels count as one colour
+APART = 60            # colour distance a frame's colour keeps from the edge's
+UNIFORM = 0.9         # share of a line's middle stretch in the line's own colour
+
+
+def frame_depths(path: str | Path) -> tuple[float, float, float, float] | None:
+    """How far in from the left, top, right and bottom edges a frame drawn in the picture lies,
+    as fractions of its width and height (its outer edge), or None without a frame on all four sides."""
+    path = Path(path)
+    stat = path.stat()
+    return _depths(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=32)
+def _depths(path: str, mtime_ns: int, size: int) -> tuple[float, float, float, float] | None:
+    with Image.open(path) as image:
+        image.draft("RGB", (SAMPLE, SAMPLE))
+        picture = image.convert("RGBA")
+    picture.thumbnail((SAMPLE, SAMPLE), Image.BILINEAR)
+    backdrop = Image.new("RGBA", picture.size, (255, 255, 255, 255))
+    picture = Image.alpha_composite(backdrop, picture).convert("RGB")
+    w, h = picture.size
+    pixels = picture.load()
+    depths = []
+    for side in ("left", "top", "right", "bottom"):
+        across = side in ("left", "right")
+        length, reach = (h, w) if across else (w, h)
+
+        def line(k: int) -> list[tuple[int, int, int]]:
+            at = k if side in ("left", "top") else (reach - 1 - k)
+            span = range(int(length * 0.1), int(length * 0.9))
+            return [pixels[at, i] if across else pixels[i, at] for i in span]
+
+        edge = _main_colour(line(0))[0]
+        found = None
+        for k in range(1, max(2, int(reach * REACH))):
+            colour, share = _main_colour(line(k))
+            if share >= UNIFORM and _distance(colour, edge) >= APART:
+                found = k
+                break
+        if found is None:
+            return None
+        while found > 1 and _distance(_main_colour(line(found - 1))[0], edge) >= APART / 2:
+            found -= 1              # out to the line's outer edge, softened by smoothing
+        depths.append(found / reach)
+    return tuple(depths)
+
+
+def _distance(a, b) -> float:
+    return sum((x - y) ** 2 for x, y in zip(a, b)) ** 0.5
+
+
+def _main_colour(pixels: list[tuple[int, int, int]]) -> tuple[tuple[int, int, int], float]:
+    """The line's middle colour (the median of each channel) and the share of pixels near it."""
+    middle = tuple(sorted(p[c] for p in pixels)[len(pixels) // 2] for c in range(3))
+    near = sum(1 for p in pixels if _distance(p, middle) <= SAME)
+    return middle, near / len(pixels)

@@ -1,0 +1,193 @@
+"""The rules-engine protocol: what every game's engine offers the generic tools.
+
+A game's rules engine is one module (or package) that implements :class:`Engine`;
+``[rules] engine = "KEY"`` in a game.toml names it, and :mod:`solver.engines` finds
+it by that key.  The simulator, the balance report, the lookahead player,
+``kitgen simulate``, ``kitgen solve`` and the web pages work through these names
+alone, so a new engine gets all of them (see docs/engines.md for a walk-through).
+The shape follows OpenSpiel's game/state API: a :class:`State` is one point of a
+play, whose current player chooses among ``legal_actions()``; chance (shuffles,
+draws) is resolved inside ``apply_action`` with the state's own seeded ``rng``, so
+a game is reproducible from its seed.
+
+Nothing here imports kitgen's renderers or any engine: this module is the contract.
+
+Members the generic tools also read when an engine has them (each has a fallback, so an
+engine without them still works; docs/engines.md says more):
+
+* ``Engine.ends: dict[str, str]`` - every end the rules know, in the report's order, each
+  with the words that follow "ended" (``{"famine": "in a famine"}``).
+* ``Engine.deals_seats: bool`` - True when ``new_game`` deals the seats at random, so a
+  policy mix is already spread over the seats; otherwise the simulator rotates the mix over
+  the players game by game.
+* ``State.seats() -> list[int]`` - each player's seat, 0 being the first to act in round 1;
+  without it player p sits in seat p.
+* ``Engine.rule_values(rules) -> dict``, ``Engine.changed_rules(rules) -> list[str]`` - every
+  setting ``--set`` accepts with its value, and the ones changed (balance.json ``rules``).
+* ``Engine.players_problem(rules, players) -> str`` - why a number of players cannot play
+  ("" when it can); ``Engine.default_policy: str`` - the mix ``kitgen simulate`` plays
+  without ``--policy``; ``Engine.clear_caches()`` - forget memoised work (for timings).
+* ``Engine.question_rules(game, settings, option)`` - the rules of a solver question, when
+  they take other keys than the simulator's; ``Engine.answer_json(position, rules)`` - what
+  ``--json`` and ``--batch`` print, when cheaper than ``solve`` (an answer may also hold it
+  under ``"json"``); ``Engine.all_best(position, rules)`` - every best play (``--all``);
+  ``Engine.rule_numbers(rules)`` - rule numbers the solver page offers to change;
+  ``Engine.play_help``, ``Engine.play_example`` - how a play is written;
+  ``Engine.web_view`` - the path of a script drawing the engine's answers on the solver
+  page; ``Engine.forget_games()`` - read game folders afresh.
+* Position fields may also say ``required``, ``example`` and ``short`` (a one-letter
+  option), and be of kind ``numbers`` (a list of whole numbers).
+* ``report()`` may also return ``key_figures`` (``[[label, text]]``), ``charts`` (as data,
+  see :mod:`kitgen.render.balance_report`), ``compare`` (``[[label, number]]``, the rows of
+  ``--compare``) and ``cap_detail`` (words on the games stopped at the round cap).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Hashable, Protocol, Sequence, runtime_checkable
+
+from kitgen.errors import OptionError
+
+TERMINAL = -1    # current_player() of a finished game
+CAP = "cap"      # how a game stopped by the simulator's round cap ended (not an end the rules know)
+
+
+class IllegalMove(Exception):
+    """An action the rules do not allow in this state; ``apply_action`` raises it and leaves the state as
+    it was.  Not a user error: a built-in player that makes one has a bug (a playtester's own play is
+    checked with ``Engine.check``, which answers in words)."""
+
+
+@runtime_checkable
+class State(Protocol):
+    """One point of a game."""
+
+    players: int
+    rng: random.Random     # the state's own source for every chance event; clone() copies it
+    round: int             # rounds played so far, counting the one under way (1-based while playing)
+    end: str | None        # None while playing; how the game ended, in the engine's words
+
+    def current_player(self) -> int:
+        """Who decides now; :data:`TERMINAL` when the game is over."""
+
+    def legal_actions(self) -> list[Hashable]:
+        """The current player's legal actions, in a deterministic order, never empty while playing
+        (a forced pass is an action)."""
+
+    def apply_action(self, action: Hashable) -> None:
+        """Play ``action``; :class:`IllegalMove` (state unchanged) when it is not legal."""
+
+    def is_terminal(self) -> bool: ...
+
+    def returns(self) -> list[float]:
+        """At the end, each player's share of the win: 1/k for each of k tied winners, else 0."""
+
+    def scores(self) -> list[float]:
+        """Each player's points (or the engine's measure) now."""
+
+    def clone(self) -> "State":
+        """An independent copy, its ``rng`` included."""
+
+    def observation(self, player: int) -> dict:
+        """What ``player`` may see now, JSON-able (own hand, the public table...)."""
+
+    def resample(self, player: int, rng: random.Random) -> "State":
+        """A clone in which everything ``player`` cannot see (other hands, the deck's order) is dealt
+        again at random with ``rng``, consistently with what that player has seen."""
+
+    def action_text(self, action: Hashable) -> str:
+        """The action in the rulebook's words."""
+
+
+@runtime_checkable
+class Player(Protocol):
+    """A decision rule: one of ``state.legal_actions()`` for ``player``, the current player."""
+
+    def choose(self, state: State, player: int) -> Hashable: ...
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """One kind of game: its rules, its setup, its simple players, its figures and its solver questions."""
+
+    key: str       # the [rules] engine name
+    title: str
+
+    def rules(self, game: Any, settings: dict[str, str], option: str) -> Any:
+        """The rules of a loaded kitgen ``Game`` (its [rules] numbers and [rulings.<name>] defaults)
+        changed by ``settings`` (``--set KEY=VALUE`` pairs); a bad key or value raises
+        ``kitgen.errors.OptionError(option, ...)`` naming the key and the choices."""
+
+    def player_range(self, rules: Any) -> tuple[int, int]:
+        """The fewest and the most players."""
+
+    def new_game(self, rules: Any, players: int, rng: random.Random) -> State:
+        """A game set up with ``rng``, its first decision pending."""
+
+    policies: dict[str, Callable[[random.Random], Player]]   # at least "random" and "greedy"
+    policy_help: dict[str, str]                               # each policy in one line
+
+    def round_cap(self, rules: Any) -> int:
+        """The simulator's safeguard for games the rules let run forever."""
+
+    def figures(self, state: State) -> dict:
+        """The engine's own figures of one finished game (small, JSON-able)."""
+
+    def report(self, records: list[dict]) -> dict:
+        """The engine's section of balance.json from the games' records (each holds its ``figures``):
+        ``{"figures": {...}, "tables": [{"title", "columns", "rows"}], "findings": [sentences]}``."""
+
+    # --- solver questions (kitgen solve GAME, the solver page) ---
+
+    def position_fields(self) -> list[dict]:
+        """The fields of a position: ``{"name", "label", "kind", "help", "min", "max", "choices",
+        "default"}``, kind one of number, cards, player-cards, choice, flag."""
+
+    def read_position(self, raw: dict, rules: Any) -> Any:
+        """A position from a dict of those fields (text or JSON values); a mistake raises
+        ``kitgen.errors.OptionError(field, message)``."""
+
+    def solve(self, position: Any, rules: Any) -> dict:
+        """The exact answer: JSON-able, with ``"lines"`` (one sentence a line), ``"best"`` (the best
+        action(s) in ``action_text`` words) and the data behind them."""
+
+    def check(self, position: Any, play: str, rules: Any) -> dict:
+        """Whether a proposed play (text) is legal, why, and how far from the best, with ``"lines"``."""
+
+    def position_state(self, position: Any, rules: Any, rng: random.Random) -> State:
+        """The position as a State whose current player is the one asked about, unseen cards dealt
+        with ``rng``."""
+
+
+# --- helpers shared by engines and the generic tools ---------------------------------------
+
+def winners(scores: Sequence[float]) -> list[int]:
+    """The players with the highest score."""
+    top = max(scores)
+    return [p for p, s in enumerate(scores) if s == top]
+
+
+def shares(scores: Sequence[float]) -> list[float]:
+    """Each player's share of the win when the highest score wins: 1/k for each of k tied leaders."""
+    best = winners(scores)
+    return [1.0 / len(best) if p in best else 0.0 for p in range(len(scores))]
+
+
+def shares_of(winning: Sequence[int], players: int) -> list[float]:
+    """``returns()`` when the rules name the winners (the last player standing, say)."""
+    won = set(winning)
+    return [1.0 / len(won) if p in won else 0.0 for p in range(players)]
+
+
+def split_settings(items: Sequence[str], option: str, accepted: Sequence[str] = ()) -> dict[str, str]:
+    """``["chain=off", ...]`` (``--set``, ``--rule``) -> ``{"chain": "off"}``; an item without ``=`` is an
+    OptionError naming ``option`` (and the ``accepted`` names, when given)."""
+    out = {}
+    for item in items:
+        name, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or not name:
+            names = f"; accepted names: {', '.join(accepted)}" if accepted else ""
+            raise OptionError(option, f"{item!r} is not NAME=VALUE{names}")
+        out[name] = value
+    return out

@@ -1,0 +1,118 @@
+"""The lookahead player, for any engine: determinised playouts through the protocol alone.
+
+To choose, the player deals the cards it cannot see again at random (``State.resample``),
+plays each legal action in that world and the game on to its end with the engine's greedy
+players in every seat, and keeps the action that wins most often.  Actions are compared on
+the same worlds (each world is copied for every action, its random generator with it), and
+the budget is spent by sequential halving: each round plays every action still in the race
+on new worlds, then drops the worse half, so most playouts go to the close calls.
+
+The budget is a number of playouts a decision (``lookahead:N`` in ``--policy``), so a game
+depends on its seed alone; a time budget (``seconds``) is for interactive use, where
+reproducing a run does not matter.  :func:`advise` gives each legal action's win rate from
+the same playouts, with its Wilson interval, for ``kitgen solve GAME --advise``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Hashable
+
+from kitgen.errors import OptionError
+from solver.engine import shares
+
+LOOKAHEAD = "lookahead"
+PLAYOUTS = 120          # the default budget: playouts a decision
+MAX_PLAYOUTS = 100_000
+ROLLOUT = "greedy"      # the engine's policy that plays the playouts out
+
+
+def parse_budget(name: str, option: str = "--policy") -> int:
+    """The playouts of ``lookahead`` (the default) or ``lookahead:N``."""
+    _, sep, count = name.partition(":")
+    if not sep:
+        return PLAYOUTS
+    if not count.isascii() or not count.isdigit() or not 1 <= int(count) <= MAX_PLAYOUTS:
+        raise OptionError(option, f"{name!r}: lookahead:N takes N playouts a decision, a whole number from 1 to "
+                                  f"{MAX_PLAYOUTS:,}")
+    return int(count)
+
+
+def lookahead_player(engine, rules, name: str, rng: random.Random) -> "LookaheadPlayer":
+    return LookaheadPlayer(engine, rules, rng, playouts=parse_budget(name))
+
+
+class LookaheadPlayer:
+    """A protocol Player choosing by determinised playouts (see the module's description)."""
+
+    def __init__(self, engine, rules, rng: random.Random, playouts: int = PLAYOUTS, seconds: float | None = None):
+        self.engine, self.rules, self.rng = engine, rules, rng
+        self.playouts, self.seconds = playouts, seconds
+        self.cap = engine.round_cap(rules)
+        self.rollout: list = []
+
+    def _rollout(self, players: int) -> list:
+        while len(self.rollout) < players:
+            self.rollout.append(self.engine.policies[ROLLOUT](self.rng))
+        return self.rollout
+
+    def choose(self, state, player: int) -> Hashable:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        return actions[self.best(state, player, actions)]
+
+    def best(self, state, player: int, actions: list) -> int:
+        """The index of the action that won most often (the earliest of equals), by sequential halving."""
+        alive = list(range(len(actions)))
+        wins = [0.0] * len(actions)
+        played = [0] * len(actions)
+        rounds = max(1, math.ceil(math.log2(len(actions))))
+        deadline = time.monotonic() + self.seconds if self.seconds is not None else None
+        for r in range(rounds):
+            worlds = max(1, self.playouts // (rounds * len(alive)))
+            for _ in range(worlds):
+                world = state.resample(player, self.rng)
+                for i in alive:
+                    wins[i] += self.playout(world, player, actions[i])
+                    played[i] += 1
+                if deadline is not None and time.monotonic() > deadline:
+                    break
+            if len(alive) > 1 and r < rounds - 1:
+                alive.sort(key=lambda i: (-wins[i] / max(1, played[i]), i))
+                alive = sorted(alive[:max(1, math.ceil(len(alive) / 2))])
+            if deadline is not None and time.monotonic() > deadline:
+                break
+        return min(alive, key=lambda i: (-wins[i] / max(1, played[i]), i))
+
+    def playout(self, world, player: int, action) -> float:
+        """``player``'s share of the win after ``action`` in a copy of ``world``, played out by the rollout players."""
+        s = world.clone()
+        s.apply_action(action)
+        cap, rollout = self.cap, self._rollout(s.players)
+        while not s.is_terminal():
+            if s.round > cap:
+                return shares(s.scores())[player]
+            p = s.current_player()
+            s.apply_action(rollout[p].choose(s, p))
+        return s.returns()[player]
+
+
+def advise(engine, rules, state, playouts: int, rng: random.Random) -> list[dict[str, Any]]:
+    """Each legal action of the current player with its win rate over ``playouts`` worlds (the same worlds
+    for every action), best first: ``{"action", "text", "wins", "n", "rate", "low", "high"}``."""
+    from solver.simulation.stats import wilson
+
+    player = state.current_player()
+    actions = state.legal_actions()
+    looker = LookaheadPlayer(engine, rules, rng, playouts)
+    wins = [0.0] * len(actions)
+    for _ in range(playouts):
+        world = state.resample(player, rng)
+        for i, action in enumerate(actions):
+            wins[i] += looker.playout(world, player, action)
+    rows = [{"action": i, "text": state.action_text(a), "wins": round(wins[i], 4), **wilson(wins[i], playouts)}
+            for i, a in enumerate(actions)]
+    return sorted(rows, key=lambda row: (-row["wins"], row["action"]))
