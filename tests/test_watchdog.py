@@ -85,6 +85,24 @@ def test_a_block_that_swallowed_the_timeout_raises_it_as_it_ends():
             pass
 
 
+def test_a_timeout_lost_inside_the_block_is_raised_again():
+    """An interruption can be swallowed where the thread happened to be (a garbage collector's callback, a
+    __del__): the loop goes on, so the dog interrupts it again until the block is left."""
+    clock = TemplateClock(0.1)
+    lost = 0
+    with pytest.raises(TemplateTimeout):
+        with clock:
+            while True:
+                try:
+                    _spin(30)
+                    break                          # never: the guard of a clock that fires only once
+                except TemplateTimeout:
+                    lost += 1
+                    if lost == 3:
+                        raise
+    assert lost == 3
+
+
 def test_a_short_clock_inside_a_long_one_stops_only_its_own_block():
     with TemplateClock(30):
         with pytest.raises(TemplateTimeout):

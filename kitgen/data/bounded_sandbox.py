@@ -589,11 +589,13 @@ class _Dog:
     SLACK = 0.01          # the shortest sleep: a thread that waits for a processor is not polled
     NAP = 0.25            # the longest sleep while clocks run: a clock started meanwhile waits no longer
     IDLE = 4              # naps without a clock before the dog sleeps until one starts
+    AGAIN = 0.25          # a thread interrupted and still inside its block is interrupted again this often
 
     def __init__(self):
         self.mutex = threading.Lock()      # taken by clocks' threads with this plain lock's own `with`, which an
         self.lock = threading.Condition(self.mutex)     # exception set meanwhile cannot leave held
         self.watches: dict[TemplateClock, tuple[int, int | None, float]] = {}   # thread, its clock, deadline
+        self.fired: dict[TemplateClock, tuple[int, float]] = {}   # interrupted, still inside: thread, when
         self.asleep = False               # sleeping until told (set under the lock, read without it)
         self.thread: threading.Thread | None = None
 
@@ -623,6 +625,7 @@ class _Dog:
         if self.watches.pop(watch, None) is not None:
             return False
         with self.mutex:               # the dog took it first, and has set the exception by now
+            self.fired.pop(watch, None)
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
         return True
 
@@ -641,9 +644,19 @@ class _Dog:
                     if spent < deadline:
                         soonest = min(soonest, now + max(deadline - spent, self.SLACK))
                     elif self.watches.pop(watch, None) is not None:      # taken before its thread left it
-                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread),
-                                                                   ctypes.py_object(TemplateTimeout))
-                idle = 0 if self.watches else idle + 1
+                        self.fired[watch] = (thread, now - self.AGAIN)
+                # An exception set in a thread can be lost (raised inside a garbage collector's callback or a
+                # __del__, which swallow it): a thread still inside its block is interrupted again.
+                for watch, (thread, when) in list(self.fired.items()):
+                    if now - when < self.AGAIN:
+                        soonest = min(soonest, when + self.AGAIN)
+                    elif ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread),
+                                                                    ctypes.py_object(TemplateTimeout)):
+                        self.fired[watch] = (thread, now)
+                        soonest = min(soonest, now + self.AGAIN)
+                    else:                          # its thread is gone
+                        del self.fired[watch]
+                idle = 0 if self.watches or self.fired else idle + 1
                 if idle >= self.IDLE:
                     self.asleep = True     # first, then look again: a watch added meanwhile is seen here,
                     if not self.watches:   # or its thread sees asleep and wakes the dog
