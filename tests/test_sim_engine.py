@@ -222,9 +222,18 @@ def test_a_bid_of_no_cards_is_a_total_of_zero():
 
 
 def test_the_switch_that_makes_a_bid_of_no_cards_lose():
-    rules = with_settings(RULES, {"empty_bid_never_wins": "on"})
+    rules = with_settings(RULES, {"empty_bid": "never_wins"})
     g = table_game([["Altar"], ["Plaza"]], rules=rules, scores=[3, -1])
     assert g.bid_phase({}) is None and g.bid_result == "no_bids"
+    g = table_game([["Steps"], ["Steps"], ["Base"]], rules=rules, scores=[4, 2, 0])
+    assert g.bid_phase({0: bid(g, 0, "Steps"), 1: bid(g, 1, "Steps")}) == 1
+    assert g.bid_result == "fewer_points"
+
+
+def test_the_literal_reading_of_a_bid_of_no_cards():
+    rules = with_settings(RULES, {"empty_bid": "no_bid_card"})
+    g = table_game([["Altar"], ["Plaza"]], rules=rules, scores=[3, -1])
+    assert g.bid_phase({}) == 1 and g.bid_result == "fewer_points"
     g = table_game([["Steps"], ["Steps"], ["Base"]], rules=rules, scores=[4, 2, 0])
     assert g.bid_phase({0: bid(g, 0, "Steps"), 1: bid(g, 1, "Steps")}) == 1
     assert g.bid_result == "fewer_points"

@@ -98,7 +98,7 @@ def test_findings_follow_how_the_games_stopped():
     # the same seeds under two rule sets: the rulebook's, where every total counts and greedy games
     # end in famines, and "a bid of no cards never wins", where nobody who cannot feed wins a bid
     famine = run({"round_cap": 40}, games=40, policies=("greedy",))
-    stalled = run({"round_cap": 40, "empty_bid_never_wins": "on"}, games=40, policies=("greedy",))
+    stalled = run({"round_cap": 40, "empty_bid": "never_wins"}, games=40, policies=("greedy",))
     assert famine["ends"]["famine"]["count"] == 40 and stalled["ends"]["cap"]["count"] > 30
     assert not any("round cap" in line for line in famine["findings"]) and famine["warning"] is None
     cap_line = next(line for line in stalled["findings"] if "a safeguard of the simulator" in line)

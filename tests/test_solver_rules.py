@@ -143,9 +143,23 @@ def test_a_bid_of_no_cards_is_a_total_of_zero():
     # everybody bid nothing: a tie at 0 with no lower bid, so fewer points decide
     assert resolve([0, 0, 0], scores=[4, -2, 3]) == (1, "fewer_points")
     assert resolve([0, 0], scores=[1, 1]) == (None, "double_tie")
-    never = RULES.with_options(empty_bid_never_wins=True)
+    never = RULES.with_options(empty_bid="never_wins")
     assert resolve([6, 6, 0], scores=[2, 1, 0], rules=never) == (1, "fewer_points")
     assert resolve([0, 0, 0], rules=never) == (None, "no_bids")
+
+
+def test_a_bid_of_no_cards_read_literally_is_no_bid_card():
+    # "If there is no next lowest bid card the player with fewer Scoring Points wins."
+    literal = RULES.with_options(empty_bid="no_bid_card")
+    assert resolve([6, 6, 0], scores=[2, 1, 0], rules=literal) == (1, "fewer_points")
+    assert resolve([6, 6, 3, 0], scores=[2, 1, 5, 0], rules=literal) == (2, "next_lower")
+    assert resolve([6, 6, 3, 3, 0], scores=[2, 1, 5, 4, 0], rules=literal) == (3, "fewer_points")
+    assert resolve([6, 6, 3, 3, 0], scores=[2, 1, 5, 4, 0],
+                   rules=literal.with_options(points_decide="highest_tie")) == (1, "fewer_points")
+    # nobody bid a card: everyone is tied at 0 and the fewest points win (never_wins: nobody)
+    assert resolve([0, 0, 0], scores=[4, -2, 3], rules=literal) == (1, "fewer_points")
+    assert resolve([0, 0], scores=[1, 1], rules=literal) == (None, "double_tie")
+    assert resolve([5, 0, 0], rules=literal) == (0, "highest")
 
 
 def test_points_decide_at_the_lowest_tie_unless_switched():

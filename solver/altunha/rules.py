@@ -77,7 +77,8 @@ NUMBERS: dict[str, tuple[int, int, str]] = {
     "no_build_penalty": (0, 1000, "points the Priest King loses when he cannot build"),
 }
 # the options of the rulings that are not on/off, as the code implements them
-CHOICES: dict[str, tuple[str, ...]] = {"points_decide": ("lowest_tie", "highest_tie")}
+CHOICES: dict[str, tuple[str, ...]] = {"points_decide": ("lowest_tie", "highest_tie"),
+                                       "empty_bid": ("counts", "never_wins", "no_bid_card")}
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class Rules:
     special_is_trade: bool
     tie_drop: bool
     points_decide: str
-    empty_bid_never_wins: bool
+    empty_bid: str
     chain: bool
     penalty_if_declined: bool
     negative_scores: bool
@@ -389,19 +390,25 @@ def resolve_bids(totals: Sequence[int], sizes: Sequence[int], scores: Sequence[i
     ``totals[p]`` is player p's bid total, ``sizes[p]`` how many cards he bid,
     ``jades`` the players who revealed the card that wins the bid.  Reasons:
     jade, highest, next_lower, fewer_points, double_tie (tied on points too),
-    no_bids (nobody may win: no cards bid under ``empty_bid_never_wins``)."""
+    no_bids (nobody may win: no cards bid under ``empty_bid = "never_wins"``).
+
+    The ``empty_bid`` ruling says what a bid of no cards is: a total of 0 like any other
+    (``counts``), never a winner (``never_wins``), or no bid card (``no_bid_card``): it takes no
+    place on the ladder of tied totals, which only bids of cards make; when nobody bids a card,
+    everyone is tied at 0 and the points decide."""
     if len(jades) == 1:
         return jades[0], "jade"
-    if totals and not jades and not rules.empty_bid_never_wins:   # the usual case: one highest total
+    if totals and not jades and rules.empty_bid == "counts":   # the usual case: one highest total
         top = max(totals)
         if totals.count(top) == 1:
             return totals.index(top), "highest"
+    carded = [p for p, n in enumerate(sizes) if n]
     if jades:
         players = list(jades)
-    elif rules.empty_bid_never_wins:
-        players = [p for p, n in enumerate(sizes) if n]
-    else:
+    elif rules.empty_bid == "counts" or (not carded and rules.empty_bid == "no_bid_card"):
         players = list(range(len(totals)))
+    else:
+        players = carded
     if not players:
         return None, "no_bids"
     by_total: dict[int, list[int]] = {}
