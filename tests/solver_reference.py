@@ -42,6 +42,8 @@ def _farms(counts: Counter, population: int, rules: Rules):
             value = sum(rules.god_value if k == GOD else k for k in combo)
             if value >= population:
                 yield combo
+            if counts[FEED] and not rules.feed_alone and size < rules.max_farm_cards:
+                yield combo + (FEED,)     # Maize pays; the cards with it are lost
 
 
 def _builds(counts: Counter, tops: list[int], touched: frozenset, rules: Rules, left: int):

@@ -13,7 +13,6 @@ from tests import solver_reference as ref
 DECK = load_deck()
 POOL = [c.name for c in DECK.cards for _ in range(c.count)]
 RULES = Rules.from_game()
-NO_CHAIN = RULES.with_options(chain=False)
 
 
 @st.composite
@@ -24,14 +23,14 @@ def positions(draw, max_hand=12):
     temples = [draw(st.integers(1, 8)) for _ in range(draw(st.integers(0, 6)))]
     population = draw(st.integers(1, 18))
     chain = draw(st.booleans())
-    return hand, population, temples, chain
+    rules = RULES.with_options(chain=chain, feed_alone=draw(st.booleans()))
+    return hand, population, temples, rules
 
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_cpsat_agrees_with_exhaustive_reference(position):
-    hand, population, temples, chain = position
-    rules = RULES if chain else NO_CHAIN
+    hand, population, temples, rules = position
     plan = solve_turn(hand, population, temples, rules)
     best = ref.best_plan(tuple(sorted(hand, key=DECK.sort_key)), population, temples, rules)
     assert (plan.outcome, plan.points) == (best.outcome, best.points)
@@ -43,8 +42,7 @@ def test_cpsat_agrees_with_exhaustive_reference(position):
 
 
 def _assert_runner_up_is_next_legal_play(position):
-    hand, population, temples, chain = position
-    rules = RULES if chain else NO_CHAIN
+    hand, population, temples, rules = position
     answer = explain_turn(hand, population, temples, rules)
     plans = ref.all_plans(tuple(sorted(hand, key=DECK.sort_key)), population, temples, rules)
     best = plan_key(plans[0], DECK)

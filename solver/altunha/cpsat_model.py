@@ -166,7 +166,8 @@ def new_model(hand, population, temples, rules: Rules, deck: Deck) -> TurnModel:
 # --- constraints -------------------------------------------------------------
 
 def add_farm_rules(tm: TurnModel) -> None:
-    """Farm: the feed card alone, or 1..max_farm_cards Bid/God cards worth >= Population; else famine.
+    """Farm: the feed card alone (with other cards too, unless ``feed_alone``), or 1..max_farm_cards
+    Bid/God cards worth >= Population; else famine.
 
     Famine is pinned: it is the only play when no Farm is possible and not a
     play at all otherwise (so a runner-up is never an illegal famine).
@@ -177,7 +178,10 @@ def add_farm_rules(tm: TurnModel) -> None:
     value = sum((r.god_value if k == GOD else k) * v for k, v in tm.farm.items())
     fed_by_cards = 1 - tm.feed - tm.famine  # 1 when Bid/God cards pay for the Farm
     m.Add(tm.feed + tm.famine <= 1)
-    m.Add(cards <= r.max_farm_cards * fed_by_cards)
+    if r.feed_alone:
+        m.Add(cards <= r.max_farm_cards * fed_by_cards)
+    else:   # the feed card may take other cards with it, up to max_farm_cards in all
+        m.Add(cards + tm.feed <= r.max_farm_cards * (1 - tm.famine))
     m.Add(cards >= fed_by_cards)
     m.Add(value >= tm.population * fed_by_cards)
 

@@ -78,7 +78,8 @@ NUMBERS: dict[str, tuple[int, int, str]] = {
 }
 # the options of the rulings that are not on/off, as the code implements them
 CHOICES: dict[str, tuple[str, ...]] = {"points_decide": ("lowest_tie", "highest_tie"),
-                                       "empty_bid": ("counts", "never_wins", "no_bid_card")}
+                                       "empty_bid": ("counts", "never_wins", "no_bid_card"),
+                                       "end_tie": ("shared", "turn_order")}
 
 
 @dataclass(frozen=True)
@@ -104,9 +105,11 @@ class Rules:
     tie_drop: bool
     points_decide: str
     empty_bid: str
+    feed_alone: bool
     chain: bool
     penalty_if_declined: bool
     negative_scores: bool
+    end_tie: str
     # from the deck: the highest Bid value, the top stage of a temple
     max_stage: int
     # the rulings' texts and options, as read from game.toml (not part of equality)
@@ -311,15 +314,18 @@ def farm_problem(cards: Sequence[tuple[str, Kind]], population: int, rules: Rule
     """Why discarding these (name, kind) cards does not feed the Population ("" when it does)."""
     kinds = [k for _, k in cards]
     if FEED in kinds:
-        if len(cards) > 1:
-            name = next(n for n, k in cards if k == FEED)
+        name = next(n for n, k in cards if k == FEED)
+        if len(cards) > 1 and rules.feed_alone:
             return f"{name} pays for the Farm on its own: discard it alone"
-        return ""
+        if kinds.count(FEED) > 1:
+            return f"one card that feeds alone pays for the Farm, not {kinds.count(FEED)}"
     for name, kind in cards:
-        if not is_building_card(kind):
+        if kind != FEED and not is_building_card(kind):
             return f"{name} is a Trade card: Farm takes Bid or God cards, or the card that feeds alone"
     if len(cards) > rules.max_farm_cards:
         return f"Farm takes at most {rules.max_farm_cards} cards, not {len(cards)}"
+    if FEED in kinds:
+        return ""
     total = sum(worth(k, rules) for k in kinds)
     if total < population:
         return f"Farm {' + '.join(n for n, _ in cards)} is worth {total}, less than Population {population}"
@@ -429,6 +435,23 @@ def resolve_bids(totals: Sequence[int], sizes: Sequence[int], scores: Sequence[i
     if len(fewest) == 1:
         return fewest[0], "fewer_points"
     return None, "double_tie"
+
+
+def final_winners(scores: Sequence[int], order: Sequence[int], rules: Rules) -> list[int]:
+    """The winners of a finished game: the players with the most points, or, under
+    ``end_tie = "turn_order"``, the first of them in turn ``order`` (the Calendar holder first)."""
+    top = max(scores)
+    tied = [p for p, s in enumerate(scores) if s == top]
+    if len(tied) > 1 and rules.end_tie == "turn_order":
+        return [min(tied, key=list(order).index)]
+    return tied
+
+
+def lose_points(score: int, loss: int, rules: Rules) -> int:
+    """What a score becomes after a loss: below zero only under ``negative_scores``."""
+    if rules.negative_scores:
+        return score - loss
+    return score - min(loss, max(0, score))
 
 
 def hand_excess(size: int, rules: Rules) -> int:
