@@ -8,10 +8,13 @@ import pytest
 from kitgen.data.game import load_game
 from solver.altunha.cards import FEED, GOD, TRADE, deck_from_game, load_deck
 from solver.altunha.rules import (
+    FEWER_CARDS,
+    OPTIMAL_FIELDS,
     CardPlacement,
     Rules,
     check_play,
     deciding_rule,
+    farm_cost,
     hand_excess,
     plan_key,
     possible_farm,
@@ -112,9 +115,23 @@ def test_preference_key_order():
     a = check_play(HAND, 3, [], ["Stage"], [Placement("Plaza", 1, 1)]).plan      # 1 point, farm 3
     b = check_play(HAND, 3, [], ["Maize"], [Placement("Plaza", 1, 1)]).plan      # 1 point, farm Maize
     c = check_play(HAND, 3, [], ["Plaza", "Base"], [Placement("Sun God", 1, 1)]).plan
-    assert plan_key(a, deck) < plan_key(b, deck) < plan_key(c, deck)
-    assert deciding_rule(plan_key(a, deck), plan_key(b, deck)) == "farm_value"
+    # all three score 1: equal by the rules, so only the preference orders them
+    assert plan_key(a, deck)[:OPTIMAL_FIELDS] == plan_key(b, deck)[:OPTIMAL_FIELDS] == plan_key(c, deck)[:OPTIMAL_FIELDS]
+    # keep Maize and Gods (the default): spending Maize comes last, even to save a card
+    assert plan_key(a, deck) < plan_key(c, deck) < plan_key(b, deck)
+    assert deciding_rule(plan_key(a, deck), plan_key(b, deck)) == "farm_feed"
+    assert deciding_rule(plan_key(c, deck), plan_key(b, deck)) == "farm_feed"
     assert deciding_rule(plan_key(a, deck), plan_key(c, deck)) == "farm_cards"
+    # fewer cards first: Maize (1 card) before Plaza + Base, and after Stage, weighed one above a God
+    fewer = [plan_key(p, deck, FEWER_CARDS) for p in (a, b, c)]
+    assert fewer[0] < fewer[1] < fewer[2]
+    assert deciding_rule(fewer[0], fewer[1]) == "farm_value" and deciding_rule(fewer[1], fewer[2]) == "farm_cards"
+
+
+def test_farm_weights_come_from_the_deck():
+    # a God weighs one more than the highest Bid card, Maize one more again: for any deck
+    assert [farm_cost(k, 8) for k in (1, 8, GOD, FEED)] == [1, 8, 9, 10]
+    assert [farm_cost(k, 12) for k in (12, GOD, FEED)] == [12, 13, 14]
 
 
 def test_rules_model_does_not_load_ortools():

@@ -107,11 +107,6 @@ class AltunHa:
 
         return solve(position, rules)
 
-    def answer_json(self, position, rules):
-        from solver.altunha.questions import answer_json
-
-        return answer_json(position, rules)
-
     def all_best(self, position, rules) -> dict:
         from solver.altunha.questions import all_best
 
