@@ -129,6 +129,7 @@ class AltunHa:
 
     play_example = "farm Sun God; build Stage@1, Stairs@2"
     web_view = Path(__file__).resolve().parent / "web" / "solver_view.js"   # its drawing on the solver page
+    web_style = Path(__file__).resolve().parent / "web" / "solver_view.css"  # and its look
 
     def forget_games(self) -> None:
         """Read game folders afresh (a served folder has changed): the data, decks and rules kept of them."""

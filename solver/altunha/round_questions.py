@@ -387,6 +387,7 @@ def answer_bids(b: Bids, setup) -> dict:
     lines += _ruling_lines(rulings)
     data = {"question": "bid", "winner": None if winner is None else winner + 1, "reason": reason,
             "totals": b.totals(), "bids": [list(c) for c in b.cards], "jades": [p + 1 for p in b.jades],
+            "jade_names": list(b.jade_names),
             "scores": list(b.scores), "steps": steps, "verdict": verdict, "under": under,
             "by_rulings": by_rulings, "rulings": rulings}
     return {**data, "lines": lines, "json": data}
@@ -539,7 +540,9 @@ def trade_story(t: TradeCards, rules: Rules) -> tuple[list[dict], list[str]]:
                          " A loss stops at 0" + (", and it takes only the points its target has"
                                                  if card.effect == "steal_points" else "")) + \
                     f" ({rules.label('negative_scores')})."
-        cards.append({"card": name, "phase": card.phase, "when": when, "effect": effect, "text": text})
+        detail = text[len(f"{name}: {when}"):].lstrip(",; ")
+        cards.append({"card": name, "phase": card.phase, "when": when, "effect": effect, "text": text,
+                      "detail": sentence(detail)})
     return cards, used
 
 
