@@ -106,7 +106,7 @@ def test_rulings_a_question_does_not_use_are_said_to_change_nothing():
     assert "Rulings used: 7 feed_alone=true, 8 chain=true, 9 penalty_if_declined=false." in seed
     changed = invoke(args + ["--rule", "special_is_trade=on", "--rule", "negative_scores=off"]).output
     assert "Not used by this question: rulings 1, 2, 3, 4, 5, 6, 10, 11 (so special_is_trade=true, " \
-           "negative_scores=false changes nothing here)." in changed
+           "negative_scores=false change nothing here)." in changed
     assert "rules changed" not in changed
     # after a Trade card the same ruling bears on the question, and decides it: Maize may not feed
     traded = invoke(args + ["--rule", "special_is_trade=on", "--traded"]).output

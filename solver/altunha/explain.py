@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from solver.altunha.cards import GOD, Deck, load_deck
-from solver.altunha.reasons import points_text
+from solver.altunha.reasons import card_text, points_text
 from solver.altunha.rules import BUILT, FAMINE, CardPlacement, Rules, TurnPlan, temples_after
 
 __all__ = ["play_text", "points_text", "temple_lines", "reason_lines", "answer_lines", "report_lines"]
@@ -22,15 +22,6 @@ def play_text(plan: TurnPlan, deck: Deck | None = None) -> str:
 def _placement_text(p: CardPlacement, deck: Deck) -> str:
     god = deck.kind_of(p.card) == GOD
     return f"{p.card}={p.value}@{p.temple}" if god else f"{p.card}@{p.temple}"
-
-
-def _card(name: str, deck: Deck, rules: Rules) -> str:
-    card = deck[name]
-    if card.type == "god":
-        return f"{name} (God)"
-    if card.type == "bid":
-        return f"{name} ({card.value})"
-    return name
 
 
 def _stack(top: int, first_new: int | None) -> str:
@@ -74,12 +65,16 @@ def answer_lines(answer, deck: Deck, data: dict) -> list[str]:
     from solver.altunha.turn_answer import deciding_lines, rulings_lines
 
     q, plan = answer.question, answer.plan
-    hand = ", ".join(_card(n, deck, q.rules) for n in q.hand) or "(empty: nothing to farm with)"
+    hand = ", ".join(card_text(n, deck, q.rules) for n in q.hand) or "(empty: nothing to farm with)"
     lines = [f"Hand: {hand}",
              f"Population {q.population}; temple tops: {', '.join(map(str, q.temples)) or 'none'}"
              + ("; you have played a Trade card this round" if q.traded else ""),
-             "",
-             f"Best play: {points_text(plan.points)} ({plan.outcome.replace('_', ' ')})"]
+             ""]
+    if data["reasons"]["farm"].get("empty"):
+        lines.append(f"Nothing to farm with: the hand is empty. A Priest King with no card to feed the people "
+                     f"suffers a famine ({points_text(plan.points)}).")
+    else:
+        lines.append(f"Best play: {points_text(plan.points)} ({plan.outcome.replace('_', ' ')})")
     lines += ["  " + line for line in reason_lines(data["reasons"])]
     if plan.outcome != FAMINE:
         lines.append(f"  (as --play: \"{play_text(plan, deck)}\")")

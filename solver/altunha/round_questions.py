@@ -22,6 +22,7 @@ from solver.altunha.reasons import ruling_entry
 from solver.altunha.rules import (
     RULINGS,
     Rules,
+    bid_levels,
     bid_problem,
     final_winners,
     lose_points,
@@ -285,10 +286,7 @@ def bid_story(b: Bids, rules: Rules) -> tuple[int | None, str, list[str]]:
         players = list(range(len(totals)))
         steps.append(f"Nobody bid a card: everyone is tied at 0 and no bid card is left, so the player with fewer "
                      f"points wins ({label}).")
-    by_total: dict[int, list[int]] = {}
-    for p in players:
-        by_total.setdefault(totals[p], []).append(p)
-    ordered = sorted(by_total, reverse=True)
+    by_total, ordered = bid_levels(players, totals)
     tied = by_total[ordered[0]]
     if len(tied) == 1:
         steps.append(f"{player(tied[0])}'s {ordered[0]} is the highest total: {player(tied[0])} wins the bid.")

@@ -397,6 +397,14 @@ def bid_problem(cards: Sequence[tuple[str, Kind]], rules: Rules) -> str:
     return ""
 
 
+def bid_levels(players: Sequence[int], totals: Sequence[int]) -> tuple[dict[int, list[int]], list[int]]:
+    """The players grouped by bid total, and the totals from the highest down."""
+    by_total: dict[int, list[int]] = {}
+    for p in players:
+        by_total.setdefault(totals[p], []).append(p)
+    return by_total, sorted(by_total, reverse=True)
+
+
 def resolve_bids(totals: Sequence[int], sizes: Sequence[int], scores: Sequence[int],
                  jades: Sequence[int], rules: Rules) -> tuple[int | None, str]:
     """The Priest King (a player index, or None) and how the bid was decided.
@@ -425,10 +433,7 @@ def resolve_bids(totals: Sequence[int], sizes: Sequence[int], scores: Sequence[i
         players = carded
     if not players:
         return None, "no_bids"
-    by_total: dict[int, list[int]] = {}
-    for p in players:
-        by_total.setdefault(totals[p], []).append(p)
-    ordered = sorted(by_total, reverse=True)
+    by_total, ordered = bid_levels(players, totals)
     tied = by_total[ordered[0]]
     if len(tied) == 1:
         return tied[0], "jade" if jades else "highest"

@@ -137,7 +137,8 @@ def rulings_lines(rulings: dict) -> list[str]:
     rest = ", ".join(str(e["number"]) for e in rulings["not_used"])
     if rest:
         lines.append(f"Not used by this question: rulings {rest}"
-                     + (f" (so {', '.join(changed)} changes nothing here)" if changed else "") + ".")
+                     + (f" (so {', '.join(changed)} change{'s' if len(changed) == 1 else ''} nothing here)"
+                        if changed else "") + ".")
     return lines
 
 
@@ -167,7 +168,7 @@ def why_not_entry(answer, q: Question, deck: Deck) -> dict | None:
             f"a tie-break ({_reason_of(field, deck)})"
         text = f"Farm {' + '.join(other.farm)} ({farm['text']}) also scores {points_text(other.points)}, " \
                f"leaving {', '.join(left) or 'no card'}: {build}. Both are optimal by the rules; {because} " \
-               "puts the other first, a preference, not a rule."
+               "puts the best play above first: a preference, not a rule."
     return {"play": other.to_json(), "words": play_words(other, q.temples, deck), "points": other.points,
             "best_points": plan.points, "decided_by": field, "kind": kind, "reasons": mine, "text": text}
 

@@ -280,7 +280,8 @@ window.kitgenSolverView = function (kit) {
         r.decides ? el("span", { class: "decides-note", text: " decides this answer" }) : null]))),
       rulings.not_used.length ? el("p", { class: "hint not-used", text: "Not used by this question: rulings " +
         rulings.not_used.map((r) => r.number).join(", ") + (rulings.not_used.some((r) => r.changed) ? " (so " +
-        rulings.not_used.filter((r) => r.changed).map((r) => r.name + "=" + r.value).join(", ") + " changes nothing here)" : "") + "." }) : null]);
+        rulings.not_used.filter((r) => r.changed).map((r) => r.name + "=" + r.value).join(", ") +
+        (rulings.not_used.filter((r) => r.changed).length === 1 ? " changes" : " change") + " nothing here)" : "") + "." }) : null]);
   }
 
   const shown = (text) => text.replace(/>=/g, "≥");          // the answers' sums, as a page prints them
