@@ -88,6 +88,11 @@ def test_games_lists_each_game_with_its_pages(client):
     assert games["export-test"]["solver"] is None          # not a game of Altun Ha's rules
     assert client.get("/game/export-test/solver").status_code == 404
     assert client.get("/game/altun-ha/solver").status_code == 200
+    # Altun Ha's own view on the solver page, and its stylesheet, linked from the page
+    style = client.get("/game/altun-ha/view.css")
+    assert style.status_code == 200 and style.headers["content-type"].startswith("text/css")
+    assert ".question-tabs" in style.text and 'href="/game/altun-ha/view.css"' in client.get("/game/altun-ha/solver").text
+    assert client.get("/game/export-test/view.css").status_code == 404
 
 
 @pytest.mark.parametrize("q", POSITIONS)

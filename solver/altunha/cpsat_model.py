@@ -373,13 +373,6 @@ def solve_model(tm: TurnModel) -> tuple[TurnPlan, int] | None:
     return read_plan(tm, solver.Value), round(solver.ObjectiveValue())
 
 
-def next_best(tm: TurnModel, objective: int) -> TurnPlan | None:
-    """The best plan strictly worse than ``objective`` (the runner-up), or None."""
-    tm.model.Add(tm.objective >= objective + 1)
-    found = solve_model(tm)
-    return found[0] if found else None
-
-
 def farm_kinds(tm: TurnModel, farm: Sequence[str]) -> Counter:
     """A Farm discard (card names) as the count of each kind, the feed card included."""
     return Counter(tm.deck.kind_of(name) for name in farm)
