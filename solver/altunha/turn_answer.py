@@ -156,6 +156,8 @@ def why_not_entry(answer, q: Question, deck: Deck) -> dict | None:
     for name in other.farm:
         left.remove(name)
     build = mine["build"]["text"] or "nothing"
+    if not other.build:                  # "Unable to build: ..." inside a sentence
+        build = build[:1].lower() + build[1:]
     field = answer.decided_by
     if other.points < plan.points:
         text = f"Why not farm {' + '.join(other.farm)}? {farm['text']}, but it leaves " \
