@@ -4,7 +4,7 @@ absence of the old (the simulator's round cap, in [simulation], too).
 
 Four renders cover every flip: the defaults; FLIPPED, every ruling at its other option and every
 rule number changed; LADDER, the tie ladder kept with the points deciding at the highest tie and other
-numbers (a God worth less, so the examples change); SINGLE, one card to bid, farm and build, and one
+numbers (a God worth less, so the examples change) and a bid of no cards read as no bid card; SINGLE, one card to bid, farm and build, and one
 to draw.  The phrases below are those the rules govern, under each option and number.
 """
 
@@ -43,7 +43,7 @@ def other(name: str):
 FLIPS = {
     "defaults": ({}, {}, DEFAULTS["simulation"]["round_cap"]),
     "flipped": ({name: other(name) for name in RULINGS}, FLIPPED_RULES, 150),
-    "ladder": ({"points_decide": "highest_tie"}, LADDER_RULES, 200),
+    "ladder": ({"points_decide": "highest_tie", "empty_bid": "no_bid_card"}, LADDER_RULES, 200),
     "single": ({}, SINGLE_RULES, 200),
 }
 
@@ -161,14 +161,29 @@ GOVERNED = {
         (["defaults"], "aids_pdf", ["all tied: fewer points at the lowest total."], ["among the highest"]),
         (["ladder"], "aids_pdf", ["all tied: fewer points among the highest."], ["at the lowest total"]),
     ],
-    "empty_bid_never_wins": [
+    "empty_bid": [
         (["defaults"], "rules_pdf", ["a player who bid no cards has a total of 0, which counts like any other total",
-                                     "Example: Nobody bids a card"], ["a player who bid no cards never wins"]),
+                                     "Example: Nobody bids a card"],
+         ["a player who bid no cards never wins", "has bid no card, and is never the next lower bid"]),
         (["flipped"], "rules_pdf", ["a player who bid no cards never wins",
                                     "or if nobody bid any card, nobody wins"],
-         ["counts like any other total", "Example: Nobody bids a card"]),
-        (["defaults"], "aids_pdf", ["no cards = 0)"], ["never wins"]),
-        (["flipped"], "aids_pdf", ["no cards never wins)"], ["no cards = 0"]),
+         ["counts like any other total", "Example: Nobody bids a card", "has bid no card, and is never"]),
+        (["ladder"], "rules_pdf", ["a player who bid no cards has bid no card, and is never the next lower bid",
+                                   "; when nobody bid a card, among everyone."],
+         ["counts like any other total", "a player who bid no cards never wins"]),
+        (["defaults"], "aids_pdf", ["no cards = 0)"], ["never wins", "never the next lower bid"]),
+        (["flipped"], "aids_pdf", ["no cards never wins)"], ["no cards = 0", "never the next lower bid"]),
+        (["ladder"], "aids_pdf", ["no cards: never the next lower bid)"], ["no cards = 0", "never wins"]),
+    ],
+    "feed_alone": [
+        (["defaults"], "rules_pdf", ["the Maize Trade card on its own, which feeds any Population, however high "
+                                     "(Playtest"], ["it may go with other Bid or God cards"]),
+        (["flipped"], "rules_pdf", ["the Maize Trade card, which feeds any Population, however high; it may go "
+                                    "with other Bid or God cards, up to 3 cards in all, which add nothing"],
+         ["Trade card on its own, which feeds"]),
+        (["defaults"], "aids_pdf", ["worth at least the Population, or Maize alone."], ["other cards may go"]),
+        (["flipped"], "aids_pdf", ["worth at least the Population, or Maize (other cards may go with it)."],
+         ["Maize alone"]),
     ],
     "chain": [
         (["defaults"], "rules_pdf", ["The second card may go on a temple started or raised by the first card",
@@ -196,6 +211,14 @@ GOVERNED = {
          ["even if that takes their score below zero", "Scores can go below zero (Playtest"]),
         (["defaults"], "aids_pdf", ["Scores: may go below 0."], ["never below"]),
         (["flipped"], "aids_pdf", ["Scores: never below 0; a loss stops at 0."], ["may go below"]),
+    ],
+    "end_tie": [
+        (["defaults"], "rules_pdf", ["Players tied for the most points share the victory (Playtest"],
+         ["then clockwise (Playtest"]),
+        (["flipped"], "rules_pdf", ["Of the players tied for the most points, the first in turn order wins: the "
+                                    "Calendar holder, then clockwise (Playtest"], ["share the victory (Playtest"]),
+        (["defaults"], "aids_pdf", ["Most points win; a tie is shared."], ["first in turn order"]),
+        (["flipped"], "aids_pdf", ["Most points win; tied: the first in turn order wins."], ["a tie is shared"]),
     ],
 }
 

@@ -22,8 +22,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateTimeout
-from kitgen.data.sandbox import TEMPLATE_ERRORS, compile_template, environment, error_text, plain_data
+from kitgen.data.bounded_sandbox import TemplateClock, TemplateTimeout, bounded_render
+from kitgen.data.columns import is_template
+from kitgen.data.sandbox import TEMPLATE_ERRORS, Lookup, compile_template, environment, error_text, plain_data
 from kitgen.errors import GameDataError, KitgenError
 
 
@@ -32,32 +33,33 @@ def _environment():
     return environment()
 
 
-def is_template(text: Any) -> bool:
-    return isinstance(text, str) and ("{{" in text or "{%" in text)
-
-
 def context(game) -> dict[str, Any]:
     """What a component's template sees: the game's ``rules`` and ``rulings`` tables."""
     return {"rules": plain_data(game.rules), "rulings": plain_data(game.rulings)}
 
 
-def fill(text: str, game, where: str, file: str) -> str:
-    """``text`` with its template filled in from the game's rules (as written when it is none);
-    a mistake in it raises one GameDataError naming ``where`` (the component and key)."""
+def fill(text: str, game, where: str, file: str, clock: TemplateClock) -> str:
+    """``text`` with its template filled in from the game's rules (as written when it is none), its
+    processor time counted on ``clock`` (one for all the components of a game); a mistake in it raises
+    one GameDataError naming ``where`` (the component and key)."""
     if not is_template(text):
         return text
-    env = _environment()
     try:
-        template, _, _ = compile_template(env, text)      # kept for the process, as layouts' templates are
-        if hasattr(template, "generate"):                  # jinja2's: rendered within the sandbox's bounds
-            return template.environment.render_bounded(template, context(game))
-        return template.render(context(game))            # a plain look-up of one value
+        template, _, _ = compile_template(_environment(), text)   # kept for the process, as layouts' are
+        if template.__class__ is Lookup:                          # one value looked up: nothing to bound
+            return template.render(context(game))
+        with bounded_render(), clock:
+            return template.render(context(game))
     except KitgenError:
         raise
-    except TEMPLATE_ERRORS as exc:
-        raise GameDataError(f"{where}: {error_text(exc)}", file=file) from None
+    except TemplateTimeout:
+        raise GameDataError(f"{where}: template still rendering after {clock.seconds:g} s of processor time (a "
+                            "loop too long?); kitgen stops a game's templates there (KITGEN_TEMPLATE_SECONDS)",
+                            file=file) from None
+    except MemoryError:
+        raise GameDataError(f"{where}: out of memory while rendering its template (a value too large?)",
+                            file=file) from None
     except RecursionError:
         raise GameDataError(f"{where}: template error: nested too deeply", file=file) from None
-    except TemplateTimeout:
-        raise GameDataError(f"{where}: template still rendering after {MAX_SECONDS:g} s (a loop too long?)",
-                            file=file) from None
+    except TEMPLATE_ERRORS as exc:
+        raise GameDataError(f"{where}: {error_text(exc)}", file=file) from None

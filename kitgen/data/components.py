@@ -49,6 +49,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from kitgen.data.bounded_sandbox import TemplateClock
 from kitgen.data.component_text import fill, is_template
 from kitgen.data.limits import MAX_AREAS, MAX_PIECES
 from kitgen.data.paths import relative
@@ -140,8 +141,9 @@ class Reference(Component):
 class _Entry:
     """One [[components]] table, with helpers raising errors that name it."""
 
-    def __init__(self, data: dict, kind: str, name: str, game, file: str):
+    def __init__(self, data: dict, kind: str, name: str, game, file: str, clock: TemplateClock | None = None):
         self.data, self.kind, self.name, self.game, self.file = data, kind, name, game, file
+        self.clock = clock if clock is not None else TemplateClock()   # the templates' processor time
         self.label = f"component {name!r} ({kind})"
         self.where = f"{file}: {self.label}"
 
@@ -162,7 +164,7 @@ class _Entry:
 
     def filled(self, text: str, what: str) -> str:
         """A printed text with its template filled in from the game's rules (see component_text)."""
-        return fill(text, self.game, f"{self.label}: {what}", self.file).strip()
+        return fill(text, self.game, f"{self.label}: {what}", self.file, self.clock).strip()
 
     def integer(self, key: str, default: int, minimum: int | None = None, data: dict | None = None) -> int:
         value = (self.data if data is None else data).get(key, default)
@@ -471,6 +473,7 @@ def parse_components(entries: Any, game, where: str) -> list[Component]:
         raise GameDataError("'components' must be a list of [[components]] tables", file=where)
     parsed: list[Component] = []
     names: set[str] = set()
+    clock = TemplateClock()     # the processor time all the components' templates may take
     for i, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict):
             raise GameDataError(f"component {i} must be a table", file=where)
@@ -482,7 +485,7 @@ def parse_components(entries: Any, game, where: str) -> list[Component]:
         if kind not in PARSERS:
             raise GameDataError(f"component {name!r}: unknown kind {kind!r} "
                                 f"(accepted: {', '.join(KINDS)})", file=where)
-        e = _Entry(entry, kind, name, game, where)
+        e = _Entry(entry, kind, name, game, where, clock)
         if name.casefold() in names:
             e.fail("another component has the same name")
         names.add(name.casefold())

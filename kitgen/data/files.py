@@ -3,17 +3,26 @@
 :func:`open_inside` is how every file a game names is read (game.toml, the
 card sheet, templates and what they include, art, icons, fonts): the path is
 checked by :func:`kitgen.data.paths.inside`, then read by :func:`read_regular`,
-which opens it without following a symlink and without waiting (a FIFO would
-block a plain open), checks once more that the file it opened lies inside the
-folder (:func:`kitgen.data.paths.opened_inside`), and refuses anything but a
-regular file: a FIFO, a device, a socket or a folder is named as such.  A game
-folder may come from someone else, so no file is read past :data:`MAX_FILE_BYTES`.
+which opens it (:func:`open_regular`) without following a symlink and without
+waiting (a FIFO would block a plain open), checks once more that the file it
+opened lies inside the folder (:func:`kitgen.data.paths.opened_inside`), and
+refuses anything but a regular file: a FIFO, a device, a socket or a folder is
+named as such.  A game folder may come from someone else, so no file is read
+past :data:`MAX_FILE_BYTES`.
 :func:`read_toml` reads game.toml and layouts.toml through it, within the
 bounds of :mod:`kitgen.data.limits` on nesting.
+
+Whatever the file system answers when kitgen looks at a user's path goes
+through :func:`os_problem`, which says in words what the path is (a loop of
+symbolic links, a name too long, a folder, no permission): :func:`look` asks
+whether something is there, :func:`read_regular` reads it, and the outputs
+report the folders they cannot write the same way.  None of them lets an
+``OSError`` through.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tomllib
@@ -32,6 +41,43 @@ _KINDS = ((stat.S_ISDIR, "is a folder, expected a file"), (stat.S_ISFIFO, "is a 
           (stat.S_ISSOCK, "is a socket, not a file"))
 
 
+_PROBLEMS = {
+    errno.ENOENT: "file not found",
+    errno.ENOTDIR: "file not found (a part of its path is a file, not a folder)",
+    errno.EISDIR: "is a folder, expected a file",
+    errno.ELOOP: "is a loop of symbolic links (a link that leads back to itself, or a chain too long to follow)",
+    errno.ENAMETOOLONG: "has a name too long for the file system (at most 255 bytes a name, 4,096 a path)",
+    errno.EACCES: "cannot be {done}: permission denied",
+    errno.EPERM: "cannot be {done}: not permitted",
+    errno.EROFS: "cannot be {done}: the file system is read-only",
+    errno.ENOSPC: "cannot be {done}: the disk is full",
+    errno.ENXIO: "is a device or socket with nothing behind it",
+}
+
+
+def os_problem(exc: OSError, done: str = "read") -> str:
+    """What an ``OSError`` says about the path it was raised for, in words ("is a loop of symbolic
+    links", "cannot be read: permission denied"); ``done``: what kitgen was doing ("read", "written")."""
+    text = _PROBLEMS.get(exc.errno)
+    if text is None:
+        return f"cannot be {done} ({exc.strerror or type(exc).__name__})"
+    return text.format(done=done)
+
+
+def look(path: Path | str, where: str, follow: bool = True) -> os.stat_result | None:
+    """What is at ``path`` (``follow``: through a symlink there; else the link itself), or None when
+    nothing is (or the path leads through a file); a path that cannot be looked at (a loop of links,
+    a name too long, no permission) is a :class:`GameDataError` naming ``where``."""
+    try:
+        return os.stat(path) if follow else os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise GameDataError(os_problem(exc), file=where) from None
+    except ValueError:                     # a NUL in the path: no file can have that name
+        return None
+
+
 def open_inside(root: Path, name: str | Path, where: str, base: Path | None = None,
                 limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of ``base/name`` (``base`` defaults to ``root``), a regular file inside the real path
@@ -41,7 +87,7 @@ def open_inside(root: Path, name: str | Path, where: str, base: Path | None = No
 
 def read_bytes(path: Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of a regular file at ``path`` (symlinks followed), for files the user names directly."""
-    return read_regular(Path(os.path.realpath(path)), where, limit)
+    return read_regular(real(path, where), where, limit)
 
 
 def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES, boundary: Path | None = None) -> bytes:
@@ -51,14 +97,32 @@ def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES, boundary: 
     ``boundary``: the real path of the folder ``path`` was checked against; the file once open must
     still lie inside it (a folder on the way may have been swapped for a symlink since the check).
     """
+    fd = open_regular(path, where, limit, boundary)
+    try:
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise GameDataError(f"the file grew past {_size(limit)} while being read", file=where)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise GameDataError(os_problem(exc), file=where) from None
+    finally:
+        os.close(fd)
+
+
+def open_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES, boundary: Path | None = None) -> int:
+    """The file descriptor of the regular file at ``path``, open for reading, after the checks of
+    :func:`read_regular` (the caller reads it and closes it); a :class:`GameDataError` naming ``where``
+    when it is not one."""
     try:
         fd = os.open(path, _OPEN_FLAGS)
-    except FileNotFoundError:
-        raise GameDataError("file not found", file=where) from None
-    except IsADirectoryError:
-        raise GameDataError("is a folder, expected a file", file=where) from None
     except OSError as exc:
-        raise GameDataError(f"cannot read file ({exc.strerror})", file=where) from None
+        raise GameDataError(os_problem(exc), file=where) from None
     try:
         if boundary is not None and not opened_inside(fd, boundary):
             raise GameDataError("leads outside the game folder (a folder on the way was changed while it was "
@@ -72,20 +136,13 @@ def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES, boundary: 
         if info.st_size > limit:
             raise GameDataError(f"the file is {_size(info.st_size, limit)}; kitgen reads files of at most "
                                 f"{_size(limit)}", file=where)
-        chunks, total = [], 0
-        while True:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > limit:
-                raise GameDataError(f"the file grew past {_size(limit)} while being read", file=where)
-        return b"".join(chunks)
+        return fd
     except OSError as exc:
-        raise GameDataError(f"cannot read file ({exc.strerror})", file=where) from None
-    finally:
         os.close(fd)
+        raise GameDataError(os_problem(exc), file=where) from None
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _size(n: int, limit: int | None = None) -> str:

@@ -12,16 +12,15 @@ only then is refused with a message naming the card.
 
 from __future__ import annotations
 
-import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateTimeout, Watchdog
+from kitgen.data.bounded_sandbox import TemplateClock, TemplateCost, TemplateTimeout, bounded_render, template_lines
 from kitgen.data.card_context import sources
 from kitgen.data.layouts import at_line, parse_value
-from kitgen.data.sandbox import TEMPLATE_ERRORS, error_text
-from kitgen.errors import KitgenError, RenderError
+from kitgen.data.sandbox import TEMPLATE_ERRORS, Lookup, error_text
+from kitgen.errors import KitgenError, LimitError, RenderError
 from kitgen.layout import lengths
 from kitgen.layout.card_boxes import Place, Places, outside_safe_zone, place_problem, with_bleed
 from kitgen.layout.card_face import fit_image
@@ -31,7 +30,7 @@ from kitgen.render import fonts
 from kitgen.render.art_frame import frame_depths
 from kitgen.render.card_text import ALIGN, PARA_LEADING, TextFit, TextSetting, attempts, largest_fit, needed_width
 from kitgen.render.images import image_size
-from kitgen.render.rich_text import LineSetter, icon_names, parse, plain_text
+from kitgen.render.rich_text import LineSetter, icon_names, parse, plain_text, unread_markers
 from kitgen.units import MM, to_mm
 
 DEFAULT_FLOOR = 6.0               # no text prints smaller, unless a box says so (points)
@@ -102,6 +101,7 @@ class Arrangement:
         self._constants = painter.constants.setdefault(layout.name, {})    # the same for every card
         self.fitted: dict[str, tuple[int, float]] = {}   # box -> (fallback step, size) its text fits at
         self._reads: list | None = None    # what the box being arranged reads that may differ from card to card
+        self.clock = TemplateClock()       # the processor time this card's templates may take
 
     # --- settings ----------------------------------------------------------------------
 
@@ -109,7 +109,7 @@ class Arrangement:
         """How a message names the place of a problem: the cell(s) a value came from, else the layout."""
         card, painter = self.card, self.painter
         found = sources(setting, card, painter.game) if setting is not None and not setting.constant else []
-        columns = [s for s in found if s.startswith("column")]
+        columns = [s for s in found if s.startswith(("column", "[columns]"))]
         if columns and card is not None:
             return f"{painter.source}, row {card.row}, {', '.join(columns)} (card {card.name!r})"
         if found:
@@ -142,22 +142,46 @@ class Arrangement:
         return self._render(setting, box, key)
 
     def _render(self, setting, box, key: str) -> str:
+        costly = self.painter.costly.get(id(setting))
+        if costly is not None:            # it ran out of time or room on an earlier card: not tried again
+            raise costly
         try:
             values = {n: self.context[n] for n in setting.names if n in self.context}
             if "vars" in setting.names:
                 values["vars"] = _VarTexts(self)
-            env = getattr(setting.template, "environment", None)
-            if env is not None:
-                env.iterations = env.depth = 0           # the sandbox's bounds count one render at a time
-            return setting.template.render(values)
+            if setting.template.__class__ is Lookup:     # one value looked up: nothing to bound
+                return setting.template.render(values)
+            with bounded_render(), self.clock:
+                return setting.template.render(values)
         except KitgenError:
             raise
+        except TemplateTimeout as exc:
+            raise self._costly(setting, box, key, exc, f"template still rendering after {self.clock.seconds:g} s "
+                               "of processor time (a loop too long?); kitgen stops a card's templates there "
+                               "(KITGEN_TEMPLATE_SECONDS)") from None
+        except MemoryError as exc:
+            raise self._costly(setting, box, key, exc, "out of memory while rendering this template (a value too "
+                               "large?); kitgen allows itself KITGEN_MEMORY_MB megabytes") from None
         except TEMPLATE_ERRORS as exc:
-            line = next((f.lineno for f in reversed(traceback.extract_tb(exc.__traceback__))
-                         if f.filename == "<template>"), None)
-            where = (self.in_layout(box, key, line, setting.source) if box is not None else
-                     f"{at_line(self.layout.file, setting.source, line)}, layout '{self.layout.name}', {key}")
-            raise RenderError(f"{where}: {error_text(exc)}") from None
+            if isinstance(exc, TemplateCost):
+                raise self._costly(setting, box, key, exc, error_text(exc)) from None
+            raise RenderError(f"{self._template_at(setting, box, key, exc)}: {error_text(exc)}") from None
+
+    def _template_at(self, setting, box, key: str, exc: BaseException) -> str:
+        """The template of ``setting`` as a message names it: file, line, layout, box or vars, and card."""
+        line = next((line for file, line in reversed(template_lines(exc.__traceback__)) if file == "<template>"),
+                    None)
+        if box is not None:
+            return self.in_layout(box, key, line, setting.source)
+        card = f" (row {self.card.row}, card {self.card.name!r})" if self.card is not None else ""
+        return f"{at_line(self.layout.file, setting.source, line)}, layout '{self.layout.name}', {key}{card}"
+
+    def _costly(self, setting, box, key: str, exc: BaseException, message: str) -> LimitError:
+        """A template that ran out of time or room: refused at once, and on every later card without
+        running it again (it would cost as much each time)."""
+        error = LimitError(message, file=self._template_at(setting, box, key, exc))
+        self.painter.costly[id(setting)] = error
+        return error
 
     def value(self, box, key: str) -> Any:
         """A setting of ``box`` at its fallback step, parsed (a template's is noted among the reads)."""
@@ -261,10 +285,6 @@ class Arrangement:
             self._reads.extend(reads)
 
     def _until_fitted(self, attempt):
-        with Watchdog(MAX_SECONDS):        # one card's templates may not take longer than a rulebook's
-            return self._fitting(attempt)
-
-    def _fitting(self, attempt):
         while True:
             try:
                 return attempt()
@@ -300,8 +320,21 @@ class Arrangement:
             if one is not None:
                 if box.kind in ("image", "icons"):      # its messages name this card's row
                     one = replace(one, where=self.where(box, box.get("content", self.steps[box.name])))
+                    self._find_pictures(one)
                 drawn.append(one)
         return drawn
+
+    def _find_pictures(self, drawn: Drawn) -> None:
+        """The art of an image box, the icons of an icons box, looked up as drawing them will: what cannot be
+        drawn (a path leading out of the game folder, a damaged file) is met here, in validate too."""
+        from kitgen.render.card_draw import icon_box_names
+
+        p = self.painter
+        if drawn.box.kind == "image":
+            p.art.find(drawn.content.strip(), drawn.where)
+        else:
+            for name in icon_box_names(drawn.content):
+                p.icon(name, drawn.where)
 
     def _box(self, box) -> Drawn | None:
         """``box`` arranged on this card (None: not shown)."""
@@ -394,7 +427,10 @@ class Arrangement:
         return True
 
     def content(self, box) -> str:
-        return self.value(box, "content") or "" if "content" in box.settings else ""
+        text = self.value(box, "content") or "" if "content" in box.settings else ""
+        if text and box.kind in ("text", "icons"):
+            text = self.painter.with_icons(text)
+        return text
 
     # --- text ------------------------------------------------------------------------------
 
@@ -429,6 +465,7 @@ class Arrangement:
     def _fit(self, box) -> TextFit:
         p = self.painter
         where = _Where(self, box)
+        self._markers(box, where)
         bold, italic = bool(self.value(box, "bold")), bool(self.value(box, "italic"))
         family = self.value(box, "font") or fonts.DEFAULT_FAMILY
         if not p.fonts.has(family):
@@ -436,15 +473,17 @@ class Arrangement:
                                          "a game's own go in its fonts/ folder)", "font")
         try:
             how = self._text_setting(box, family, bold, italic)
-        except (lengths.LengthError, KitgenError, Overflow, TemplateTimeout) as exc:
+        except (lengths.LengthError, KitgenError, Overflow) as exc:
             how, late = None, exc          # raised once the text's own checks are done, as they come first
         fitted = p.fitted_texts.get(how) if how is not None else None
         if fitted is None:
             pieces = parse(self.content(box), bold, italic)
             names = icon_names(pieces)
             icons = {name: p.icon(name, str(where)) for name in names} if names else {}
-            for style in {(r.bold, r.italic) for r in pieces if hasattr(r, "bold")}:
-                fonts.check_glyphs(plain_text(pieces, style), where, p.fonts.face(family, *style))
+            for style in sorted({(r.bold, r.italic) for r in pieces if hasattr(r, "bold")}):
+                missing = fonts.missing_glyphs(plain_text(pieces, style), p.fonts.face(family, *style))
+                if missing:
+                    raise RenderError(f"{self._holding(box, missing[0], where)}: {fonts.glyph_problem(missing)}")
             if how is None:
                 raise late
             fitted = largest_fit(attempts(how, pieces, icons, p.fonts), how.top, how.low)
@@ -454,6 +493,36 @@ class Arrangement:
                                                    bold, italic))
             p.fitted_texts[how] = fitted
         return fitted
+
+    def _holding(self, box, ch: str, where) -> str:
+        """Where the character ``ch`` of a box's text comes from: the one column (or [columns] key) whose
+        value holds it, as the designer wrote it, else where the box's text comes from."""
+        setting = box.get("content", self.steps[box.name])
+        if setting is not None and not setting.constant and self.card is not None:
+            for name in sorted(setting.names):
+                value = self.context.get(name)
+                members = tuple((n, m) for n, m in setting.members if n == name)
+                if name == "fields":
+                    members = tuple((n, m) for n, m in members if ch in str(self.card.fields.get(m, "")))
+                    if not members:
+                        continue
+                elif not (isinstance(value, str) and ch in value):
+                    continue
+                return self.where(box, _One(frozenset({name}), members))
+        return str(where)
+
+    def _markers(self, box, where) -> None:
+        """Warn of ``*`` and ``**`` that open or close nothing: they print as written."""
+        content = self.content(box)
+        if "*" not in content:
+            return
+        unread = unread_markers(content)
+        if unread:
+            shown = content if len(content) <= 40 else content[:39] + "…"
+            marks = " and ".join(sorted(set(unread), key=len, reverse=True))
+            self.painter.warn(("markers", self.card.row if self.card is not None else None, box.name),
+                              f"{where}: {marks!s} in {shown!r} opens or closes no bold or italic type, so it prints "
+                              "as written; pair it (**bold**, *italic*, ***both***) or write \\* for an asterisk")
 
     def _text_setting(self, box, family: str, bold: bool, italic: bool) -> TextSetting:
         """How the text of ``box`` is to be set on this card: all that its fit depends on.  A length of
@@ -527,6 +596,15 @@ class Arrangement:
         x = self._pad(box, left, "w")
         y = self._pad(box, top, "h")
         return Place(place.x + x, place.y + y, self.inner_w(box), self.inner_h(box))
+
+
+@dataclass(frozen=True)
+class _One:
+    """One name of a setting's template, for :func:`~kitgen.data.card_context.sources`."""
+
+    names: frozenset
+    members: tuple
+    constant: bool = False
 
 
 class _Where:
