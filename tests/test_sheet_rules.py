@@ -38,6 +38,17 @@ def test_a_header_is_found_on_its_row_or_missing():
         choose_header(rows("Name,Cost", "Fox,3"), 7, "s")
 
 
+def test_a_header_one_of_whose_names_is_also_a_value_stays_a_header():
+    # as a published prototype's workbook: resource columns of numbers under short names, and a column
+    # named "convert" some of whose cells say "convert" (a real header was read as a card before)
+    sheet = rows("Type,Name,wood,metal,bonus,convert", "item,Soup Cans,,3,1,", "item,Jewel Box,1,,1,convert",
+                 "item,Clock,1,1,2,", "friend,Raccoon,,2,,convert")
+    choice = choose_header(sheet, None, "s")
+    assert choice.row == 1 and choice.why == "header on row 1"
+    # the same clue with nothing against it still says "no header": every cell is a card's
+    assert choose_header(rows("Fox,Beast,Run", "Owl,Bird,Fly", "Elk,Beast,Charge"), None, "s").row is None
+
+
 def game(tmp_path: Path, csv: str, toml: str = "", name: str = "g") -> Path:
     folder = tmp_path / name
     folder.mkdir()

@@ -11,8 +11,10 @@ blank or a comment, with two exceptions found here:
 - **No header.**  A first row that holds values is a card, not a header:
   a cell that is long text, runs over two lines or holds markup
   (``<card qty="1">``), a number in a column of numbers, or a value that
-  appears again in the same column below.  Such a sheet has no header, and its
-  columns are named by their letters (A, B, ...) and numbers (1, 2, ...).
+  appears again in the same column below, when such cells outnumber the
+  short words over columns of numbers, markup or long text (names of
+  columns).  Such a sheet has no header, and its columns are named by their
+  letters (A, B, ...) and numbers (1, 2, ...).
 
 game.toml says it outright with ``header = 3`` (the header's row number as
 the spreadsheet shows it) or ``header = false`` (no header).  The choice and
@@ -124,11 +126,17 @@ SHARE = {"number": NUMBERS, "markup": 0.5, "long text": 0.5}   # of a column's c
 
 
 def _looks_like_values(cells: list[str], below: list[list[str]]) -> str:
-    """Why the row ``cells`` holds values rather than names of columns ("" if it looks like a header):
-    a cell shaped as the cells below it are (a number, markup, long text) where a header names them,
-    or a value that appears again in its column."""
+    """Why the row ``cells`` holds values rather than names of columns ("" if it looks like a header).
+
+    Each cell is a clue one way or the other.  A cell shaped as the cells below it are (a number over
+    numbers, markup over markup, long text over long text), or a value that appears again in its column,
+    says "a card"; a short word over a column of numbers, markup or long text says "a header" (``wood``
+    over 3, 1, 2).  The row is a card when the clues for it outnumber those against: a header one of
+    whose names is also a value of its column (``convert`` over rows that say ``convert``) stays a header.
+    """
     same = [c.strip().casefold() for c in cells]
     below = [c for c in below if [x.strip().casefold() for x in c[:len(same)]] != same]   # a repeated header
+    values, names = [], 0
     for i, cell in enumerate(cells):
         text = cell.strip()
         if not text:
@@ -136,12 +144,15 @@ def _looks_like_values(cells: list[str], below: list[list[str]]) -> str:
         shown = text if len(text) <= 24 else text[:23] + "…"
         column = [c[i].strip() for c in below if i < len(c) and c[i].strip()]
         kind = _kind(text)
-        if kind in SHARE and len(column) >= 2 and sum(_kind(v) == kind for v in column) >= SHARE[kind] * len(column):
-            return f"cell {column_letters(i)} {shown!r} is {'a' if kind == 'number' else ''} {kind}".replace("  ", " ") \
-                + ", as the cells below it are"
-        if kind != "number" and len(text) >= 2 and text.casefold() in {v.casefold() for v in column}:
-            return f"cell {column_letters(i)} {shown!r} appears again below it"
-    return ""
+        shaped = [k for k in SHARE if len(column) >= 2 and sum(_kind(v) == k for v in column) >= SHARE[k] * len(column)]
+        if kind in shaped:
+            values.append(f"cell {column_letters(i)} {shown!r} is {'a' if kind == 'number' else ''} {kind}"
+                          .replace("  ", " ") + ", as the cells below it are")
+        elif kind != "number" and len(text) >= 2 and text.casefold() in {v.casefold() for v in column}:
+            values.append(f"cell {column_letters(i)} {shown!r} appears again below it")
+        elif kind == "short text" and shaped:
+            names += 1
+    return values[0] if len(values) > names else ""
 
 
 def _letters(rows) -> str:
