@@ -64,6 +64,12 @@ def test_columns_by_letter_and_number_in_a_sheet_without_a_header(tmp_path):
     assert [(c.name, c.value, c.text, c.row) for c in g.cards] == [("Fox", "3", "RUN FAR", 1), ("Owl", "2", "FLY HIGH", 2)]
 
 
+def test_a_cell_of_spaces_is_blank_to_a_template(tmp_path):
+    # as a card maker's example sheet: blank cards to write on, their names a space or two
+    folder = game(tmp_path, "Card Name,Copies\nZig,6\n ,6\n  ,6\n", '[columns]\nname = "{{ card_name or (\'Card \' ~ row) }}"\n')
+    assert [(c.name, c.count) for c in load_game(folder).cards] == [("Zig", 6), ("Card 3", 6), ("Card 4", 6)]
+
+
 def test_fields_worked_out_from_the_row_read_each_other_in_order(tmp_path):
     folder = game(tmp_path, "Name,Treasure,Victory\nCopper,1,0\nEstate,0,1\n,0,0\n",
                   '[columns]\ncount = "{{ 12 if type == \'victory\' else 10 }}"\n'
