@@ -187,3 +187,24 @@ def test_a_folder_name_with_a_line_break_is_refused_before_anything_is_written(t
     for extra in ((), ("--from", sheet)):
         assert_user_error(run("new", folder, *extra), "PATH", "control character U+000A")
         assert not folder.exists()
+
+
+def test_a_count_of_0_takes_a_card_out_and_a_blank_count_is_one_card(tmp_path):
+    # as a stock-market game's list: cards cut from the deck keep their row with a count of 0, and a
+    # side note below the cards has no count (each stopped `kitgen new --from`'s folder from building)
+    sheet = tmp_path / "stocks.tsv"
+    sheet.write_text("name\ttext\tcard-count\nMarket Nudge\tMove any stock by three\t10\n"
+                     "Sell-Off\tLower a stock by three\t0\nForecast\tAnnounce a stock\t2\n"
+                     "Dump\tTrade in a stock\t0\nInsider\tLook at the next event\t\n", encoding="utf-8")
+    folder = tmp_path / "g"
+    assert run("new", folder, "--from", sheet).exit_code == 0
+    assert tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))["columns"]["count"] == "card-count"
+    game = load_game(folder)
+    assert [(c.name, c.count, c.row) for c in game.cards] == [("Market Nudge", 10, 2), ("Forecast", 2, 4),
+                                                              ("Insider", 1, 6)]
+    result = run("build", folder, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert ("Warning: " + str(folder / "stocks.tsv") + ", column 'card-count': 2 rows have a count of 0 (rows 3, 5) "
+            "and print no card") in result.output
+    cards = json.loads((tmp_path / "out" / "g" / "manifest.json").read_text(encoding="utf-8"))["cards"]
+    assert sorted({c["row"] for c in cards}) == [2, 4, 6] and len(cards) == 13

@@ -84,7 +84,7 @@ def test_fields_worked_out_from_the_row_read_each_other_in_order(tmp_path):
 @pytest.mark.parametrize("toml, needle", [
     ('[columns]\nname = "{{ Nmae }}"\n', "[columns] name: no column or field named 'Nmae'"),
     ('[columns]\ntype = "{{ count }}"\ncount = "{{ type }}"\n', "read one another in a circle"),
-    ('[columns]\ncount = "{{ Qty|int * 0 }}"\n', "row 2, [columns] count: count '0' is not a whole number"),
+    ('[columns]\ncount = "{{ Qty|int * -1 }}"\n', "row 2, [columns] count: count '-3' is not a whole number"),
     ('[columns]\nname = "{{ Name }"\n', "[columns] name = '{{ Name }': template error"),
     ('[decks.big]\ntypes = ["giant"]\n', "'decks.big.types' names the type 'giant'"),
     ('name_required = "no"\n', "'name_required' must be true or false"),

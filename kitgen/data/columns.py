@@ -33,7 +33,8 @@ IMPLICIT = {"count": ("count", "qty", "quantity", "copies"), "color": ("color", 
 GUESSES = {
     "name": ("name", "card name", "title", "card", "card title", "nom", "nome", "名前", "カード名", "卡名", "名称"),
     "type": ("type", "types", "card type", "kind", "category", "class", "typ", "tipo", "タイプ", "種類", "类型"),
-    "count": ("count", "qty", "quantity", "copies", "number of copies", "amount", "anzahl", "枚数", "数量"),
+    "count": ("count", "qty", "quantity", "copies", "number of copies", "amount", "frequency", "anzahl", "枚数",
+              "数量"),
     "value": ("value", "cost", "points", "score", "power", "wert", "valeur", "valor", "コスト", "费用"),
     "text": ("text", "rules text", "rules", "effect", "effects", "ability", "abilities", "description",
              "card text", "texte", "texto", "testo", "テキスト", "効果", "效果"),
@@ -209,8 +210,9 @@ def guess_columns(columns: Columns, rows) -> dict[str, int]:
 
     def suits(field: str, i: int) -> bool:
         values = cells(i)
-        if field == "count":
-            return all((whole_number(v) or 0) >= 1 for v in values)
+        if field == "count":              # 0 takes a card out of the deck; a blank cell is one card
+            numbers = [whole_number(v) for v in values]
+            return None not in numbers and any(n >= 1 for n in numbers)
         if field == "value":
             return all(len(v) <= MAX_GUESSED_VALUE for v in values)
         if field == "color":
