@@ -208,3 +208,33 @@ def test_a_count_of_0_takes_a_card_out_and_a_blank_count_is_one_card(tmp_path):
             "and print no card") in result.output
     cards = json.loads((tmp_path / "out" / "g" / "manifest.json").read_text(encoding="utf-8"))["cards"]
     assert sorted({c["row"] for c in cards}) == [2, 4, 6] and len(cards) == 13
+
+
+def test_a_deck_column_frequency_and_titre_are_mapped(tmp_path):
+    # as a programming card game's print sheet: a Frequency for the copies and a Deck for each kind of card
+    sheet = tmp_path / "code.tsv"
+    sheet.write_text("Card name\tCard description\tFrequency\tType\tDeck\n"
+                     "Damage(Other, 1)\tThe other loses a life\t10\tstatement\tcode\n"
+                     "Self.DrawCard()\tDraw a card\t8\tstatement\tcode\n"
+                     "Overclock\tPlay two statements this turn\t2\thack\thacks\n"
+                     "Blackout\tEvery player skips a turn\t1\tevent\tevents\n", encoding="utf-8")
+    folder = tmp_path / "code"
+    result = run("new", folder, "--from", sheet)
+    assert result.exit_code == 0 and "mapped name, type, count, text, deck" in result.output
+    columns = tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))["columns"]
+    assert columns == {"name": "Card name", "type": "Type", "count": "Frequency", "text": "Card description",
+                       "deck": "Deck"}
+    assert run("build", folder, "--out", tmp_path / "out").exit_code == 0
+    man = json.loads((tmp_path / "out" / "code" / "manifest.json").read_text(encoding="utf-8"))
+    assert [(d["key"], d["cards"]) for d in man["decks"]] == [("code", 18), ("hacks", 2), ("events", 1)]
+    # a French sheet's names are its Titre; without a name header, the first column of names that differ
+    sheet = tmp_path / "cartes.csv"
+    sheet.write_text("Type,Catégorie,Icone,Titre,Description\nArchitecture,Element,bust,Statue,\n"
+                     "Architecture,Element,glass,Vitrail,Verre coloré\nThème,Element,bread,Cène,Un repas\n",
+                     encoding="utf-8")
+    assert run("new", tmp_path / "fr", "--from", sheet).exit_code == 0
+    assert tomllib.loads((tmp_path / "fr" / "game.toml").read_text(encoding="utf-8"))["columns"]["name"] == "Titre"
+    sheet.write_text("Catégorie,Label,Description\nElement,Statue,\nElement,Vitrail,Verre\nTheme,Cène,Repas\n",
+                     encoding="utf-8")
+    assert run("new", tmp_path / "fr2", "--from", sheet).exit_code == 0
+    assert tomllib.loads((tmp_path / "fr2" / "game.toml").read_text(encoding="utf-8"))["columns"]["name"] == "Label"

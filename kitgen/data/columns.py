@@ -31,7 +31,8 @@ IMPLICIT = {"count": ("count", "qty", "quantity", "copies"), "color": ("color", 
 
 # Headers `kitgen new --from` maps on its own (compared as header_key), tried in this order...
 GUESSES = {
-    "name": ("name", "card name", "title", "card", "card title", "nom", "nome", "名前", "カード名", "卡名", "名称"),
+    "name": ("name", "card name", "title", "card", "card title", "nom", "nome", "titre", "titel", "titulo", "titolo",
+             "名前", "カード名", "卡名", "名称"),
     "type": ("type", "types", "card type", "kind", "category", "class", "typ", "tipo", "タイプ", "種類", "类型"),
     "count": ("count", "qty", "quantity", "copies", "number of copies", "amount", "frequency", "anzahl", "枚数",
               "数量"),
@@ -41,14 +42,17 @@ GUESSES = {
     "art": ("art", "artwork", "image", "picture", "illustration", "img", "art file", "image file", "画像", "图片"),
     "color": ("color", "colour", "background color", "background colour", "frame color", "frame colour",
               "couleur", "farbe"),
+    "deck": ("deck", "decks", "deck name", "pile", "paquet", "pioche", "stapel", "mazo"),
 }
 # ...then the first header with a word starting with one of these ("Front Name", "rules_text", "time_cost").
 GUESS_WORDS = {
     "name": ("name",), "type": ("type",), "count": ("qty", "quantity", "copies", "count"),
-    "value": ("cost", "value", "points"), "text": ("text", "rules", "effect"),
-    "art": ("art", "image", "img", "picture"), "color": ("color", "colour"),
+    "value": ("cost", "value", "points"), "text": ("text", "rules", "effect", "desc"),
+    "art": ("art", "image", "img", "picture"), "color": ("color", "colour"), "deck": ("deck",),
 }
 MAX_GUESSED_VALUE = 4        # characters: a value column holds short numbers or symbols for the corners
+MAX_GUESSED_DECKS = 12       # decks a deck column may name
+DISTINCT_NAMES = 0.8         # of a column's cells that differ, for it to be taken for the names
 
 
 def header_key(text: str) -> str:
@@ -201,8 +205,8 @@ def implicit_column(columns: Columns, field: str, taken: set[int]) -> int | None
 def guess_columns(columns: Columns, rows) -> dict[str, int]:
     """The columns ``kitgen new --from`` maps: for each field, the first header among its common
     names (:data:`GUESSES`), else the first with a word starting like it (:data:`GUESS_WORDS`), whose
-    cells suit the field (whole numbers for count, short values, colours); a column is mapped once.
-    Without a name column, the first column holds the names."""
+    cells suit the field (whole numbers for count, short values, colours, a few decks); a column is mapped
+    once.  Without a name column, the first column whose cells differ from row to row holds the names."""
     from kitgen.data.values import card_color, whole_number
 
     def cells(i: int) -> list[str]:
@@ -220,6 +224,8 @@ def guess_columns(columns: Columns, rows) -> dict[str, int]:
                 return all(card_color(v) for v in values)
             except ValueError:
                 return False
+        if field == "deck":               # a few short names, each shared by several cards
+            return all(len(v) <= 30 for v in values) and len({v.casefold() for v in values}) <= MAX_GUESSED_DECKS
         return field != "name" or bool(values)
 
     def words(i: int) -> list[str]:
@@ -238,10 +244,11 @@ def guess_columns(columns: Columns, rows) -> dict[str, int]:
                 guessed[field] = i
                 taken.add(i)
                 break
-    if "name" not in guessed:
+    if "name" not in guessed:          # the first column of names that differ from card to card, else the first
         free = [i for i in columns.named() if i not in taken]
+        names = [i for i in free if cells(i) and len(set(cells(i))) >= DISTINCT_NAMES * len(cells(i))]
         if free:
-            guessed = {"name": free[0], **guessed}
+            guessed = {"name": (names or free)[0], **guessed}
     return guessed
 
 

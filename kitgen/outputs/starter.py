@@ -156,6 +156,7 @@ FIELD_NOTES = {
     "text": "the effect text",
     "art": "a picture in art/ (of a web address, its file name)",
     "color": "the card's own frame colour, like #2f5da8",
+    "deck": "the deck the card is printed and exported in",
 }
 
 
