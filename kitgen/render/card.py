@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateTimeout
 from kitgen.data.card_context import card_context
-from kitgen.data.icons import IconLibrary
+from kitgen.data.icons import IconLibrary, escape_missing
 from kitgen.errors import RenderError
 from kitgen.layout.card_boxes import Known
 from kitgen.render import fonts
@@ -32,6 +32,7 @@ class CardPainter:
         self.icons = IconLibrary(game.root if user else None)
         self._icons: dict[str, Icon] = {}
         self._with_icons: dict[str, str] = {}
+        self._written: dict[str, str] = {}            # a text -> the same with icons the game lacks written out
         self.rendered: dict[tuple, str] = {}          # (setting, the values its template reads) -> its text
         self._known: dict[tuple, Known] = {}          # places and boxes worked out, see known()
         self.constants: dict[str, dict] = {}          # layout -> (box, key, step) -> a setting without a template
@@ -68,6 +69,19 @@ class CardPainter:
         got = self._with_icons.get(text)
         if got is None:
             got = self._with_icons[text] = self.game.tokens.substitute(text)
+        return got
+
+    def without_missing_icons(self, text: str, where) -> str:
+        """``text`` with each ``:name:`` the game has no icon for made to print as written, with a warning
+        (once for each name) naming ``where`` it was first met, as for art not drawn yet."""
+        got = self._written.get(text)
+        if got is None:
+            got, names = escape_missing(text, lambda name: self.icons.missing(name, str(where)))
+            self._written[text] = got
+            for name in names:
+                self.warn(("icon", name), f"{where}: no icon ':{name}:' in icons/ nor among kitgen's own (see "
+                                          f"docs/layouts.md), so it prints as written; add icons/{name}.svg (or "
+                                          ".png), or write \\: for a colon that starts no icon")
         return got
 
     def icon(self, name: str, where: str) -> Icon:

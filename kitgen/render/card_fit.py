@@ -397,6 +397,8 @@ class Arrangement:
         text = self.value(box, "content") or "" if "content" in box.settings else ""
         if text and box.kind in ("text", "icons"):
             text = self.painter.with_icons(text)
+            if box.kind == "text" and ":" in text:
+                text = self.painter.without_missing_icons(text, _Where(self, box))
         return text
 
     # --- text ------------------------------------------------------------------------------

@@ -136,6 +136,11 @@ def icon_names(pieces: list[Piece]) -> list[str]:
     return [p.name for p in pieces if isinstance(p, IconRef)]
 
 
+def written_out(pieces: list[Piece], names: set[str]) -> list[Piece]:
+    """``pieces`` with the icons ``names`` (those the game lacks) as the text ``:name:``, printed as written."""
+    return [Run(f":{p.name}:", False, False) if isinstance(p, IconRef) and p.name in names else p for p in pieces]
+
+
 def plain_text(pieces: list[Piece], style: tuple[bool, bool] | None = None) -> str:
     """The characters printed (in one style, when ``style`` is (bold, italic)), for glyph checks."""
     return "".join(p.text for p in pieces if isinstance(p, Run) and (style is None or (p.bold, p.italic) == style))

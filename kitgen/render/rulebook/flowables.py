@@ -295,7 +295,7 @@ class Builder:
     def _rich_rows(self, data: tables.CardTable, type, styles) -> list[list]:
         """The table's cells; those from the card sheet show their :icons:, every other character as written."""
         from kitgen.data.icons import IconLibrary
-        from kitgen.render.rich_text import Icon, IconParagraph, icon_names, para_markup, parse, plain_text
+        from kitgen.render.rich_text import Icon, IconParagraph, icon_names, para_markup, parse, plain_text, written_out
 
         game = self.game
         library = IconLibrary(None if game.builtin else game.root)
@@ -312,6 +312,8 @@ class Builder:
                 where = f"{game.sheet.file}, row {card.row}, card {card.name!r}, column '{header}'"
                 text = game.tokens.substitute(" ".join(value.split("\n")))    # [icons] and emoji drawn as icons
                 pieces = parse(text, icons_only=True)                       # the rest as written, on one line
+                missing = {n for n in icon_names(pieces) if library.missing(n, where)}   # warned of by the cards
+                pieces = written_out(pieces, missing) if missing else pieces
                 icons = {n: Icon(n, library.find(n, where)) for n in icon_names(pieces)}
                 fonts.check_glyphs(plain_text(pieces), where, style.fontName)
                 markup = para_markup(pieces, style.fontSize, icons)      # an icon's size, worked out here
