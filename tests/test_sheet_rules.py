@@ -49,6 +49,16 @@ def test_a_header_one_of_whose_names_is_also_a_value_stays_a_header():
     assert choose_header(rows("Fox,Beast,Run", "Owl,Bird,Fly", "Elk,Beast,Charge"), None, "s").row is None
 
 
+def test_a_row_grouping_the_columns_above_the_header_is_passed_over():
+    # as a network game's workbook: "Provided" and "Required" over the columns they group, then the header
+    sheet = rows(",,,Provided,,,Required,", "Name,Cost,Quantity,Address,Latency,Session,Address,Latency",
+                 "SPDY-con,4,5,X,X,,,", "Netcon,4,5,X,,X,,X", "AX-81,4,5,,X,X,X,")
+    choice = choose_header(sheet, None, "s")
+    assert choice.row == 2 and "row 1 holds only 'Provided', 'Required', a title above it" in choice.why
+    # a short header over rows as full as it is a header, not a title
+    assert choose_header(rows("Name,Text", "Fox,Runs", "Owl,Flies"), None, "s").row == 1
+
+
 def game(tmp_path: Path, csv: str, toml: str = "", name: str = "g") -> Path:
     folder = tmp_path / name
     folder.mkdir()

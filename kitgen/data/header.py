@@ -5,9 +5,10 @@ databases with no header at all.  The header is the first row that is not
 blank or a comment, with two exceptions found here:
 
 - **Title rows.**  A first row with one filled cell, above rows that fill
-  several, is a title: the header is the first row below it that fills as
-  many cells as the rows after it do (at most :data:`MAX_TITLE_ROWS` rows are
-  passed over).
+  several, is a title, and so is one of a few cells over a fuller row (a group
+  row, ``Provided`` and ``Required`` over the columns they group): the header
+  is the first row below it that fills as many cells as the rows after it do
+  (at most :data:`MAX_TITLE_ROWS` rows are passed over).
 - **No header.**  A first row that holds values is a card, not a header:
   a cell that is long text, runs over two lines or holds markup
   (``<card qty="1">``), a number in a column of numbers, or a value that
@@ -80,9 +81,9 @@ def choose_header(rows: list[tuple[int, list[str]]], header: int | bool | None, 
                                        f"and columns are named {_letters(rows)}; header = {row} in game.toml "
                                        "reads it as the header")
     if skipped:
-        title = next(c for c in rows[0][1] if c.strip()).strip()
-        shown = title if len(title) <= 30 else title[:29] + "…"
-        return HeaderChoice(row, row + 1, f"header on row {row} (row {rows[0][0]} holds only {shown!r}, "
+        titles = [c.strip() for c in rows[0][1] if c.strip()]
+        shown = ", ".join(repr(t if len(t) <= 30 else t[:29] + "…") for t in titles[:3])
+        return HeaderChoice(row, row + 1, f"header on row {row} (row {rows[0][0]} holds only {shown}, "
                                           f"a title{'' if at == 1 else ' and notes'} above it)")
     return HeaderChoice(row, row + 1, f"header on row {row}")
 
@@ -92,11 +93,16 @@ def _filled(cells: list[str]) -> int:
 
 
 def _after_titles(rows) -> tuple[int, bool]:
-    """The index of the first row that is not a title above the header, and whether one was passed."""
+    """The index of the first row that is not a title above the header, and whether one was passed: a row
+    of one filled cell, or of a few over a fuller row (``Provided`` and ``Required`` over the columns they
+    group), above rows that fill at least twice as many."""
     at = 0
-    while at < min(MAX_TITLE_ROWS, len(rows) - 1) and _filled(rows[at][1]) <= 1:
+    while at < min(MAX_TITLE_ROWS, len(rows) - 1):
+        filled = _filled(rows[at][1])
         after = [_filled(c) for _, c in rows[at + 1:at + 1 + SAMPLE]]
         if not after or median(after) < 2:
+            break
+        if filled > 1 and not (filled < after[0] and filled <= median(after) / 2):
             break
         at += 1
     return at, at > 0
