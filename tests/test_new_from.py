@@ -238,3 +238,21 @@ def test_a_deck_column_frequency_and_titre_are_mapped(tmp_path):
                      encoding="utf-8")
     assert run("new", tmp_path / "fr2", "--from", sheet).exit_code == 0
     assert tomllib.loads((tmp_path / "fr2" / "game.toml").read_text(encoding="utf-8"))["columns"]["name"] == "Label"
+
+
+def test_a_workbook_of_several_sheets_says_which_it_reads_and_how_to_read_another(tmp_path):
+    # as a network game's workbook: one sheet per kind of card, the others read with "#Sheet"
+    sheet = tmp_path / "cards.xlsx"
+    sheet.write_bytes(xlsx_bytes({"Infrastructure": [["Name", "Cost", "Quantity"], ["Copper", 10, 6]],
+                                  "Protocol": [[None, None, None, "Provided"], ["Name", "Cost", "Quantity", "Address"],
+                                               ["Netcon", 4, 5, "X"], ["AX-81", 4, 5, None]],
+                                  "User": [["Name"], ["Gamer"]]}))
+    result = run("new", tmp_path / "g", "--from", sheet)
+    assert result.exit_code == 0
+    assert ("The workbook: 3 sheets ('Infrastructure', 'Protocol', 'User'); the game reads the first; "
+            'data = "cards.xlsx#Protocol" in game.toml reads another.') in result.output
+    assert tomllib.loads((tmp_path / "g" / "game.toml").read_text(encoding="utf-8"))["data"] == "cards.xlsx"
+    result = run("new", tmp_path / "p", "--from", f"{sheet}#Protocol")
+    assert result.exit_code == 0 and "The workbook" not in result.output
+    assert "header on row 2 (row 1 holds only 'Provided', a title above it)" in result.output
+    assert [(c.name, c.count) for c in load_game(tmp_path / "p").cards] == [("Netcon", 5), ("AX-81", 5)]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kitgen.data.columns import Columns
@@ -43,6 +43,7 @@ class Sheet:
     rows: tuple[tuple[int, tuple[str, ...]], ...]   # (row number, cells), blank rows left out
     notes: tuple[str, ...] = ()                 # things worth knowing that are not mistakes
     header: HeaderChoice | None = None          # which row was taken as the header, and why
+    sheets: tuple[str, ...] = ()                # a workbook's sheets, in order (the one read among them)
 
     @property
     def has_header(self) -> bool:
@@ -90,7 +91,7 @@ def read_sheet(path: Path, where: str, sheet: str | None = None, problems: Probl
         for row, column, message in formulas.found:
             header = names[column] if column < len(names) and names[column] else column_letters(column)
             problems.add(GameDataError(message, file=file, row=row, column=header))
-        return result
+        return replace(result, sheets=book.sheets)
     if sheet is not None:
         raise GameDataError(f"'#{sheet}' names a sheet, but only an .xlsx workbook has sheets", file=where)
     if raw is None:
