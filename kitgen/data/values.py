@@ -19,7 +19,8 @@ _HEX_COLOR_ALPHA = re.compile(r"^#([0-9a-fA-F]{6})([0-9a-fA-F]{2})?$")
 _WHOLE = re.compile(r"^[0-9]+(\.0*)?$")
 
 # Frame colours for card types nobody declared: distinct, and dark enough for white corner numbers.
-TYPE_PALETTE = ("#2a6f97", "#c44536", "#3a7d44", "#7b4b94", "#c9711d", "#1b8a7a",
+# each dark enough that kitgen's own face can print it lightened as a big value on its paper (3:1 at least)
+TYPE_PALETTE = ("#2a6f97", "#c44536", "#3a7d44", "#7b4b94", "#b5621b", "#1b8a7a",
                 "#8c5e34", "#b5446e", "#56656f", "#5f8a3a", "#3d5a80", "#a44a3f")
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
@@ -51,7 +52,7 @@ def type_colors(count: int, taken: set[str] = frozenset()) -> list[str]:
     hue = 0.0
     while len(colors) < count:
         hue = (hue + 0.618033988749895) % 1.0           # the golden angle keeps neighbours apart
-        r, g, b = colorsys.hls_to_rgb(hue, 0.40, 0.55)
+        r, g, b = colorsys.hls_to_rgb(hue, 0.34, 0.55)   # as dark as the palette: readable as text too
         color = "#" + "".join(f"{round(c * 255):02x}" for c in (r, g, b))
         if color not in colors and color not in taken:
             colors.append(color)
