@@ -256,3 +256,14 @@ def test_a_workbook_of_several_sheets_says_which_it_reads_and_how_to_read_anothe
     assert result.exit_code == 0 and "The workbook" not in result.output
     assert "header on row 2 (row 1 holds only 'Provided', a title above it)" in result.output
     assert [(c.name, c.count) for c in load_game(tmp_path / "p").cards] == [("Netcon", 5), ("AX-81", 5)]
+
+
+def test_flag_columns_most_cards_set_several_of_are_not_the_type(tmp_path):
+    # as a network game's protocols: X marks what each provides, two or three a card; they are no type
+    sheet = tmp_path / "protocols.csv"
+    sheet.write_text("Name,Cost,Address,Latency,Reliability,Session\nSPDY-con,4,X,X,,\nNetcon,4,X,,X,\n"
+                     "AX-81,4,,,X,X\nTCP-ish,6,X,X,X,\n", encoding="utf-8")
+    assert run("new", tmp_path / "g", "--from", sheet).exit_code == 0
+    columns = tomllib.loads((tmp_path / "g" / "game.toml").read_text(encoding="utf-8"))["columns"]
+    assert "type" not in columns and columns["name"] == "Name"
+    assert {c.type for c in load_game(tmp_path / "g").cards} == {""}

@@ -260,7 +260,7 @@ FLAGGED_ROWS = 0.8        # of the rows with a flag set, for flag columns to be 
 def flag_columns(columns: Columns, rows, taken: set[int]) -> list[tuple[int, str]]:
     """Columns that spread the card's type over flags (Action, Treasure, Victory holding 0 or 1):
     (position, the value that sets it, as written), for two or more such columns of which most rows set
-    one; [] when the sheet has none."""
+    one, and most of those just one; [] when the sheet has none."""
     found = []
     for i in columns.named():
         if i in taken:
@@ -273,8 +273,13 @@ def flag_columns(columns: Columns, rows, taken: set[int]) -> list[tuple[int, str
                 break
     if len(found) < 2:
         return []
-    flagged = sum(1 for _, c in rows if any(i < len(c) and c[i].strip() == on for i, on in found))
-    return found if flagged >= FLAGGED_ROWS * max(1, len(rows)) else []
+    set_per_row = [sum(1 for i, on in found if i < len(c) and c[i].strip() == on) for _, c in rows]
+    flagged = [n for n in set_per_row if n]
+    if len(flagged) < FLAGGED_ROWS * max(1, len(rows)):
+        return []
+    # a type is one flag a card (an Action that is also an Attack is the exception): columns of which
+    # most cards set several are features of the card (Address, Latency...), not its type
+    return found if sorted(flagged)[len(flagged) // 2] <= 1 else []
 
 
 def guess_by_content(columns: Columns, rows) -> dict[str, int]:
