@@ -37,6 +37,7 @@ class CardPainter:
         self._known: dict[tuple, Known] = {}          # places and boxes worked out, see known()
         self.constants: dict[str, dict] = {}          # layout -> (box, key, step) -> a setting without a template
         self.fitted_texts: dict = {}                  # TextSetting -> its TextFit
+        self.covering: dict[tuple, str] = {}          # (family, text, bold, italic) -> the family that prints it
         self._contexts: dict[int, dict] = {}
         self._faces: dict[int, list[Drawn]] = {}
         self._backs: dict[tuple, list[Drawn]] = {}

@@ -31,7 +31,7 @@ from kitgen.render import fonts
 from kitgen.render.art_frame import frame_depths
 from kitgen.render.card_text import ALIGN, PARA_LEADING, TextFit, TextSetting, attempts, largest_fit, needed_width
 from kitgen.render.images import image_size
-from kitgen.render.rich_text import LineSetter, icon_names, parse, plain_text, unread_markers
+from kitgen.render.rich_text import LineSetter, Run, icon_names, parse, plain_text, unread_markers
 from kitgen.units import MM, to_mm
 
 DEFAULT_FLOOR = 6.0               # no text prints smaller, unless a box says so (points)
@@ -440,6 +440,8 @@ class Arrangement:
         if not p.fonts.has(family):
             raise self.layout_error(box, f"no font named {family!r} (fonts: {', '.join(p.fonts.names())}; "
                                          "a game's own go in its fonts/ folder)", "font")
+        if p.fonts.files:                 # the game has fonts of its own: one may have what this one lacks
+            family = self._covering(box, family, bold, italic)
         try:
             how = self._text_setting(box, family, bold, italic)
         except (lengths.LengthError, KitgenError, Overflow, TemplateTimeout) as exc:
@@ -462,6 +464,21 @@ class Arrangement:
                                                    bold, italic))
             p.fitted_texts[how] = fitted
         return fitted
+
+    def _covering(self, box, family: str, bold: bool, italic: bool) -> str:
+        """``family``, or when it lacks a character of the box's text, the first family of the game's
+        fonts/ that has them all (a Chinese name in a deck laid out in DejaVu Sans)."""
+        p = self.painter
+        key = (family, self.content(box), bold, italic)
+        if key not in p.covering:
+            pieces = parse(key[1], bold, italic)
+            texts = {(r.bold, r.italic): "" for r in pieces if isinstance(r, Run)}
+            for r in pieces:
+                if isinstance(r, Run):
+                    texts[r.bold, r.italic] += r.text
+            lacking = any(fonts.missing_glyphs(t, p.fonts.face(family, *style)) for style, t in texts.items())
+            p.covering[key] = (p.fonts.covering(texts) or family) if lacking else family
+        return p.covering[key]
 
     def _holding(self, box, ch: str, where) -> str:
         """Where the character ``ch`` of a box's text comes from: the one column (or [columns] key) whose
