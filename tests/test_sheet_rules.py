@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pdfplumber
 import pytest
 from PIL import Image
 
@@ -119,6 +120,27 @@ def test_unbalanced_markers_are_warnings_naming_row_and_column(tmp_path):
     assert result.exit_code == 0, result.output
     warnings = [line for line in result.output.splitlines() if "opens or closes" in line]
     assert len(warnings) == 1 and "row 3, column 'Text' (card 'Owl')" in warnings[0]
+
+
+def test_the_html_sheets_hold_is_read_and_other_tags_are_warnings(tmp_path):
+    # as a deck-builder's export (<hr> between a card's abilities) and a Squib sheet (<i>, <span size=...>)
+    folder = game(tmp_path, "Name,Text\nBlob,<b>Gain 3 Trade</b><hr>Ally: draw a card.\n"
+                            "Vitrail,Basé sur <i>Via Fabula</i><br>Icônes\nCrédits,<span size=\"small\">CC-BY</span>\n")
+    result = run("build", folder, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.output.splitlines() if "is not read" in line]
+    assert len(warnings) == 1 and "row 4, column 'Text' (card 'Crédits')" in warnings[0]
+    assert "the markup <span size=\"small\">, </span> is not read" in warnings[0]
+    with pdfplumber.open(tmp_path / "out" / "sheet-rules" / "cards.pdf") as pdf:
+        page = pdf.pages[0]
+        text = page.extract_text()
+        fonts = {w["text"]: w["fontname"] for w in page.extract_words(extra_attrs=["fontname"])}
+    assert "<b>" not in text and "<hr>" not in text and "<i>" not in text and "<br>" not in text
+    assert "Bold" in fonts["Trade"] and "Bold" not in fonts["Ally:"]
+    assert "Oblique" in fonts["Fabula"] or "Italic" in fonts["Fabula"]
+    lines = text.splitlines()
+    assert lines.index("Ally: draw a card.") > lines.index("Gain 3 Trade")        # on lines of their own
+    assert '<span size="small">CC-BY' in text and '</span>' in text             # printed as written
 
 
 DECKS = '''[types.dragon]

@@ -31,7 +31,7 @@ from kitgen.render import fonts
 from kitgen.render.art_frame import frame_depths
 from kitgen.render.card_text import ALIGN, PARA_LEADING, TextFit, TextSetting, attempts, largest_fit, needed_width
 from kitgen.render.images import image_size
-from kitgen.render.rich_text import LineSetter, Run, icon_names, parse, plain_text, unread_markers
+from kitgen.render.rich_text import LineSetter, Run, icon_names, parse, plain_text, unread_markers, unread_tags
 from kitgen.units import MM, to_mm
 
 DEFAULT_FLOOR = 6.0               # no text prints smaller, unless a box says so (points)
@@ -498,8 +498,17 @@ class Arrangement:
         return str(where)
 
     def _markers(self, box, where) -> None:
-        """Warn of ``*`` and ``**`` that open or close nothing: they print as written."""
+        """Warn of ``*`` and ``**`` that open or close nothing, and of HTML tags not read: they print as
+        written."""
         content = self.content(box)
+        if "<" in content:
+            tags = list(dict.fromkeys(unread_tags(content)))
+            if tags:
+                shown = ", ".join(tags[:3]) + (", ..." if len(tags) > 3 else "")
+                self.painter.warn(("tags", self.card.row if self.card is not None else None, box.name),
+                                  f"{where}: the markup {shown} is not read (kitgen reads <b>, <i>, <br> and <hr>), "
+                                  "so it prints as written; a [columns] template can take it out, as "
+                                  "{{ Text | striptags }} takes out every tag")
         if "*" not in content:
             return
         unread = unread_markers(content)
