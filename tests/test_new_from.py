@@ -267,3 +267,15 @@ def test_flag_columns_most_cards_set_several_of_are_not_the_type(tmp_path):
     columns = tomllib.loads((tmp_path / "g" / "game.toml").read_text(encoding="utf-8"))["columns"]
     assert "type" not in columns and columns["name"] == "Name"
     assert {c.type for c in load_game(tmp_path / "g").cards} == {""}
+
+
+def test_a_column_counting_something_else_is_not_the_count_and_a_name_may_run_over_two_lines(tmp_path):
+    # as a cooperative pirate game's challenges: resources each player needs, many 0, under *_count headers
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("id,player_a,a_cannonball_count,a_jewel_count,difficulty\nA1,Eyes,0,2,30\nA2,Eyes,3,0,32\n"
+                     "A3,Eyes,0,4,34\n\"Title\nCard\",Hands,1,1,0\n", encoding="utf-8")
+    assert run("new", tmp_path / "g", "--from", sheet).exit_code == 0
+    columns = tomllib.loads((tmp_path / "g" / "game.toml").read_text(encoding="utf-8"))["columns"]
+    assert "count" not in columns and columns["name"] == "id"
+    game = load_game(tmp_path / "g")
+    assert [(c.name, c.count) for c in game.cards] == [("A1", 1), ("A2", 1), ("A3", 1), ("Title Card", 1)]

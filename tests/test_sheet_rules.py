@@ -48,6 +48,11 @@ def test_a_header_one_of_whose_names_is_also_a_value_stays_a_header():
     assert choice.row == 1 and choice.why == "header on row 1"
     # the same clue with nothing against it still says "no header": every cell is a card's
     assert choose_header(rows("Fox,Beast,Run", "Owl,Bird,Fly", "Elk,Beast,Charge"), None, "s").row is None
+    # a card's short sentence over longer ones is no name of a column (a header-less export of a card game)
+    long = "You may return three cards from your hand. If you do; draw and meld a 3."
+    sheet = [(1, ["THE WHEEL", "1", "Draw two 1."]), (2, ["TOOLS", "1", long]), (3, ["MASONRY", "1", long]),
+             (4, ["CURRENCY", "2", long])]
+    assert choose_header(sheet, None, "s").row is None
 
 
 def test_a_row_grouping_the_columns_above_the_header_is_passed_over():

@@ -34,8 +34,8 @@ GUESSES = {
     "name": ("name", "card name", "title", "card", "card title", "nom", "nome", "titre", "titel", "titulo", "titolo",
              "名前", "カード名", "卡名", "名称"),
     "type": ("type", "types", "card type", "kind", "category", "class", "typ", "tipo", "タイプ", "種類", "类型"),
-    "count": ("count", "qty", "quantity", "copies", "number of copies", "amount", "frequency", "anzahl", "枚数",
-              "数量"),
+    "count": ("count", "qty", "quantity", "copies", "number of copies", "amount", "frequency", "card count",
+              "anzahl", "枚数", "数量"),
     "value": ("value", "cost", "points", "score", "power", "wert", "valeur", "valor", "コスト", "费用"),
     "text": ("text", "rules text", "rules", "effect", "effects", "ability", "abilities", "description",
              "card text", "texte", "texto", "testo", "テキスト", "効果", "效果"),
@@ -212,11 +212,14 @@ def guess_columns(columns: Columns, rows) -> dict[str, int]:
     def cells(i: int) -> list[str]:
         return [c[i].strip() for _, c in rows if i < len(c) and c[i].strip()]
 
-    def suits(field: str, i: int) -> bool:
+    def suits(field: str, i: int, exact: bool) -> bool:
         values = cells(i)
         if field == "count":              # 0 takes a card out of the deck; a blank cell is one card
             numbers = [whole_number(v) for v in values]
-            return None not in numbers and any(n >= 1 for n in numbers)
+            if None in numbers or not any(n >= 1 for n in numbers):
+                return False              # under a header named for copies, a few 0s: cards taken out;
+            zeros = numbers.count(0)      # under another (a_cannonball_count), a 0 says it counts something else
+            return zeros == 0 or (exact and zeros <= len(numbers) / 2)
         if field == "value":
             return all(len(v) <= MAX_GUESSED_VALUE for v in values)
         if field == "color":
@@ -239,8 +242,9 @@ def guess_columns(columns: Columns, rows) -> dict[str, int]:
         exact = [columns.find(name) for name in GUESSES[field]]
         by_word = [i for i in columns.named()
                    if any(w.startswith(stem) for w in words(i) for stem in GUESS_WORDS[field])]
-        for i in [i for i in exact if i is not None] + by_word:
-            if i not in taken and suits(field, i):
+        exact = [i for i in exact if i is not None]
+        for i in exact + by_word:
+            if i not in taken and suits(field, i, i in exact):
                 guessed[field] = i
                 taken.add(i)
                 break

@@ -260,7 +260,7 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
                 continue
             else:
                 count = number
-        name = cell("name").strip()
+        name = " ".join(cell("name").split())     # a name over two lines of its cell wraps as its box needs
         invisible = control_character(name)
         if not name and name_required:
             problem("missing card name (name_required = false in game.toml lets a card go without one)", "name")

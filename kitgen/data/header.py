@@ -137,7 +137,8 @@ def _looks_like_values(cells: list[str], below: list[list[str]]) -> str:
     Each cell is a clue one way or the other.  A cell shaped as the cells below it are (a number over
     numbers, markup over markup, long text over long text), or a value that appears again in its column,
     says "a card"; a short word over a column of numbers, markup or long text says "a header" (``wood``
-    over 3, 1, 2).  The row is a card when the clues for it outnumber those against: a header one of
+    over 3, 1, 2; a sentence, ``Draw two 1.``, is no name).  The row is a card when the clues for it
+    outnumber those against: a header one of
     whose names is also a value of its column (``convert`` over rows that say ``convert``) stays a header.
     """
     same = [c.strip().casefold() for c in cells]
@@ -156,9 +157,15 @@ def _looks_like_values(cells: list[str], below: list[list[str]]) -> str:
                           .replace("  ", " ") + ", as the cells below it are")
         elif kind != "number" and len(text) >= 2 and text.casefold() in {v.casefold() for v in column}:
             values.append(f"cell {column_letters(i)} {shown!r} appears again below it")
-        elif kind == "short text" and shaped:
+        elif kind == "short text" and shaped and _name_like(text):
             names += 1
     return values[0] if len(values) > names else ""
+
+
+def _name_like(text: str) -> bool:
+    """Whether a short text reads as the name of a column (``wood``, ``Est. Value``) rather than a
+    sentence of a card (``Draw two 1.``): a few words, not ending as a sentence does."""
+    return len(text.split()) <= 4 and not text.rstrip().endswith((".", "!", "?", ";", ","))
 
 
 def _letters(rows) -> str:
