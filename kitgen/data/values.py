@@ -112,6 +112,48 @@ def layout_color(value: str) -> tuple[float, float, float, float] | None:
     return r, g, b, (int(alpha, 16) / 255 if alpha else 1.0)
 
 
+def luminance_of(rgb) -> float:
+    """Relative luminance as WCAG 2 defines it of (red, green, blue) from 0 to 1: 0 for black, 1 for white."""
+    def linear(v: float) -> float:
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = rgb[:3]
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def contrast_of(a: str, b: str) -> float:
+    """The WCAG 2 contrast ratio of two colours like ``#2f5da8``, from 1 (the same) to 21."""
+    la, lb = sorted((luminance_of(layout_color(a) or (1, 1, 1)), luminance_of(layout_color(b) or (1, 1, 1))),
+                    reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+PANEL_COLOR = "#fbf7ec"      # the light panel of kitgen's own face
+INK_COLOR = "#2b2420"        # its dark text
+LEGIBLE = 3.0                # contrast that reads in print (see kitgen.render.card_contrast)
+
+
+def readable_color(color: str, background: str = PANEL_COLOR, ratio: float = LEGIBLE) -> str:
+    """``color`` when it reads on ``background`` (``ratio`` or more), else the least darker (on a light
+    background; lighter on a dark one) shade of it that does: a designer's yellow printed on kitgen's
+    light panel becomes an ochre."""
+    if layout_color(color) is None or contrast_of(color, background) >= ratio:
+        return color
+    end = "#000000" if luminance_of(layout_color(background) or (1, 1, 1)) > 0.18 else "#ffffff"
+    for step in range(1, 21):
+        shade = mix_colors(color, end, step / 20)
+        if contrast_of(shade, background) >= ratio:
+            return shade
+    return end
+
+
+def ink_on(color: str, light: str = "#ffffff", dark: str = INK_COLOR) -> str:
+    """The colour of text on ``color``: white while it reads there, else kitgen's dark ink."""
+    if layout_color(color) is None or contrast_of(light, color) >= LEGIBLE:
+        return light
+    return dark if contrast_of(dark, color) > contrast_of(light, color) else light
+
+
 def mix_colors(color: str, other: str, t: float) -> str:
     """``color`` moved a fraction ``t`` of the way towards ``other``, as ``#rrggbb`` (alpha kept)."""
     a, b = layout_color(color), layout_color(other)
