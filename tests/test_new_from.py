@@ -279,3 +279,25 @@ def test_a_column_counting_something_else_is_not_the_count_and_a_name_may_run_ov
     assert "count" not in columns and columns["name"] == "id"
     game = load_game(tmp_path / "g")
     assert [(c.name, c.count) for c in game.cards] == [("A1", 1), ("A2", 1), ("A3", 1), ("Title Card", 1)]
+
+
+def test_columns_of_pictures_and_colours_are_found_by_what_they_hold(tmp_path):
+    # as pycard's example monsters: the art is a column of PNG names headed "avatar"
+    sheet = tmp_path / "monsters.csv"
+    sheet.write_text("avatar,name,defense,text\nalien-stare.png,Alien,1,Lorem ipsum dolor sit amet\n"
+                     "barbarian.png,Barbarian,7,Sed do eiusmod tempor\n", encoding="utf-8")
+    assert run("new", tmp_path / "m", "--from", sheet).exit_code == 0
+    columns = tomllib.loads((tmp_path / "m" / "game.toml").read_text(encoding="utf-8"))["columns"]
+    assert columns["art"] == "avatar" and columns["name"] == "name"
+    result = run("build", tmp_path / "m", "--out", tmp_path / "out")
+    assert result.exit_code == 0 and "art file 'alien-stare.png' not found in art/" in result.output
+    # as a header-less minimal deck: a colour per card, and paths of pictures outside the folder (no text,
+    # no art: "../illo/..." cannot be drawn from a game folder)
+    sheet = tmp_path / "deck.csv"
+    rows = [(0, "Normal", "#FF00FF"), (1, "Fighting", "#00FFFF"), (2, "Flying", "#FFFF00"), (3, "Poison", "#FF00FF")]
+    sheet.write_text("".join(f"{n},{name},../domain/sea-and-sky-{n}.svg,{colour},../illo/Caribou-{n}.png\n"
+                             for n, name, colour in rows), encoding="utf-8")
+    assert run("new", tmp_path / "d", "--from", sheet).exit_code == 0
+    columns = tomllib.loads((tmp_path / "d" / "game.toml").read_text(encoding="utf-8"))["columns"]
+    assert columns["name"] == "B" and columns["color"] == "D" and "text" not in columns and "art" not in columns
+    assert [c.color for c in load_game(tmp_path / "d").cards] == ["#ff00ff", "#00ffff", "#ffff00", "#ff00ff"]

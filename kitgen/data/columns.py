@@ -248,12 +248,39 @@ def guess_columns(columns: Columns, rows) -> dict[str, int]:
                 guessed[field] = i
                 taken.add(i)
                 break
+    if "art" not in guessed:           # a column of picture files (avatar: alien-stare.png) is the art
+        art = picture_column(columns, rows, taken)
+        if art is not None:
+            guessed["art"] = art
+            taken.add(art)
     if "name" not in guessed:          # the first column of names that differ from card to card, else the first
         free = [i for i in columns.named() if i not in taken]
         names = [i for i in free if cells(i) and len(set(cells(i))) >= DISTINCT_NAMES * len(cells(i))]
         if free:
             guessed = {"name": (names or free)[0], **guessed}
     return guessed
+
+
+PICTURE_ENDINGS = (".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp")
+
+
+def picture_column(columns: Columns, rows, taken: set[int]) -> int | None:
+    """The first free column whose every cell names a picture file inside the game folder (``goblin.png``,
+    ``monsters/goblin.jpg``; not ``../illo/goblin.png``), PNG and JPEG before other pictures; or None."""
+    from kitgen.data.paths import relative
+
+    found: list[tuple[bool, int]] = []
+    for i in range(len(columns.names)):
+        values = [c[i].strip() for _, c in rows if i < len(c) and c[i].strip()]
+        if i in taken or not values or not all(v.lower().endswith(PICTURE_ENDINGS) for v in values):
+            continue
+        try:
+            for v in values:
+                relative(v, "")
+        except GameDataError:
+            continue
+        found.append((not all(v.lower().endswith((".png", ".jpg", ".jpeg")) for v in values), i))
+    return min(found)[1] if found else None
 
 
 FLAG_VALUES = (({"1", "0"}, "1"), ({"x"}, "x"), ({"true", "false"}, "true"), ({"yes", "no"}, "yes"),
@@ -288,8 +315,9 @@ def flag_columns(columns: Columns, rows, taken: set[int]) -> list[tuple[int, str
 
 def guess_by_content(columns: Columns, rows) -> dict[str, int]:
     """For a sheet without a header: the name (the first column of short text, mostly different
-    from row to row), the text (the column of longest text) and the type (a column of a few short
-    words that repeat), judged from the cells alone."""
+    from row to row), the text (the column of longest text that names no pictures), the type (a column
+    of a few short words that repeat), the art (a column of picture files) and the colour (a column of
+    colours), judged from the cells alone."""
     from kitgen.data.header import number
 
     def cells(i):
@@ -303,7 +331,8 @@ def guess_by_content(columns: Columns, rows) -> dict[str, int]:
             continue
         numeric = sum(number(v) is not None for v in values) / len(values)
         stats[i] = (values, numeric, sum(len(v) for v in values) / len(values), len(set(values)))
-    text = [i for i, (v, num, avg, _) in stats.items() if num < 0.5 and avg > 25]
+    text = [i for i, (v, num, avg, _) in stats.items() if num < 0.5 and avg > 25
+            and not all(x.lower().endswith(PICTURE_ENDINGS) for x in v)]      # paths of pictures are no text
     if text:
         found["text"] = max(text, key=lambda i: stats[i][2])
     for i, (values, num, avg, distinct) in stats.items():
@@ -317,4 +346,17 @@ def guess_by_content(columns: Columns, rows) -> dict[str, int]:
         if i not in found.values() and num >= 0.9 and all(len(v) <= MAX_GUESSED_VALUE for v in values):
             found["value"] = i
             break
+    art = picture_column(columns, rows, set(found.values()))
+    if art is not None:
+        found["art"] = art
+    from kitgen.data.values import card_color
+
+    for i, (values, num, avg, distinct) in stats.items():    # a column of colours (#FF00FF) is the frame's
+        if i not in found.values() and num == 0 and all(v.startswith("#") for v in values):
+            try:
+                if all(card_color(v) for v in values):
+                    found["color"] = i
+                    break
+            except ValueError:
+                continue
     return found
