@@ -115,8 +115,10 @@ def test_mistakes_of_worked_out_fields_and_decks_name_the_key(tmp_path, toml, ne
 def test_a_card_may_go_without_a_name_when_the_game_says_so(tmp_path):
     with pytest.raises(GameDataError, match="row 3, column 'Name': missing card name"):
         load_game(game(tmp_path, "Name,Text\nFox,Run\n,Hide\n"))
-    g = load_game(game(tmp_path, "Name,Text\nFox,Run\n,Hide\n", "name_required = false\n", "h"))
+    g = load_game(game(tmp_path, "Name,Text\nFox,Run\n,Hide :nest:\n", "name_required = false\n", "h"))
     assert [c.name for c in g.cards] == ["Fox", ""]
+    warning = next(line for line in run("validate", tmp_path / "h").output.splitlines() if "no icon" in line)
+    assert "row 3, column 'Text' (a card without a name): no icon ':nest:'" in warning       # not "(card '')"
 
 
 def test_unbalanced_markers_are_warnings_naming_row_and_column(tmp_path):

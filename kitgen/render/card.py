@@ -114,7 +114,7 @@ class CardPainter:
             return _alone_if_wrong(lambda alone: Arrangement(self, layout, card, self.context(card), caps,
                                                              alone).arrange())
         except TemplateTimeout:
-            where = f" (row {card.row}, card {card.name!r})" if card is not None else ""
+            where = f" (row {card.row}, {card.label})" if card is not None else ""
             raise RenderError(f"{layout.file}, layout '{layout.name}'{where}: its templates were still rendering "
                               f"after {MAX_SECONDS:g} s (a loop too long?)") from None
         except RenderError as exc:
@@ -182,7 +182,7 @@ class CardPainter:
         for d, what, colour, behind, value in problems(drawn, self, self._contrast_memo):
             where = f"{d.box.file or layout.file}, layout '{layout.name}', box '{d.box.name}'"
             if card is not None:
-                where += f" (row {card.row}, card {card.name!r})"
+                where += f" (row {card.row}, {card.label})"
             thing = "its text" if what == "text" else f"the icon '{what}' (of one colour)"
             self.warn((layout.name, d.box.name, what, hex_colour(colour), hex_colour(behind)),
                       f"{where}: {thing} ({hex_colour(colour)}) has a contrast of {value:.1f}:1 against "

@@ -111,7 +111,7 @@ class Arrangement:
         found = sources(setting, card, painter.game) if setting is not None and not setting.constant else []
         columns = [s for s in found if s.startswith(("column", "[columns]"))]
         if columns and card is not None:
-            return f"{painter.source}, row {card.row}, {', '.join(columns)} (card {card.name!r})"
+            return f"{painter.source}, row {card.row}, {', '.join(columns)} ({card.label})"
         if found:
             return f"{painter.toml}, {', '.join(found)}"
         return self.in_layout(box)
@@ -126,7 +126,7 @@ class Arrangement:
         file = at_line(box.file or self.layout.file, source, line) if line else (box.file or self.layout.file)
         text = f"{file}, layout '{self.layout.name}', box '{box.name}'" + (f", key '{key}'" if key else "")
         if self.card is not None:
-            text += f" (row {self.card.row}, card {self.card.name!r})"
+            text += f" (row {self.card.row}, {self.card.label})"
         return text
 
     def render(self, setting, box, key: str) -> str:

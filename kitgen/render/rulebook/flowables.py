@@ -287,7 +287,7 @@ class Builder:
             if type is None or card.type == type:
                 for col, value in (("name", card.name), ("text", card.text)):
                     letters = _without_icons(self.game, value)
-                    fonts.check_glyphs(letters, f"{self.game.sheet.file}, row {card.row}, card {card.name!r}, "
+                    fonts.check_glyphs(letters, f"{self.game.sheet.file}, row {card.row}, {card.label}, "
                                                 f"column '{self.game.column(col)}'",
                                        self.text.covering(letters, self.st["cell"]).fontName)
         widths = None if self.checking else self._column_widths(data)
@@ -326,7 +326,7 @@ class Builder:
                     continue
                 style = styles[r][i] if styles and styles[r][i] else self.st["cell"]
                 header = game.column(col) if col in tables.DEFAULT_COLUMNS else col
-                where = f"{game.sheet.file}, row {card.row}, card {card.name!r}, column '{header}'"
+                where = f"{game.sheet.file}, row {card.row}, {card.label}, column '{header}'"
                 text = game.tokens.substitute(" ".join(value.split("\n")))    # [icons] and emoji drawn as icons
                 pieces = parse(text, icons_only=True)                       # the rest as written, on one line
                 missing = {n for n in icon_names(pieces) if library.missing(n, where)}   # warned of by the cards
