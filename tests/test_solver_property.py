@@ -2,7 +2,7 @@
 
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from solver.altunha.cards import load_deck
@@ -27,7 +27,6 @@ def positions(draw, max_hand=12):
     return hand, population, temples, chain
 
 
-@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_cpsat_agrees_with_exhaustive_reference(position):
     hand, population, temples, chain = position
@@ -60,13 +59,11 @@ def _assert_runner_up_is_next_legal_play(position):
     assert plan_key(runner, DECK) == worse[0]
 
 
-@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_runner_up_is_the_next_legal_play(position):
     _assert_runner_up_is_next_legal_play(position)
 
 
-@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(max_hand=3))
 def test_runner_up_of_small_hands_is_the_next_legal_play(position):
     # small hands often have a single non-famine play, where famine used to come second
