@@ -8,6 +8,7 @@ the rules come before all that); the deadlines on a real server, with raw socket
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import http.client
 import json
@@ -25,12 +26,11 @@ from kitgen.web import connections, simulation, solving
 from kitgen.web.app import WebServer, create_app
 from kitgen.web.limits import MAX_DIGITS
 from kitgen.web.worker import Worker
-from tests.conftest import write_game
+from tests.conftest import HANG_GUARD, write_game
 
 BASE = "http://127.0.0.1:8000"
 QUESTION = {"hand": ["Stage", "Stairs", "Sun God"], "population": 7, "temples": [2, 3]}
 POSTS = ["/api/solve", "/api/all", "/api/explain", "/api/check", "/game/altun-ha/simulations"]
-HANG_GUARD = 60.0       # seconds: a socket read that waits longer has hung
 
 
 def _app(host: str = "127.0.0.1"):
@@ -403,16 +403,43 @@ def test_a_slow_loris_trickling_headers_is_closed(live_server):
                 closed = True
 
 
+@contextlib.contextmanager
+def _held(app):
+    """The server's event loop held still while the block runs: what a client sends meanwhile waits whole in
+    the system's buffers, and the server finds it there as soon as it goes on, however long this side took
+    to send it (a busy machine can pause this thread for longer than the deadline)."""
+    holding, release = threading.Event(), threading.Event()
+    app.state.server._loop.call_soon_threadsafe(lambda: (holding.set(), release.wait(HANG_GUARD)))
+    assert holding.wait(HANG_GUARD)
+    try:
+        yield
+    finally:
+        release.set()
+
+
+def _response(reader) -> tuple[bytes, bytes]:
+    """The status line and body of the next response read from ``reader`` (a file of the socket)."""
+    status, length = reader.readline(), 0
+    while (line := reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    return status, reader.read(length)
+
+
 def test_whole_requests_and_long_answers_are_not_cut(live_server):
     app, port = live_server
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG_GUARD)
-    for _ in range(2):                                  # two requests on one connection, each whole
-        connection.request("GET", "/api/games")
-        response = connection.getresponse()
-        assert response.status == 200 and json.loads(response.read())[0]["key"] == "altun-ha"
-    connection.close()
-    with _connect(port) as connection:                  # an event stream outlives the deadline many times
+    with _held(app):                                    # two requests on one connection, each whole
+        connection = _connect(port)
+        connection.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 2)
+    with connection, connection.makefile("rb") as reader:
+        for _ in range(2):
+            status, body = _response(reader)
+            assert status.startswith(b"HTTP/1.1 200") and json.loads(body)[0]["key"] == "altun-ha"
+    with _held(app):                                    # an event stream outlives the deadline many times
+        connection = _connect(port)
         connection.sendall(b"GET /game/altun-ha/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    with connection:
         received = connection.recv(65536)
         while b"data: " not in received:
             received += connection.recv(65536)
