@@ -2,7 +2,7 @@
 
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from solver.altunha.cards import load_deck
@@ -28,7 +28,6 @@ def positions(draw, max_hand=12):
     return hand, population, temples, rules, preference
 
 
-@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_cpsat_agrees_with_exhaustive_reference(position):
     hand, population, temples, rules, preference = position
@@ -60,13 +59,11 @@ def _assert_other_farm_is_the_best_with_another_farm(position):
     assert answer.optimal_count == len(ref.optimal_plans(hand, population, temples, rules, preference))
 
 
-@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_the_other_farm_is_the_best_play_with_another_farm(position):
     _assert_other_farm_is_the_best_with_another_farm(position)
 
 
-@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(max_hand=3))
 def test_the_other_farm_of_small_hands(position):
     # small hands often have a single Farm, or none

@@ -18,7 +18,7 @@ from pypdf import PdfReader
 from starlette.testclient import TestClient
 
 from kitgen.web.app import create_app
-from tests.conftest import run, small_game
+from tests.conftest import HANG_GUARD, run, small_game
 
 POSITIONS = [
     {"hand": ["Stage", "Stairs", "Sun God"], "population": 7, "temples": [2, 3]},
@@ -50,7 +50,7 @@ def cli_error(*args: str) -> str:
     return line
 
 
-def wait_for(client: TestClient, key: str, check, timeout: float = 30.0) -> dict:
+def wait_for(client: TestClient, key: str, check, timeout: float = HANG_GUARD) -> dict:
     deadline = time.monotonic() + timeout
     while True:
         state = client.get(f"/game/{key}/state").json()
@@ -309,6 +309,7 @@ def test_card_pictures_are_the_printed_faces(client):
     assert abs(r - 0xa0) < 12 and abs(g - 0x52) < 12 and abs(b - 0x2d) < 12
     page = Image.open(io.BytesIO(client.get(state["documents"][1]["page_urls"][0]).content))
     assert page.size == (680, 880)                           # a letter page at 80 DPI
+    assert state["documents"][1]["page_px"] == [680, 880]    # told before the picture loads
     assert client.get(state["documents"][1]["page_urls"][0].replace("/0.png", "/99.png")).status_code == 404
 
 

@@ -3,6 +3,9 @@
 One server (uvicorn on a free local port) serves an editable copy of Altun Ha, and one browser
 serves every test of this module.  The solver's answers are compared with `kitgen solve`, which
 plays the built-in deck: the copy's edits leave its Bid and God cards as they are.
+
+Every step waits for what it checks (an element, a text, a picture loaded) for up to a minute: a
+busy machine is slow, not wrong.
 """
 
 from __future__ import annotations
@@ -20,13 +23,17 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from kitgen.web.app import WebServer, create_app
-from tests.conftest import copy_builtin, run
+from tests.conftest import HANG_GUARD, copy_builtin, run
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_NAME = "chromium"                          # Debian's; .ci/run installs it when it is missing
+CHROMIUM = shutil.which(CHROMIUM_NAME)
+NO_CHROMIUM = "the browser tests drive Debian's chromium, which is not on the PATH: run `bash .ci/run` (it installs it)"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
 SCREENSHOTS = os.environ.get("KITGEN_SCREENSHOTS")    # a folder: the tests also save their screenshots
+WAIT_MS = HANG_GUARD * 1000
+expect.set_options(timeout=WAIT_MS)
 
 
 def free_port() -> int:
@@ -46,7 +53,7 @@ def serving(app):
     instance = WebServer(app, "127.0.0.1", port)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG_GUARD
     while not (instance.started and all(g.good for g in app.state.server.live.values())):
         assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
         time.sleep(0.05)
@@ -62,10 +69,13 @@ def server(copy):
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
+    if CHROMIUM is None:
+        pytest.fail(NO_CHROMIUM, pytrace=False)
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
             str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, headless=True,
-            args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900})
+            args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900}, timeout=WAIT_MS)
+        context.set_default_timeout(WAIT_MS)
         yield context
         context.close()
 
@@ -82,6 +92,15 @@ def screenshot(page, name: str) -> None:
         page.screenshot(path=str(Path(SCREENSHOTS) / name))
 
 
+def loaded(picture, size: list[int]) -> None:
+    """Wait until ``picture`` (an img) has loaded, and check it is ``size`` pixels and said so before it
+    loaded (its width and height attributes), so the page kept its place for it."""
+    expect(picture).to_have_js_property("complete", True)
+    assert picture.evaluate("img => [img.naturalWidth, img.naturalHeight]") == size
+    assert [picture.get_attribute("width"), picture.get_attribute("height")] == [str(n) for n in size]
+    expect(picture).to_be_visible()
+
+
 def replace_in(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text
@@ -92,12 +111,12 @@ def test_preview_follows_the_card_sheet_on_disk(server, copy, page):
     page.goto(f"{server}/game/altun-ha/")
     cards = page.locator("#view-cards figure")
     expect(cards).to_have_count(27)                          # 26 faces and the back
-    expect(page.locator('figure[data-name="Steps"] img')).to_be_visible()
+    loaded(page.locator('figure[data-name="Steps"] img'), [275, 385])
     screenshot(page, "preview.png")
     cards = copy / "cards.csv"
     original = cards.read_text(encoding="utf-8")
     replace_in(cards, "Steps,bid,5", "Great Steps,bid,5")
-    expect(page.locator('figure[data-name="Great Steps"] figcaption')).to_contain_text("×5", timeout=10_000)
+    expect(page.locator('figure[data-name="Great Steps"] figcaption')).to_contain_text("×5")
     expect(page.locator('figure[data-name="Steps"]')).to_have_count(0)
     # the picture is the new face: the server drew it for the new build
     src = page.locator('figure[data-name="Great Steps"] img').get_attribute("src")
@@ -109,7 +128,7 @@ def test_preview_follows_the_card_sheet_on_disk(server, copy, page):
     refused = page.request.post(f"{server}/api/solve", data={"hand": ["Steps"], "population": 3})
     assert refused.status == 400 and refused.json()["error"].startswith("--hand: unknown card 'Steps'")
     cards.write_text(original, encoding="utf-8")            # the other tests see the deck as built in
-    expect(page.locator('figure[data-name="Steps"]')).to_have_count(1, timeout=10_000)
+    expect(page.locator('figure[data-name="Steps"]')).to_have_count(1)
 
 
 def test_the_tabs_show_the_pages_of_each_pdf(server, page):
@@ -121,10 +140,7 @@ def test_the_tabs_show_the_pages_of_each_pdf(server, page):
         pictures = page.locator("#view-pages img")
         expect(pictures).to_have_count(documents[name]["pages"])
         expect(page.locator("#view-cards")).to_be_hidden()
-        expect(pictures.first).to_be_visible()
-        expect(pictures.first).to_have_js_property("complete", True)
-        # each picture is its page: a letter page at the preview's 80 DPI
-        assert pictures.first.evaluate("img => [img.naturalWidth, img.naturalHeight]") == [680, 880]
+        loaded(pictures.first, [680, 880])                  # a letter page at the preview's 80 DPI
     page.click('.view-tabs button[data-view="cards"]')
     expect(page.locator("#view-cards")).to_be_visible()
     expect(page.locator("#view-pages")).to_be_hidden()
@@ -140,12 +156,12 @@ def test_an_error_shows_in_a_banner_over_the_last_good_build(server, copy, page)
     replace_in(cards, "Stairs,bid,9", "Stairs,bid,nine")
     expected = run("build", str(copy), "--out", str(copy.parent / "out")).output.strip().splitlines()[-1]
     assert expected.startswith("Error: ") and "row" in expected and "column 'count'" in expected
-    expect(banner).to_be_visible(timeout=10_000)
+    expect(banner).to_be_visible()
     expect(banner).to_have_text(expected)
     expect(page.locator('figure[data-name="Stairs"]')).to_have_count(1)      # the last good build stays
     screenshot(page, "preview-error.png")
     cards.write_text(good, encoding="utf-8")
-    expect(banner).to_be_hidden(timeout=10_000)
+    expect(banner).to_be_hidden()
 
 
 def open_solver(page, server, query=""):
@@ -368,7 +384,10 @@ def test_the_bid_and_the_end_of_the_game_are_questions_on_the_page(server, page)
 def test_pages_fit_a_phone_without_sideways_scrolling(server, page, path):
     page.set_viewport_size(PHONE)
     page.goto(server + path)
-    page.wait_for_load_state("networkidle")
+    if path.endswith("/"):
+        expect(page.locator("#view-cards figure")).to_have_count(27)       # the build is on the page
+    elif path.endswith("simulate"):
+        expect(page.locator("#run")).to_be_enabled()
     if path.endswith("solver"):
         expect(page.locator("body[data-ready]")).to_have_count(1)
         tap(page, "Stage", "Stairs", "Sun God", "Maize")
@@ -407,10 +426,9 @@ def test_the_simulator_page_plays_games_and_shows_the_report(server, page):
     page.fill('input[name="games"]', "40")
     page.fill('textarea[name="set"]', "population_start=3")
     page.click("#run")
-    expect(page.locator("#sim-result h2").first).to_contain_text("Played 40 games", timeout=60_000)
+    expect(page.locator("#sim-result h2").first).to_contain_text("Played 40 games")
     expect(page.locator("#sim-result .summary tr").first).to_contain_text("Games played")
-    expect(page.locator("#sim-charts img").first).to_be_visible()
-    assert page.locator("#sim-charts img").first.evaluate("img => img.naturalWidth") == 680
+    loaded(page.locator("#sim-charts img").first, [680, 880])         # balance.pdf is on letter paper
 
 
 # --- the page of an engine without a view of its own: the generic one ------------------------------
