@@ -590,24 +590,29 @@ def switched(**settings):
     return with_settings(RULES, {k: ("on" if v else "off") for k, v in settings.items()})
 
 
+@pytest.mark.parametrize("alone", [True, False])
 @pytest.mark.parametrize("special", [False, True])
-def test_a_jade_revealer_feeds_with_maize_only_when_jade_is_not_the_trade_card(special):
-    # the ruling: "Revealing Jade or feeding the city with Maize counts as the player's one Trade card of the round"
-    g = table_game([["Jade", "Maize", "Plaza"], ["Altar"]], rules=switched(special_is_trade=special), population=9)
+def test_a_jade_revealer_feeds_with_maize_only_when_jade_is_not_the_trade_card(special, alone):
+    # the ruling: "Revealing Jade or feeding the city with Maize counts as the player's one Trade card of the round",
+    # whether Maize feeds alone or with other cards (feed_alone)
+    rules = switched(special_is_trade=special, feed_alone=alone)
+    g = table_game([["Jade", "Maize", "Plaza"], ["Altar"]], rules=rules, population=9)
     assert g.bid_phase({0: bid(g, 0, jade=True), 1: bid(g, 1, "Altar")}) == 0
     assert 0 in g.traded
     assert g.can_farm(0) is not special
+    farm = ("Maize",) if alone else ("Maize", "Plaza")
     if special:
         with pytest.raises(IllegalMove, match="already played a Trade card this round, so cannot use Maize"):
-            g.farm_phase((card(g, 0, "Maize"),))
+            g.farm_phase(tuple(card(g, 0, name) for name in farm))
         assert g.farm_phase(()) is False and g.end == "famine"
     else:
-        assert g.farm_phase((card(g, 0, "Maize"),)) is True and not g.over
+        assert g.farm_phase(tuple(card(g, 0, name) for name in farm)) is True and not g.over
 
 
+@pytest.mark.parametrize("alone", [True, False])
 @pytest.mark.parametrize("special", [False, True])
-def test_the_priest_king_after_jade_is_offered_maize_only_when_jade_is_not_the_trade_card(special):
-    rules = switched(special_is_trade=special)
+def test_the_priest_king_after_jade_is_offered_maize_only_when_jade_is_not_the_trade_card(special, alone):
+    rules = switched(special_is_trade=special, feed_alone=alone)
     g = table_game([["Jade", "Maize", "Plaza"], ["Altar"]], rules=rules, population=9)
     state = AltunHaState(g, start=False)
     state.kind, state.player, state._bids = "bid", 0, []
@@ -615,7 +620,7 @@ def test_the_priest_king_after_jade_is_offered_maize_only_when_jade_is_not_the_t
     state.apply_action(bid(g, 1, "Altar"))
     assert (state.kind, state.player) == ("farm_build", 0)
     farms = {tuple(g.table.name[c] for c in a.farm) for a in state.legal_actions()}
-    assert farms == ({()} if special else {("Maize",)})
+    assert farms == ({()} if special else {("Maize",)} if alone else {("Maize",), ("Maize", "Plaza")})
 
 
 @pytest.mark.parametrize("special", [False, True])
@@ -690,3 +695,17 @@ def test_an_empty_supply_in_the_trade_phase_ends_the_game_at_once_not_at_the_nex
     state.apply_action(bid(g, 0, "Steps"))
     state.apply_action(bid(g, 1, "Stairs"))
     assert not state.is_terminal() and len(g.discard) >= 2
+
+
+@pytest.mark.parametrize("ends", [False, True])
+def test_an_empty_supply_in_the_draw_phase_ends_the_game_before_the_trade_phase_only_under_the_ruling(ends):
+    g = table_game([["Steps"], ["Stairs", "Stone"]], rules=switched(empty_deck_ends=ends), calendar=1)
+    g.deck, g.discard = [card(g, 0, "Steps")], []     # one card left for two players drawing 2 each
+    g.hands[0] = []
+    state = AltunHaState(g, start=False)
+    state._new_round()                                 # Calendar to player 0, Population, Draw
+    assert names(g, g.hands[0]) == ["Steps"] and names(g, g.hands[1]) == ["Stairs", "Stone"]
+    if ends:
+        assert state.is_terminal() and g.end == "empty_deck" and g.round == 2 and g.phase == "Draw"
+    else:
+        assert not state.is_terminal() and (state.kind, state.player) == ("trade", 1)
