@@ -167,18 +167,35 @@ def test_the_same_policies_are_weighted_as_among_the_cards_players():
     assert not any(f.startswith("Players of Stone") for f in summarize_own(records)["findings"])
 
 
-def test_a_card_that_only_shows_cards_is_left_out_unless_a_player_reads_them():
+def test_a_card_that_shows_cards_is_left_out_unless_a_player_reads_them():
     blind = [game_record([1.0, 0.0], [("Codex", 0), ("Stone", 1)]) for _ in range(40)]
     s = summarize_own(blind)
     assert s["trade_cards"]["Codex"]["left_out"] and not s["trade_cards"]["Stone"]["left_out"]
-    assert ("Codex is left out of the Trade card findings: it only shows cards, and none of these players reads "
-            "what a card shows.") in s["findings"]
+    assert ("Codex is left out of the Trade card findings: none of these players reads the cards it shows, so a "
+            "win rate would judge Codex by nothing it does.") in s["findings"]
     assert "Codex" not in next(c for c in s["engine_report"]["charts"]
                                if c["title"] == "Win rate of a Trade card's players")["labels"]
     looking = [game_record([1.0, 0.0], [("Codex", 0), ("Stone", 1)], policies=("lookahead", "greedy"))
                for _ in range(40)]
     s = summarize_own(looking)
     assert not s["trade_cards"]["Codex"]["left_out"] and s["trade_cards"]["Codex"]["read_by"] == ["lookahead"]
+    assert not any("left out" in f for f in s["findings"])
+
+
+def test_salt_is_left_out_unless_a_player_reads_the_hand_it_shows():
+    # Salt draws a card and shows a hand: to players who never read the hand, its win rate is its draw's
+    def games(first):
+        return [game_record([1.0, 0.0], [("Salt", 0), ("Stone", 1)], policies=(first, "greedy")) for _ in range(40)] \
+            + [game_record([1.0, 0.0], [("Codex", 0), ("Honey", 1)], policies=(first, "greedy")) for _ in range(40)]
+    s = summarize_own(games("greedy"))
+    assert s["trade_cards"]["Salt"]["left_out"] and s["trade_cards"]["Salt"]["read_by"] == []
+    assert ("Salt and Codex are left out of the Trade card findings: none of these players reads the cards they "
+            "show, so a win rate would judge Salt by its draw alone and Codex by nothing it does.") in s["findings"]
+    assert not any(f.startswith("Players of Salt") for f in s["findings"])
+    labels = next(c for c in s["engine_report"]["charts"] if c["title"] == "Win rate of a Trade card's players")
+    assert "Salt" not in labels["labels"] and "Stone" in labels["labels"]
+    s = summarize_own(games("lookahead"))         # a player who reads the hand: Salt is judged as any card
+    assert not s["trade_cards"]["Salt"]["left_out"] and s["trade_cards"]["Salt"]["read_by"] == ["lookahead"]
     assert not any("left out" in f for f in s["findings"])
 
 

@@ -11,8 +11,9 @@ Findings say what the rules do, not what the players of the run do:
 * a Trade card's players are compared with the same policies' players of other Trade cards
   (each policy weighted as among the card's players), not with a flat fair share, since
   the policies that play Trade cards win more or less often whatever the card;
-* a card that only shows cards (Codex) is left out when none of its players reads what it
-  shows (see :func:`solver.altunha.sim.policies.traits`);
+* a card that shows cards (Codex, and Salt besides its draw) is left out when none of its
+  players reads what it shows (see :func:`solver.altunha.sim.policies.traits`): its players'
+  win rate would judge Codex by nothing it does and Salt by its draw alone;
 * famines after a bid of no cards are counted among the players who may bid into a famine:
   greedy and cautious players bid cards only when the hand left feeds the city, so all
   their famines follow a bid of no cards by their own bidding rule, which is said apart.
@@ -31,8 +32,8 @@ BID_REASONS = {"jade": "", "highest": "the highest bid",   # jade: named after t
                "double_tie": None, "no_bids": None}
 NOBODY = {"double_tie": "nobody: tied on points too", "no_bids": "nobody: no card bid"}
 MIN_PLAYERS = 30   # a Trade card's win rate is judged only from this many players of it
-SHOWS_ONLY = frozenset({"look"})              # effects that only show cards
-SHOWS_TOO = frozenset({"draw_and_see_hand"})  # effects that show cards besides what else they do
+# effects that show cards, and what a win rate judges of the card when none of its players reads them
+SHOWS = {"look": "nothing it does", "draw_and_see_hand": "its draw alone"}
 SOURCE_LABELS = {"build": "Building", "no_build": "Not building", "famine": "Famine"}
 
 
@@ -169,7 +170,7 @@ def _trade_cards(records: list[dict], sources: list[str], cards) -> dict:
         readers = sorted(p for p in mine if _traits(p)[0])
         entry["policies"] = sorted(mine)
         entry["read_by"] = readers
-        entry["left_out"] = effect in SHOWS_ONLY and not readers
+        entry["left_out"] = effect in SHOWS and not readers
         out[card] = entry
     return out
 
@@ -319,7 +320,7 @@ def findings(f: dict, records: list[dict], players: int) -> list[str]:
     for card, t in f["trade_cards"].items():
         if t["left_out"]:
             if t["players"]:
-                left_out.append(card)
+                left_out.append((card, SHOWS[t["effect"]]))
             continue
         c = t["against_other_cards"]
         if c["players"] < MIN_PLAYERS or c["low"] is None or c["low"] <= 0 <= c["high"]:
@@ -327,15 +328,14 @@ def findings(f: dict, records: list[dict], players: int) -> list[str]:
         tail = ""
         if "player_won_without_its_points" in t:
             tail = f"; with the points the card gave or took undone, {pct(t['player_won_without_its_points']['rate'])}"
-        if t["effect"] in SHOWS_TOO and not t["read_by"]:
-            tail += "; only its draw counts here, as these players do not read the hand it shows"
         out.append(f"Players of {card} won {pct(c['rate'])} of their games, against {pct(c['expected'])} for "
                    f"the same policies playing other Trade cards: a difference of {_points(c['difference'])} "
                    f"points [{_points(c['low'])}, {_points(c['high'])}] ({c['players']:,} players{tail}).")
     if left_out:
-        out.append(f"{_names(left_out)} {'is' if len(left_out) == 1 else 'are'} left out of the Trade card findings: "
-                   f"{'it only shows' if len(left_out) == 1 else 'they only show'} cards, and none of these "
-                   "players reads what a card shows.")
+        one = len(left_out) == 1
+        out.append(f"{_names([c for c, _ in left_out])} {'is' if one else 'are'} left out of the Trade card "
+                   f"findings: none of these players reads the cards {'it shows' if one else 'they show'}, so a "
+                   f"win rate would judge {_names([f'{c} by {what}' for c, what in left_out])}.")
     return out
 
 
