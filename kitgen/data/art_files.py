@@ -18,7 +18,6 @@ the row or key that uses it, before anything is drawn.
 from __future__ import annotations
 
 import io
-import os
 import re
 import urllib.parse
 import warnings
@@ -27,7 +26,7 @@ from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 
-from kitgen.data.files import read_regular
+from kitgen.data.files import look, read_regular
 from kitgen.data.paths import inside, relative
 from kitgen.errors import GameDataError
 
@@ -88,7 +87,8 @@ class ArtLibrary:
         if suffix in OTHER_IMAGES:
             raise GameDataError(f"art {name!r} must be a PNG or JPEG file", file=where)
         wanted = [name] if suffix in ART_SUFFIXES else [name + s for s in ART_SUFFIXES]
-        found = next((p for p in (self._lookup(w, where) for w in wanted) if p is not None), None)
+        found = next((p for p in (self._lookup(w, f"{where}: art file {w!r}") for w in wanted) if p is not None),
+                     None)
         if found is not None:
             found = inside(self.root or self.art_dir, found.relative_to(self.art_dir).as_posix(), where,
                            base=self.art_dir)
@@ -102,8 +102,8 @@ class ArtLibrary:
     def _lookup(self, name: str, where: str) -> Path | None:
         """``art_dir/name`` if it is there, else the file whose name differs only in case."""
         exact = self.art_dir / name
-        if os.path.lexists(exact) and not exact.is_dir():
-            return exact            # even a FIFO or a broken symlink: the check says what is wrong
+        if look(exact, where, follow=False) is not None:
+            return exact            # even a folder, a FIFO or a broken symlink: the check says what is wrong
         if self._by_lower is None:
             self._by_lower = {}
             if self.art_dir.is_dir():
@@ -123,17 +123,20 @@ _OTHER_FORMATS = ((b"GIF8", "a GIF image"), (b"RIFF", "a WebP or other RIFF file
 _checked: dict[tuple, str | None] = {}
 
 
-def check_image(path: Path, where: str) -> None:
-    """Open and fully decode the art file at ``path`` once (per content on disk) with Pillow; a damaged,
+def check_image(path: Path, where: str, what: str = "art file") -> None:
+    """Open and fully decode the picture at ``path`` once (per content on disk) with Pillow; a damaged,
     empty or non-image file, another format, or more pixels than :data:`MAX_ART_PIXELS` raise a
-    :class:`GameDataError` naming ``where`` and the file."""
-    info = os.stat(path)
+    :class:`GameDataError` naming ``where`` and the file (``what``: an art file, an icon file)."""
+    label = f"{where}: {what} {path.name!r}"
+    info = look(path, label)
+    if info is None:
+        raise GameDataError("file not found", file=label)
     key = (str(path), info.st_mtime_ns, info.st_size, info.st_ino)
     if key not in _checked:
-        _checked[key] = _problem(read_regular(path, f"{where}: art file {path.name!r}"))
+        _checked[key] = _problem(read_regular(path, label))
     problem = _checked[key]
     if problem:
-        raise GameDataError(f"art file {path.name!r} {problem}", file=where)
+        raise GameDataError(f"{what} {path.name!r} {problem}", file=where)
 
 
 def _problem(data: bytes) -> str | None:
@@ -161,6 +164,8 @@ def _problem(data: bytes) -> str | None:
         if data.startswith((b"\x89PNG", b"\xff\xd8")):
             return "is damaged and cannot be decoded (it is cut short); save the picture again"
         return "is not a PNG or JPEG image (text, or another format named like one?); save it as PNG"
+    except MemoryError:            # out of memory is not a damaged file
+        raise
     except Exception as exc:     # Pillow's many errors for a file cut short or damaged
         reason = str(exc).strip() or type(exc).__name__
         return f"is damaged and cannot be decoded ({reason[:120]}); save the picture again"

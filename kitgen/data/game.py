@@ -44,6 +44,7 @@ TOP_LEVEL_KEYS = {
     "layouts", "face", "header", "name_required", "icons", "decks",
 }
 MAX_TITLE = 120              # characters of the game's title
+MAX_NAME = 200               # characters of a card's name
 SHOWN_TYPES = 12             # undeclared types named in the warning; the rest are counted
 
 
@@ -254,6 +255,9 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
         elif invisible:
             problem(f"the name holds the invisible character {invisible}; a name that looks the same "
                     "as another must be the same", "name")
+        elif len(name) > MAX_NAME:
+            problem(f"the name is {len(name):,} characters long; a card's name is at most {MAX_NAME} (it prints "
+                    "on a line or two of its card); put longer text in another column", "name")
         for field in ("name", "text", "value", "corner"):
             rtl = right_to_left(cell(field))
             if rtl:

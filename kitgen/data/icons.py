@@ -128,7 +128,10 @@ class IconLibrary:
     def own_names(self) -> list[str]:
         if self.folder is None or not self.folder.is_dir():
             return []
-        return sorted(p.stem for p in self.folder.iterdir() if p.suffix.lower() in ICON_SUFFIXES and p.is_file())
+        try:
+            return sorted(p.stem for p in self.folder.iterdir() if p.suffix.lower() in ICON_SUFFIXES and p.is_file())
+        except OSError:              # a folder that cannot be listed: the message names no icons
+            return []
 
     def names(self) -> list[str]:
         return sorted(set(self.own_names()) | set(builtin_icons()))
@@ -144,6 +147,7 @@ class IconLibrary:
         """The file of icon ``name``, or an error naming ``where`` the icon was asked for."""
         if name not in self._found:
             from kitgen.data.art_files import check_image
+            from kitgen.data.files import look
             from kitgen.data.paths import check_folder, inside
             from kitgen.data.svg_files import check_svg
 
@@ -152,8 +156,11 @@ class IconLibrary:
                 check_folder(self.root, self.folder, where)
                 for suffix in ICON_SUFFIXES:
                     path = inside(self.root, f"icons/{name}{suffix}", where)
-                    if path.is_file():
-                        (check_svg if suffix == ".svg" else check_image)(path, where)
+                    if look(path, f"{where}: icon file 'icons/{name}{suffix}'", follow=False) is not None:
+                        if suffix == ".svg":      # even a folder or a FIFO: the check says what is wrong
+                            check_svg(path, where)
+                        else:
+                            check_image(path, where, "icon file")
                         found = path
                         break
             if found is None and name in builtin_icons():

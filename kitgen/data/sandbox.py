@@ -121,7 +121,7 @@ _SIMPLE = re.compile(r"^\{\{\s*([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\s*"
 _FILTER = re.compile(r"\|\s*(upper|lower|darken|lighten)\s*(?:\(\s*([0-9.]+)\s*\))?")
 
 
-class _Lookup:
+class Lookup:
     """A template that only prints one value, with simple filters (``{{ back.title | upper }}``): the
     same text as jinja2 gives, without compiling it, as most layout settings are such templates."""
 
@@ -148,7 +148,7 @@ def compile_template(env, source: str) -> tuple:
         simple = _SIMPLE.match(source)
         if simple:
             name, attr, filters = simple.groups()
-            template = _Lookup(env, name, attr, _FILTER.findall(filters or ""))
+            template = Lookup(env, name, attr, _FILTER.findall(filters or ""))
             _COMPILED[source] = (template, {name}, {name: {attr}} if attr else {})
         else:
             names, members = referenced(env, source)

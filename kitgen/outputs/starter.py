@@ -11,11 +11,13 @@ rules in.
 from __future__ import annotations
 
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from kitgen.data.columns import GUESSES, flag_columns, guess_by_content, guess_columns, implicit_column
+from kitgen.data.files import look
 from kitgen.data.paths import control_character
 from kitgen.data.problems import Problems
 from kitgen.data.sheet import TSV_SUFFIXES, XLSX_SUFFIXES, read_sheet, split_sheet_name
@@ -83,13 +85,21 @@ def _new_folder(path: Path, title: str | None) -> tuple[Path, str]:
     if bad:
         raise OptionError("PATH", f"the folder's name holds the control character {bad}, and kitgen reads no game "
                           "folder named so; choose another name")
-    if path.exists() and (not path.is_dir() or any(path.iterdir())):
+    there = look(path, f"PATH {path}")
+    if there is not None and (not stat.S_ISDIR(there.st_mode) or any(path.iterdir())):
         raise OptionError("PATH", f"{path} already exists and is not empty; choose a new folder")
     if title is not None and not title.strip():
         raise OptionError("--title", "the title is blank; give the game's name, e.g. --title \"Star Traders\"")
     title = (title or path.name.replace("-", " ").replace("_", " ").strip().title() or "My Game").strip()
     check_title(title)
     return path, title
+
+
+def _is_file(path: Path) -> bool:
+    """Whether a regular file is at ``path``; a path the system cannot look at (a loop of links, a name too
+    long) is an error naming it."""
+    there = look(path, f"--from {path}")
+    return there is not None and stat.S_ISREG(there.st_mode)
 
 
 def check_title(title: str) -> None:
@@ -171,10 +181,10 @@ def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFr
     """Write a game folder at ``path`` around the card sheet ``sheet`` (``file.xlsx#Sheet`` for one sheet)."""
     source = Path(sheet)
     sheet_name = None
-    if not source.is_file():
+    if not _is_file(source):
         file, sheet_name = split_sheet_name(sheet)
         source = Path(file)
-    if not source.is_file():
+    if not _is_file(source):
         raise OptionError("--from", f"{sheet}: no such file")
     path, title = _new_folder(path, title)
     table = read_sheet(source, str(source), sheet_name, Problems(collect=True))

@@ -9,7 +9,6 @@ one per distinct back, and every art image once.
 
 from __future__ import annotations
 
-from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateTimeout
 from kitgen.data.card_context import card_context
 from kitgen.data.icons import IconLibrary
 from kitgen.errors import RenderError
@@ -33,6 +32,7 @@ class CardPainter:
         self._icons: dict[str, Icon] = {}
         self._with_icons: dict[str, str] = {}
         self.rendered: dict[tuple, str] = {}          # (setting, the values its template reads) -> its text
+        self.costly: dict[int, Exception] = {}        # setting -> the error of its template out of time or room
         self._known: dict[tuple, Known] = {}          # places and boxes worked out, see known()
         self.constants: dict[str, dict] = {}          # layout -> (box, key, step) -> a setting without a template
         self.fitted_texts: dict = {}                  # TextSetting -> its TextFit
@@ -98,10 +98,6 @@ class CardPainter:
             caps = self._caps_of(layout)
             return _alone_if_wrong(lambda alone: Arrangement(self, layout, card, self.context(card), caps,
                                                              alone).arrange())
-        except TemplateTimeout:
-            where = f" (row {card.row}, card {card.name!r})" if card is not None else ""
-            raise RenderError(f"{layout.file}, layout '{layout.name}'{where}: its templates were still rendering "
-                              f"after {MAX_SECONDS:g} s (a loop too long?)") from None
         except RenderError as exc:
             # the same problem met on many cards (a type's label, the back's title) is reported once
             key = getattr(exc, "same_as", None) or str(exc)
@@ -219,8 +215,8 @@ def _alone_if_wrong(arrange):
     """``arrange(False)``: a card arranged with what earlier cards worked out.  If that raises, the
     card is arranged again alone (``arrange(True)``), and that one's answer stands: which box a problem
     is met at first (a circle of places, say) can hang on the order in which the boxes were worked
-    out, and a problem is told as it is on the card alone.  Templates stuck in a loop are not tried
-    twice."""
+    out, and a problem is told as it is on the card alone.  Templates out of time or room
+    (a :class:`~kitgen.errors.LimitError`) are not tried twice."""
     try:
         return arrange(False)
     except RenderError:

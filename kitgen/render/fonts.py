@@ -115,17 +115,14 @@ class FontSet:
         self.shown: dict[str, str] = {family_key(DEFAULT_FAMILY): DEFAULT_FAMILY}
         self._faces: dict[tuple[str, bool, bool], str] = {}
         self._families: dict[str, str] = {family_key(DEFAULT_FAMILY): FAMILY}
-        if folder is not None and folder.is_dir():
-            for path in sorted(folder.iterdir()):
-                if path.suffix.lower() in FONT_SUFFIXES and path.is_file():
-                    found = _STYLE_SUFFIX.match(path.stem)
-                    family, style = (found.group(1), found.group(2).lower()) if found and found.group(1) else (
-                        path.stem, "")
-                    key = family_key(family)
-                    self.files.setdefault(key, {}).setdefault(STYLES[style], path)
-                    self.shown.setdefault(key, family)
-                    self.files.setdefault(family_key(path.stem), {}).setdefault((False, False), path)
-                    self.shown.setdefault(family_key(path.stem), path.stem)
+        for path in _font_files(folder):
+            found = _STYLE_SUFFIX.match(path.stem)
+            family, style = (found.group(1), found.group(2).lower()) if found and found.group(1) else (path.stem, "")
+            key = family_key(family)
+            self.files.setdefault(key, {}).setdefault(STYLES[style], path)
+            self.shown.setdefault(key, family)
+            self.files.setdefault(family_key(path.stem), {}).setdefault((False, False), path)
+            self.shown.setdefault(family_key(path.stem), path.stem)
 
     def names(self) -> list[str]:
         """The font names a layout may use, for messages."""
@@ -164,6 +161,19 @@ class FontSet:
         return self._families[key]
 
 
+def _font_files(folder: Path | None) -> list[Path]:
+    """The entries of a game's ``fonts/`` folder named as fonts, in order: anything but a folder (a FIFO or
+    a link that leads nowhere is named as such when the font is used)."""
+    if folder is None or not folder.is_dir():
+        return []
+    from kitgen.data.files import os_problem
+
+    try:
+        return sorted(p for p in folder.iterdir() if p.suffix.lower() in FONT_SUFFIXES and not p.is_dir())
+    except OSError as exc:
+        raise RenderError(f"fonts/: {os_problem(exc)}") from None
+
+
 @lru_cache(maxsize=64)
 def _register_file(path: Path, where: str) -> str:
     """Register a font file once per process under a name made from its content."""
@@ -182,6 +192,8 @@ def _register_file(path: Path, where: str) -> str:
         pass
     try:
         pdfmetrics.registerFont(TTFont(name, io.BytesIO(truetype_bytes(data))))
+    except MemoryError:            # out of memory is not a damaged file
+        raise
     except Exception as exc:   # reportlab's and fontTools' errors for a file that is no usable font
         raise RenderError(f"{where}: cannot use this font file ({type(exc).__name__}: {exc}); give a TrueType "
                           "(.ttf) or OpenType (.otf) font that allows embedding") from None

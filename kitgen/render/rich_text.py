@@ -181,6 +181,7 @@ class LineSetter:
                         word.append(Run(chunk, piece.bold, piece.italic))
         if word:
             self.words.append(word)
+        self._widths: dict[tuple[str, str, float], float] = {}
 
     def _parts(self, word, size: float) -> list[Part]:
         parts = []
@@ -190,8 +191,17 @@ class LineSetter:
                 parts.append(Part("", "", icon, size * ICON_HEIGHT * icon.aspect))
             else:
                 face = self.face(piece.bold, piece.italic)
-                parts.append(Part(piece.text, face, None, stringWidth(piece.text, face, size)))
+                parts.append(Part(piece.text, face, None, self._width(piece.text, face, size)))
         return parts
+
+    def _width(self, text: str, face: str, size: float) -> float:
+        """A run's width, measured once per size (a fit tries each size many times, and a long word
+        costs as many steps as it has characters to measure)."""
+        key = (text, face, size)
+        width = self._widths.get(key)
+        if width is None:
+            width = self._widths[key] = stringWidth(text, face, size)
+        return width
 
     def lines(self, size: float, width: float) -> list[list[list[Part]]]:
         """Words greedily filled into lines of at most ``width`` (a word wider than a line keeps a
