@@ -43,7 +43,7 @@ from kitgen.data.layout_model import KINDS, Box, Layout, Setting
 from kitgen.data.parts import BUILTIN_FILE as PARTS_FILE
 from kitgen.data.parts import DEFAULT_MARGIN, DEFAULT_SPACING, part_entries, place_parts, read_parts
 from kitgen.data.sandbox import compile_template, environment
-from kitgen.data.values import layout_color
+from kitgen.data.values import layout_color, true_or_false
 from kitgen.errors import GameDataError, LimitError
 from kitgen.layout import lengths
 
@@ -377,14 +377,7 @@ def parse_value(key: str, raw: Any) -> Any:
             raise ValueError(f"{raw!r} is not a colour like \"#2f5da8\"")
         return layout_color(raw)
     if key in BOOL_KEYS:
-        if isinstance(raw, bool):
-            return raw
-        text = str(raw).strip().lower()
-        if text in ("true", "yes", "1"):
-            return True
-        if text in ("false", "no", "0", ""):
-            return False
-        raise ValueError(f"{raw!r} is not true or false")
+        return true_or_false(raw)
     if key in ENUMS:
         if raw not in ENUMS[key]:
             raise ValueError(f"{raw!r} is not one of: {', '.join(ENUMS[key])}")

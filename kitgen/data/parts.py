@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kitgen.data.values import true_or_false
 from kitgen.errors import GameDataError, LimitError
 from kitgen.layout import lengths
 
@@ -322,15 +323,11 @@ def _boxes(p: _Placed, common: dict, rest: str | None) -> dict[str, dict]:
 
 
 def _true(value: Any, where: str, entry: Entry) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "yes", "1"):
-        return True
-    if text in ("false", "no", "0", ""):
-        return False
-    raise GameDataError(f"{where}: {value!r} is not true or false (it is asked once, as the part is placed; "
-                        "'when' asks each card)", file=entry.file)
+    try:
+        return true_or_false(value)
+    except ValueError as exc:
+        raise GameDataError(f"{where}: {exc} (it is asked once, as the part is placed; 'when' asks each card)",
+                            file=entry.file) from None
 
 
 class _Filler:
