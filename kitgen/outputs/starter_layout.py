@@ -36,7 +36,6 @@ class Shown:
     """A column the face shows on a labelled line."""
 
     column: int
-    header: str               # as written, for the comment
     reads: str                # how a layout's template reads it: power_delta, fields["Power Δ"]
     label: str                # as printed ("" for none), markup and template characters escaped
     width: float              # points of label and widest value at LINE_SIZE
@@ -53,7 +52,11 @@ def starter_layout(title: str, columns, rows, mapped: dict[str, int], worked_out
     def source(field: str) -> str:
         if field in worked_out:
             return f"{field}: worked out in game.toml's [columns]"
-        return f"{field}: column {toml_string(comment_text(columns.names[mapped[field]]))}"
+        return f"{field}: column {header(mapped[field])}"
+
+    def header(i: int) -> str:               # a column's header in a comment, cut at 60 characters
+        text = comment_text(columns.names[i])
+        return toml_string(text if len(text) <= 60 else text[:59] + "…")
 
     def cells(i: int) -> list[str]:
         return [c[i].strip() for _, c in rows if i < len(c) and c[i].strip()]
@@ -73,7 +76,7 @@ def starter_layout(title: str, columns, rows, mapped: dict[str, int], worked_out
     for i in chosen:
         label = _label(columns.names[i])
         reads = _reads(columns, i, names)
-        extras.append(Shown(i, columns.names[i], reads, label, _width(label, cells(i)), _box(reads, i)))
+        extras.append(Shown(i, reads, label, _width(label, cells(i)), _box(reads, i)))
     rows_of_lines = _pairs(extras)
 
     value = "value" in mapped or "value" in worked_out
@@ -93,14 +96,14 @@ def starter_layout(title: str, columns, rows, mapped: dict[str, int], worked_out
                   "art: no column names pictures; [columns] art = \"...\" names one, its pictures in art/"))
     for line in rows_of_lines:
         for n, shown in enumerate(line):
-            parts.append((_line(shown, n, line, art is None, toml_string), f"column {toml_string(comment_text(shown.header))}"))
+            parts.append((_line(shown, n, line, art is None, toml_string), f"column {header(shown.column)}"))
     if text_shown:
         steps = [f'{{ vars = {{ art_h = "{art * f:.2f} * height" }} }}' for f in (0.7, 0.45)]
         steps += ['{ min_size = "0pt" }', f'{{ vars = {{ art_h = "{art * 0.2:.2f} * height" }} }}']
         content = "" if has_text else f", content = {toml_string('{{ ' + _reads(columns, panel, names) + ' }}')}"
         parts.append(("{ part = \"text-panel\"" + content + ", fallback = [" + ", ".join(steps) + "] }",
                       source("text") + " (a long one takes room from the art, then shrinks)" if has_text else
-                      f"column {toml_string(comment_text(columns.names[panel]))}, the sheet's longer text "
+                      f"column {header(panel)}, the sheet's longer text "
                       "([columns] text is the effect text's)"))
     if typed and value:           # as tall as the badges, between them, so nothing above runs under them
         parts.append(('{ part = "type-line", h = "10mm", fill = "none"' + room + " }", source("type")))
@@ -124,7 +127,7 @@ def starter_layout(title: str, columns, rows, mapped: dict[str, int], worked_out
     out += [f"  {p + ',':<{min(width + 1, 64)}}  # {c}" for p, c in parts]
     out.append("]")
     if left_out:
-        shown = ", ".join(toml_string(comment_text(columns.names[i])) for i in left_out[:12])
+        shown = ", ".join(header(i) for i in left_out[:12])
         more = f" and {len(left_out) - 12} more" if len(left_out) > 12 else ""
         out += ["", f"# Not shown, to keep the card readable: {shown}{more}.",
                 "# A line like those above shows one, e.g. { part = \"labelled-line\", content = \"**Label:** {{ column }}\" }"]
@@ -210,7 +213,7 @@ def _reads(columns, i: int, names: dict[str, int]) -> str:
     name is its own, else ``fields["..."]`` (a header-less sheet's letters, and headers no name gives)."""
     if not columns.lettered:
         for name, at in names.items():
-            if at == i and name not in CARD_NAMES and name.isidentifier() and not keyword.iskeyword(name) \
+            if at == i and name not in CARD_NAMES and name.isidentifier() and len(name) <= 40 and not keyword.iskeyword(name) \
                     and name not in JINJA_WORDS:
                 return name
     return f"fields[{jinja_string(columns.names[i])}]"
@@ -238,7 +241,7 @@ def _label(header: str) -> str:
     from kitgen.outputs.starter import comment_text
     from kitgen.render import fonts
 
-    text = " ".join(comment_text(header).replace("_", " ").split())
+    text = " ".join(comment_text(" ".join(header.split())).replace("_", " ").split())
     missing = set(fonts.missing_glyphs(text, fonts.BOLD))
     text = " ".join("".join(ch for ch in text if ch not in missing).split())
     if not text or right_to_left(text):
