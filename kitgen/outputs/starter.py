@@ -24,7 +24,7 @@ from kitgen.data.sheet import TSV_SUFFIXES, XLSX_SUFFIXES, read_sheet, split_she
 from kitgen.data.values import slugify, type_colors
 from kitgen.errors import OptionError
 from kitgen.outputs.files import replace_folder, write_files
-from kitgen.outputs.starter_layout import FACE, starter_layout
+from kitgen.outputs.starter_layout import FACE, jinja_string, starter_layout
 
 GAME_TOML = '''# {title}: a game folder for kitgen.  Edit freely, then run `kitgen build {folder}`.
 title = {title_q}
@@ -264,7 +264,7 @@ def _name_in_template(columns, i: int) -> str:
     for name, at in names.items():
         if at == i:
             return name
-    return "fields[" + toml_string(_spaced(columns.names[i]))[1:-1].join("''") + "]"
+    return f"fields[{jinja_string(_spaced(columns.names[i]))}]"
 
 
 def _flag_key(header: str) -> str:
