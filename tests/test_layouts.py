@@ -152,7 +152,9 @@ def test_one_title_size_for_the_deck_when_the_layout_asks(kitchen, tmp_path):
 
     copy = shutil.copytree(KITCHEN, tmp_path / "game")         # the same deck without same_size
     layouts = copy / "layouts.toml"
-    layouts.write_text(layouts.read_text(encoding="utf-8").replace("same_size = true", ""), encoding="utf-8")
+    text = layouts.read_text(encoding="utf-8")
+    assert "same_size = true, " in text
+    layouts.write_text(text.replace("same_size = true, ", ""), encoding="utf-8")
     free = title_sizes(_build(copy, tmp_path / "out"), copy)
     assert len(set().union(*(s for n, s in free.items() if not n.startswith("Family")))) > 1
 

@@ -17,6 +17,7 @@ from kitgen.render import fonts
 from kitgen.render.card_draw import draw_boxes
 from kitgen.render.card_fit import Arrangement, Drawn
 from kitgen.render.rich_text import Icon
+from kitgen.settings import switch
 
 
 class CardPainter:
@@ -25,6 +26,7 @@ class CardPainter:
     def __init__(self, game, width: float, height: float, bleed: float, art, source: str):
         fonts.register()
         self.game, self.width, self.height, self.bleed, self.art, self.source = game, width, height, bleed, art, source
+        self.share = not switch("KITGEN_NO_MEMO")      # cards take what earlier ones worked out (see known())
         self.toml = f"{game.slug}/game.toml" if game.builtin else str(game.root / "game.toml")   # for messages
         user = not game.builtin
         self.fonts = fonts.FontSet(game.root if user else None)
