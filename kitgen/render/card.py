@@ -185,6 +185,10 @@ class CardPainter:
         """Whether the deck's cards have more than one back."""
         return len({self.back_key(card) for card in self.game.cards}) > 1
 
+    def drawn(self, card, back: bool = False) -> list[Drawn]:
+        """The boxes drawn on ``card``'s face (or back), arranged and fitted, in drawing order."""
+        return self._back(card) if back else self._face(card)
+
     def boxes(self, card, back: bool = False) -> dict:
         """Where each box shown on ``card``'s face (or back) lies: name -> Rect in PDF points from the
         trim's bottom-left corner (bleed included for boxes that reach into it)."""
