@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kitgen.data import files
-from tests.conftest import copy_builtin, run_within
+from tests.conftest import copy_builtin, run_guarded
 
 LONG = "a" * 300                 # one name longer than the 255 bytes a file system takes
 LOOP = "is a loop of symbolic links"
@@ -32,23 +32,22 @@ def loop(tmp_path) -> Path:
 
 
 def test_the_game_given_on_the_command_line(loop, tmp_path):
-    assert _one_error(run_within(60, "validate", loop)[0]) == f"Error: {loop}: {LOOP} (a link that leads back to " \
-                                                                "itself, or a chain too long to follow)"
-    assert TOO_LONG in _one_error(run_within(60, "build", tmp_path / LONG)[0])
+    assert _one_error(run_guarded("validate", loop)) == f"Error: {loop}: {LOOP} (a link that leads back to " \
+                                                         "itself, or a chain too long to follow)"
+    assert TOO_LONG in _one_error(run_guarded("build", tmp_path / LONG))
 
 
 def test_output_paths(tmp_path):
-    assert "cannot create folder" in _one_error(run_within(60, "build", "altun-ha", "--out",
-                                                           tmp_path / LONG / "x")[0])
-    assert _one_error(run_within(60, "calibrate", "--out", tmp_path / LONG)[0]).startswith("Error: --out: ")
+    assert "cannot create folder" in _one_error(run_guarded("build", "altun-ha", "--out", tmp_path / LONG / "x"))
+    assert _one_error(run_guarded("calibrate", "--out", tmp_path / LONG)).startswith("Error: --out: ")
     assert not any(tmp_path.iterdir())
 
 
 def test_kitgen_new_paths(loop, tmp_path):
-    assert _one_error(run_within(60, "new", loop)[0]).startswith(f"Error: PATH {loop}: {LOOP}")
-    assert _one_error(run_within(60, "new", tmp_path / LONG)[0]).endswith(TOO_LONG + " (at most 255 bytes a name, "
-                                                                          "4,096 a path)")
-    assert _one_error(run_within(60, "new", tmp_path / "game", "--from", loop)[0]).startswith(
+    assert _one_error(run_guarded("new", loop)).startswith(f"Error: PATH {loop}: {LOOP}")
+    assert _one_error(run_guarded("new", tmp_path / LONG)).endswith(TOO_LONG + " (at most 255 bytes a name, "
+                                                                   "4,096 a path)")
+    assert _one_error(run_guarded("new", tmp_path / "game", "--from", loop)).startswith(
         f"Error: --from {loop}: {LOOP}")
     assert not (tmp_path / "game").exists()
 
@@ -65,7 +64,7 @@ def test_a_file_kitgen_may_not_read(tmp_path, monkeypatch):
         return opened(path, *args, **kwargs)
 
     monkeypatch.setattr(files.os, "open", refusing)
-    line = _one_error(run_within(60, "validate", game)[0])
+    line = _one_error(run_guarded("validate", game))
     assert line.endswith("art file 'plaza.png': cannot be read: permission denied"), line
     assert "cards.csv, row 2, column 'art'" in line
 

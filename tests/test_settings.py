@@ -15,7 +15,7 @@ import pytest
 from kitgen.errors import LimitError, OptionError
 from kitgen.outputs.memory import memory_limit
 from kitgen.settings import SETTINGS, number, switch
-from tests.conftest import REPO, copy_builtin, run_within
+from tests.conftest import REPO, copy_builtin, run_guarded
 
 BAD = ["abc", "-1", "nan", "inf", "1e999", "3 s", "\u0663", "0x10"]      # \u0663: an Arabic-Indic three
 
@@ -24,7 +24,7 @@ BAD = ["abc", "-1", "nan", "inf", "1e999", "3 s", "\u0663", "0x10"]      # \u066
 @pytest.mark.parametrize("value", BAD)
 def test_a_bad_setting_is_one_line_naming_it(name, value, monkeypatch, tmp_path):
     monkeypatch.setenv(name, value)
-    result, _ = run_within(60, "validate", "altun-ha")
+    result = run_guarded("validate", "altun-ha")
     assert result.exit_code == 2, result.output
     lines = result.output.splitlines()
     wanted = "0 or 1 (" if SETTINGS[name].switch else "a number of "
@@ -45,7 +45,7 @@ def test_a_switch_is_0_or_1(value, monkeypatch):
 
 def test_a_bad_setting_stops_a_build_before_it_writes(monkeypatch, tmp_path):
     monkeypatch.setenv("KITGEN_LOCK_WAIT", "abc")
-    result, _ = run_within(60, "build", "altun-ha", "--out", tmp_path / "out")
+    result = run_guarded("build", "altun-ha", "--out", tmp_path / "out")
     assert result.output.splitlines() == ["Error: KITGEN_LOCK_WAIT: 'abc' is not a number of seconds from 0 to 3,600 "
                                           "(how long a second build waits for the kit folder; unset it for 3)"]
     assert not (tmp_path / "out").exists()

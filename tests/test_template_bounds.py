@@ -11,7 +11,7 @@ import pytest
 from kitgen.data.bounded_sandbox import MAX_MADE, MAX_NESTING, TemplateClock, TemplateCost, bounded_render
 from kitgen.data.sandbox import environment
 from kitgen.render import card_fit
-from tests.conftest import run_within, small_game
+from tests.conftest import run_guarded, small_game
 
 
 def _render(source: str, **context) -> str:
@@ -93,7 +93,7 @@ def test_fitting_text_is_not_template_time(tmp_path, monkeypatch):
     monkeypatch.setattr(card_fit, "largest_fit", slow_fit)
     monkeypatch.setenv("KITGEN_TEMPLATE_SECONDS", "0.2")
     game = small_game(tmp_path / "game", [("Gather", "action", 1, "1", "Take one coin from the bank.")])
-    result, _ = run_within(120, "validate", game)
+    result = run_guarded("validate", game, seconds=120)
     assert result.exit_code == 0, result.output
 
 
@@ -109,7 +109,7 @@ def test_a_layout_template_out_of_time_is_not_run_again_on_later_cards(tmp_path,
     monkeypatch.setenv("KITGEN_TEMPLATE_SECONDS", "0.2")
     clocks = []
     monkeypatch.setattr(card_fit, "TemplateClock", lambda: clocks.append(TemplateClock()) or clocks[-1])
-    result, _ = run_within(120, "validate", game)
+    result = run_guarded("validate", game, seconds=120)
     assert result.exit_code == 2
     assert result.output.splitlines() == [
         f"Error: {game / 'layouts.toml'}, line 5, layout 'slow', box 'title', key 'content' (row 2, card 'Card 0'): "

@@ -66,6 +66,8 @@ def new(path, title, sheet):
     made = write_from_sheet(path, sheet, title)
     click.echo(f"Wrote a game around {made.sheet} in {path} ({len(made.files)} files): {made.summary}.")
     click.echo(f"The sheet: {made.header}.")
+    if made.workbook:
+        click.echo(f"The workbook: {made.workbook}.")
     click.echo(f"Build it with: kitgen build {path}")
 
 

@@ -2,7 +2,8 @@
 
 An art value names a file in the game's ``art/`` folder: ``goblin.png``, a
 path inside it (``monsters/goblin.png``), a name without its ending
-(``goblin``, tried as .png, .jpg and .jpeg), or a web address, whose last part
+(``goblin``, tried as .png, .jpg and .jpeg), a picture in another format
+(``goblin.svg``, drawn from its export ``goblin.png`` or ``.jpg``), or a web address, whose last part
 (``https://example.org/art/goblin.png`` -> ``goblin.png``) is looked for in
 ``art/`` since kitgen does not download.  Names match ignoring case when no
 file has the exact name.  A missing file is not fatal: it is reported once as
@@ -84,17 +85,23 @@ class ArtLibrary:
 
     def _find(self, name: str, where: str) -> Path | None:
         suffix = relative(name, where).suffix.lower()
-        if suffix in OTHER_IMAGES:
-            raise GameDataError(f"art {name!r} must be a PNG or JPEG file", file=where)
-        wanted = [name] if suffix in ART_SUFFIXES else [name + s for s in ART_SUFFIXES]
+        other = suffix in OTHER_IMAGES        # "dragon.svg": its PNG or JPEG export, dragon.png, is drawn
+        stem = name[:-len(suffix)] if other else name
+        wanted = [name] if suffix in ART_SUFFIXES else [stem + s for s in ART_SUFFIXES]
         found = next((p for p in (self._lookup(w, f"{where}: art file {w!r}") for w in wanted) if p is not None),
                      None)
         if found is not None:
             found = inside(self.root or self.art_dir, found.relative_to(self.art_dir).as_posix(), where,
                            base=self.art_dir)
             check_image(found, where)
+        elif other and self._lookup(name, f"{where}: art file {name!r}") is not None:
+            raise GameDataError(f"art {name!r} is a {suffix[1:].upper()} file; kitgen draws PNG or JPEG art: export "
+                                f"it as {stem}.png into {self.art_dir.name}/ (the sheet may go on naming "
+                                f"{name!r})", file=where)
         else:
             looked = repr(name) + ("" if len(wanted) == 1 else " (as .png, .jpg or .jpeg)")
+            if other:
+                looked = f"{name!r} (as {stem}.png, .jpg or .jpeg: kitgen draws PNG or JPEG art)"
             self.warnings.append(f"{where}: art file {looked} not found in {self.art_dir.name}/; "
                                  "drawing a placeholder")
         return found

@@ -10,7 +10,7 @@ was) or a template over the row, rendered in the same sandbox as layouts::
 
 A template reads each column by its header, as written (``Treasure``, when the
 header is a name Python would accept) and as layouts name it (``treasure``,
-``front_name``); ``fields["Front Name"]`` for any header; ``row``, the row's
+``front_name``), a cell of spaces as blank; ``fields["Front Name"]`` for any header; ``row``, the row's
 number; and the card's other fields (``type`` above is the ``type`` field
 worked out for this row).  A field's own name in its own template is the
 column of that name, so ``name = "{{ name or 'Card ' ~ row }}"`` falls back
@@ -132,7 +132,8 @@ class RowFields:
         refused on this row and, without running again, on every later one."""
         from kitgen.data.sandbox import TEMPLATE_ERRORS, Lookup, error_text
 
-        base = {n: (cells[i] if i < len(cells) else "") for n, i in self.names.items()}
+        # a cell of spaces is blank, as it is everywhere else: `Name or ...` falls back on it
+        base = {n: (cells[i] if i < len(cells) and cells[i].strip() else "") for n, i in self.names.items()}
         base["row"], base["fields"] = row, fields
         own = {f: (cells[i].strip() if i < len(cells) else "") for f, i in self.mapped.items()}
         out: dict[str, str] = {}

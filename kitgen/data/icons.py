@@ -143,6 +143,17 @@ class IconLibrary:
             return False
         return True
 
+    def missing(self, name: str, where: str) -> bool:
+        """Whether the game has no icon ``name`` at all (neither its own nor a built-in one); a file that
+        is there but broken is still an error, named at ``where``."""
+        try:
+            self.find(name, where)
+        except GameDataError:
+            if name in self._found:           # looked for and not found
+                return True
+            raise
+        return False
+
     def find(self, name: str, where: str) -> Path:
         """The file of icon ``name``, or an error naming ``where`` the icon was asked for."""
         if name not in self._found:
@@ -175,6 +186,24 @@ class IconLibrary:
         if path.parent == BUILTIN:
             self.builtin_used.add(name)
         return path
+
+
+_NAMED_OR_ESCAPED = re.compile(r"\\.|:([A-Za-z][A-Za-z0-9_-]*):", re.S)
+
+
+def escape_missing(text: str, missing) -> tuple[str, list[str]]:
+    """``text`` with every ``:name:`` for which ``missing(name)`` holds escaped (``\\:name:``), so it prints
+    as written, and those names: an icon not drawn yet is like art not drawn yet, a warning."""
+    names: list[str] = []
+
+    def escape(m: re.Match) -> str:
+        name = m.group(1)
+        if name is None or not missing(name):
+            return m.group()
+        names.append(name)
+        return "\\" + m.group()
+
+    return (_NAMED_OR_ESCAPED.sub(escape, text) if ":" in text else text), names
 
 
 @lru_cache(maxsize=64)

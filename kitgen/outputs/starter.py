@@ -166,6 +166,7 @@ FIELD_NOTES = {
     "text": "the effect text",
     "art": "a picture in art/ (of a web address, its file name)",
     "color": "the card's own frame colour, like #2f5da8",
+    "deck": "the deck the card is printed and exported in",
 }
 
 
@@ -175,6 +176,7 @@ class MadeFromSheet:
     sheet: str                 # the sheet as copied, e.g. "cards.xlsx#Deck"
     summary: str               # what was mapped and declared, for the command's report
     header: str = ""           # which row is the header, and why
+    workbook: str = ""         # a workbook of several sheets: which one was read, and how to read another
 
 
 def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFromSheet:
@@ -215,6 +217,14 @@ def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFr
         shown = toml_string(_spaced(header))
         lines.append(f"# {shown} is not mapped: templates read it as card.fields[{shown}]")
     data_comment = "" if sheet_name else "  # the card sheet; \"file.xlsx#Sheet\" names one sheet of a workbook"
+    workbook = ""
+    if sheet_name is None and len(table.sheets) > 1:     # the first of several: say so, and how to read another
+        other = table.sheets[1]
+        shown = ", ".join(repr(name) for name in table.sheets[:12]) + (", ..." if len(table.sheets) > 12 else "")
+        data_comment = (f"  # the workbook's first sheet, {table.sheets[0]!r}; "
+                        f"{toml_string(copy + '#' + other)} reads another")
+        workbook = (f"{len(table.sheets)} sheets ({comment_text(shown)}); the game reads the first; "
+                    f"data = {toml_string(copy + '#' + other)} in game.toml reads another")
     if not (table.has_header and table.header_row == 1):
         row = table.header_row if table.has_header else "false"
         data_comment += f"\nheader = {row}  # {comment_text(table.header_line)}"
@@ -237,7 +247,7 @@ def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFr
     summary = (f"mapped {mapped_names or 'nothing'}" + (f"; worked out {derived} from the row" if derived else "")
                + f"; {len(types)} card {'type' if len(types) == 1 else 'types'} declared; "
                f"{len(left)} {'column' if len(left) == 1 else 'columns'} left to templates")
-    return MadeFromSheet(files=written, sheet=data, summary=summary, header=table.header_line)
+    return MadeFromSheet(files=written, sheet=data, summary=summary, header=table.header_line, workbook=workbook)
 
 
 def _name_in_template(columns, i: int) -> str:

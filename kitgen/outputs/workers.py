@@ -66,7 +66,10 @@ def start_worker() -> None:
 
             ctypes.CDLL(None).prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
-            pass
+            return
+        parent = multiprocessing.parent_process()
+        if parent is not None and os.getppid() != parent.pid:
+            os._exit(1)     # the main process was killed before the line above took effect: no one to work for
 
 
 def one_line(exc: BaseException) -> str:

@@ -30,7 +30,7 @@ from kitgen.render import fonts
 from kitgen.render.art_frame import frame_depths
 from kitgen.render.card_text import ALIGN, PARA_LEADING, TextFit, TextSetting, attempts, needed_width
 from kitgen.render.images import image_size
-from kitgen.render.rich_text import LineSetter, icon_names, parse, plain_text, unread_markers
+from kitgen.render.rich_text import LineSetter, Run, icon_names, parse, plain_text, unread_markers, unread_tags
 from kitgen.render.text_fit import largest_fit
 from kitgen.units import MM, to_mm
 
@@ -118,7 +118,7 @@ class Arrangement:
         found = sources(setting, card, painter.game) if setting is not None and not setting.constant else []
         columns = [s for s in found if s.startswith(("column", "[columns]"))]
         if columns and card is not None:
-            return f"{painter.source}, row {card.row}, {', '.join(columns)} (card {card.name!r})"
+            return f"{painter.source}, row {card.row}, {', '.join(columns)} ({card.label})"
         if found:
             return f"{painter.toml}, {', '.join(found)}"
         return self.in_layout(box)
@@ -133,7 +133,7 @@ class Arrangement:
         file = at_line(box.file or self.layout.file, source, line) if line else (box.file or self.layout.file)
         text = f"{file}, layout '{self.layout.name}', box '{box.name}'" + (f", key '{key}'" if key else "")
         if self.card is not None:
-            text += f" (row {self.card.row}, card {self.card.name!r})"
+            text += f" (row {self.card.row}, {self.card.label})"
         return text
 
     def render(self, setting, box, key: str) -> str:
@@ -426,6 +426,8 @@ class Arrangement:
         text = self.value(box, "content") or "" if "content" in box.settings else ""
         if text and box.kind in ("text", "icons"):
             text = self.painter.with_icons(text)
+            if box.kind == "text" and ":" in text:
+                text = self.painter.without_missing_icons(text, _Where(self, box))
         return text
 
     # --- text ------------------------------------------------------------------------------
@@ -459,6 +461,8 @@ class Arrangement:
         if not p.fonts.has(family):
             raise self.layout_error(box, f"no font named {family!r} (fonts: {', '.join(p.fonts.names())}; "
                                          "a game's own go in its fonts/ folder)", "font")
+        if p.fonts.files:                 # the game has fonts of its own: one may have what this one lacks
+            family = self._covering(box, family, bold, italic)
         try:
             text_setting = self._text_setting(box, family, bold, italic)
         except (lengths.LengthError, KitgenError, Overflow) as exc:
@@ -483,6 +487,21 @@ class Arrangement:
                 p.fitted_texts[text_setting] = fitted
         return fitted
 
+    def _covering(self, box, family: str, bold: bool, italic: bool) -> str:
+        """``family``, or when it lacks a character of the box's text, the first family of the game's
+        fonts/ that has them all (a Chinese name in a deck laid out in DejaVu Sans)."""
+        p = self.painter
+        key = (family, self.content(box), bold, italic)
+        if key not in p.covering:
+            pieces = parse(key[1], bold, italic)
+            texts = {(r.bold, r.italic): "" for r in pieces if isinstance(r, Run)}
+            for r in pieces:
+                if isinstance(r, Run):
+                    texts[r.bold, r.italic] += r.text
+            lacking = any(fonts.missing_glyphs(t, p.fonts.face(family, *style)) for style, t in texts.items())
+            p.covering[key] = (p.fonts.covering(texts) or family) if lacking else family
+        return p.covering[key]
+
     def _holding(self, box, ch: str, where) -> str:
         """Where the character ``ch`` of a box's text comes from: the one column (or [columns] key) whose
         value holds it, as the designer wrote it, else where the box's text comes from."""
@@ -501,8 +520,17 @@ class Arrangement:
         return str(where)
 
     def _markers(self, box, where) -> None:
-        """Warn of ``*`` and ``**`` that open or close nothing: they print as written."""
+        """Warn of ``*`` and ``**`` that open or close nothing, and of HTML tags not read: they print as
+        written."""
         content = self.content(box)
+        if "<" in content:
+            tags = list(dict.fromkeys(unread_tags(content)))
+            if tags:
+                shown = ", ".join(tags[:3]) + (", ..." if len(tags) > 3 else "")
+                self.painter.warn(("tags", self.card.row if self.card is not None else None, box.name),
+                                  f"{where}: the markup {shown} is not read (kitgen reads <b>, <i>, <br> and <hr>), "
+                                  "so it prints as written; a [columns] template can take it out, as "
+                                  "{{ Text | striptags }} takes out every tag")
         if "*" not in content:
             return
         unread = unread_markers(content)

@@ -197,7 +197,8 @@ def page_data(argument: str) -> dict:
     _, engine = _loaded(argument)
     return {"engine": engine.key, "title": engine.title, "fields": engine.position_fields(),
             "all": hasattr(engine, "all_best"), "advice": hasattr(engine, "position_state"),
-            "play_help": getattr(engine, "play_help", ""), "view": bool(getattr(engine, "web_view", None))}
+            "play_help": getattr(engine, "play_help", ""), "view": bool(getattr(engine, "web_view", None)),
+            "view_style": bool(getattr(engine, "web_style", None))}
 
 
 def simulator_data(argument: str) -> dict:
