@@ -359,7 +359,7 @@ def test_a_crashing_build_never_takes_the_server_down(client):
     server = client.app.state.server
     game = server.live["export-test"]
     good = game.good
-    game.build_target = "tests.web_worker_faults:abort"     # the build process dies of a signal
+    game.preview_target = "tests.web_worker_faults:abort"     # the drawing process dies of a signal
     try:
         (Path(game.served.root) / "cards.csv").touch()
         crashed = wait_for(client, "export-test", lambda s: s["error"] is not None and not s["building"])
@@ -367,7 +367,7 @@ def test_a_crashing_build_never_takes_the_server_down(client):
         assert crashed["build"] == good
         assert client.post("/api/solve", json=POSITIONS[0]).status_code == 200
     finally:
-        game.build_target = type(game).build_target
+        game.preview_target = type(game).preview_target
     (Path(game.served.root) / "cards.csv").touch()
     wait_for(client, "export-test", lambda s: s["error"] is None and s["build"] != good)
 

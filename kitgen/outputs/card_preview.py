@@ -41,7 +41,7 @@ class BoxNote:
         place = f"{to_mm(self.x):.1f}, {to_mm(self.y):.1f} mm, {to_mm(self.w):.1f} x {to_mm(self.h):.1f} mm"
         line = f"{self.name} ({self.kind}) at {place}"
         if self.size is not None:
-            line += f": {self.size:g} pt"
+            line += f": {round(self.size, 2):g} pt"
             line += f", fallback {self.step} of {self.steps} ({self.change})" if self.step else ", no fallback"
         return line
 
@@ -113,6 +113,9 @@ def outlined(painter, card, back: bool = False, dpi: int = PREVIEW_DPI, outline:
     for note in notes:                  # each name in its box's top-left corner, below the names already there
         tx, ty = note.x * k + 2 * line, note.y * k + line
         box = draw.textbbox((tx, ty), note.name, font=label)
+        if box[2] > image.width - line:        # a box at the right edge: its name ends at the edge
+            tx = max(line, tx - (box[2] - image.width + 2 * line))
+            box = draw.textbbox((tx, ty), note.name, font=label)
         while any(box[0] < t[2] and t[0] < box[2] and box[1] < t[3] and t[1] < box[3] for t in taken):
             ty += box[3] - box[1] + 2 * line
             box = draw.textbbox((tx, ty), note.name, font=label)

@@ -112,7 +112,7 @@ class CardPainter:
     def arranged(self, layout, card) -> list[Drawn]:
         """The boxes of ``layout`` for ``card``, fitted; the deck's common sizes applied."""
         try:
-            caps = self._caps_of(layout)
+            caps = self.common_sizes(layout)
             return _alone_if_wrong(lambda alone: Arrangement(self, layout, card, self.context(card), caps,
                                                              alone).arrange())
         except RenderError as exc:
@@ -120,7 +120,7 @@ class CardPainter:
             key = getattr(exc, "same_as", None) or str(exc)
             raise self._errors.setdefault(key, exc) from None
 
-    def _caps_of(self, layout) -> dict[tuple[str, int], float]:
+    def common_sizes(self, layout) -> dict[tuple[str, int], float]:
         """One type size per box across the deck for boxes with ``same_size``: the smallest size any
         card's text takes in the box's place; cards that need a fallback (two lines, say) share the
         smallest size of the cards that need the same one."""
