@@ -164,3 +164,22 @@ def test_a_drawing_draws_again_only_the_cards_whose_row_or_layout_changed(tmp_pa
     assert [c["picture"] for c in drawn["cards"] if c["type"] == "plain"] == keys[:2]
     ground = Image.open(io.BytesIO(drawn["pictures"][drawn["cards"][3]["picture"]])).convert("RGB")
     assert ground.getpixel((3, 3)) == (0xf0, 0xe0, 0xdd)
+
+
+def test_a_text_that_changes_the_decks_common_size_draws_every_card_of_its_layout(tmp_path):
+    folder = preview_game(tmp_path / "game")
+    layouts = folder / "layouts.toml"
+    layouts.write_text(textwrap.dedent(LAYOUTS).replace('h = "10mm" }', 'h = "10mm", size = "16pt", same_size = true }'),
+                       encoding="utf-8")
+    first = draw_cards(str(folder), [])
+    known = list(first["pictures"])
+    keys = [c["picture"] for c in first["cards"]]
+    sheet = folder / "cards.csv"
+    sheet.write_text(SHEET.replace("Owl,", "Ant,"), encoding="utf-8")      # as short: the common size stays
+    same = draw_cards(str(folder), known)
+    assert [c["picture"] for c in same["cards"]][3] == keys[3] and list(same["pictures"]) == [same["cards"][2]["picture"]]
+    sheet.write_text(SHEET.replace("Owl,", "Owl of the Northern Marshes,"), encoding="utf-8")
+    longer = draw_cards(str(folder), known + list(same["pictures"]))
+    blue = [c["picture"] for c in longer["cards"] if c["type"] == "blue"]
+    assert set(longer["pictures"]) == set(blue) and blue[1] != keys[3]     # Elk's title shrank with Owl's
+    assert [c["picture"] for c in longer["cards"] if c["type"] == "plain"] == keys[:2]

@@ -61,16 +61,27 @@ def _pictures(folders) -> list[tuple]:
     return found
 
 
-def picture_keys(job, painter) -> PictureKeys:
+def picture_keys(job, painter, remembered: dict | None = None) -> PictureKeys:
     """The key of every card's face and back of ``job`` (drawn by ``painter``, which works out the
-    common sizes of ``same_size`` boxes)."""
+    common sizes of ``same_size`` boxes).  ``remembered``: the sizes of those boxes on each card,
+    by what they rest on, from an earlier call; it keeps only this deck's after the call."""
     game = job.game
     shared = shared_key(job)
     layouts: dict[str, str] = {}
+    remembered = {} if remembered is None else remembered
+    asked: set[str] = set()
+
+    def sizes_key(plain: str, card) -> str:
+        key = digest(plain, card)
+        asked.add(key)
+        return key
 
     def layout_key(layout) -> str:
         if layout.name not in layouts:
-            sizes = painter.common_sizes(layout) if any(b.same_size for b in layout.boxes) else {}
+            sizes = {}
+            if any(b.same_size for b in layout.boxes):
+                plain = digest(shared, layout)
+                sizes = painter.common_sizes(layout, remembered, lambda card: sizes_key(plain, card))
             layouts[layout.name] = digest(shared, layout, sorted(sizes.items()))
         return layouts[layout.name]
 
@@ -79,4 +90,6 @@ def picture_keys(job, painter) -> PictureKeys:
     for card in game.cards:
         layout = game.back_of(card)
         backs.append(digest(layout_key(layout), "back", None if layout.card_free else card))
+    for key in [k for k in remembered if k not in asked]:
+        del remembered[key]
     return PictureKeys(faces, backs)

@@ -16,6 +16,7 @@ from kitgen.errors import OptionError
 from kitgen.units import to_mm
 
 OUTLINE = (220, 30, 120)           # the outlines and names: a magenta no card design is likely to use
+LABEL_GROUND = (255, 255, 255, 190)    # under a name: the card shows through a little
 PREVIEW_DPI = 150
 
 
@@ -102,8 +103,9 @@ def outlined(painter, card, back: bool = False, dpi: int = PREVIEW_DPI, outline:
     if not outline:
         return image
     k = dpi / 72
-    draw = ImageDraw.Draw(image)
-    label = ImageFont.truetype(os.path.join(FONT_DIR, "DejaVuSans.ttf"), max(9, round(dpi / 12)))
+    image = image.convert("RGBA")
+    draw = ImageDraw.Draw(image, "RGBA")
+    label = ImageFont.truetype(os.path.join(FONT_DIR, "DejaVuSans.ttf"), max(9, round(dpi / 15)))
     line = max(1, round(dpi / 100))
     notes = box_notes(painter, card, back)
     for note in notes:
@@ -120,9 +122,9 @@ def outlined(painter, card, back: bool = False, dpi: int = PREVIEW_DPI, outline:
             ty += box[3] - box[1] + 2 * line
             box = draw.textbbox((tx, ty), note.name, font=label)
         taken.append(box)
-        draw.rectangle((box[0] - line, box[1] - line, box[2] + line, box[3] + line), fill=(255, 255, 255))
+        draw.rectangle((box[0] - line, box[1] - line, box[2] + line, box[3] + line), fill=LABEL_GROUND)
         draw.text((tx, ty), note.name, fill=OUTLINE, font=label)
-    return image
+    return image.convert("RGB")
 
 
 def find_card(game, spec: str):

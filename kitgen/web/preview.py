@@ -19,6 +19,7 @@ CARD_DPI = 110          # a poker card is 275 px wide: sharp at the size the pag
 PAGE_DPI = 80           # a letter page is 680 px wide
 FAST_PNG = 1            # zlib level: these images live for one build, so speed beats size
 DOCUMENTS = ("cards.pdf", "rules.pdf", "aids.pdf")
+SIZES: dict[str, dict] = {}     # a game -> the sizes of its same_size boxes on each card, by what they rest on
 
 
 def _png(image) -> bytes:
@@ -46,7 +47,7 @@ def draw_cards(game: str, known: list[str]) -> dict:
     started = time.perf_counter()
     job = prepare(game, ExportOptions(dpi=CARD_DPI), 0.0, CARD_DPI, check_cards=False)
     painter = job.painter(0.0)
-    keys = picture_keys(job, painter)
+    keys = picture_keys(job, painter, SIZES.setdefault(game, {}))
     deck = list(job.game.cards)
     wanted: dict[str, CardPage] = {}
     for card, key in zip(deck, keys.faces):
