@@ -62,7 +62,7 @@ def printed_text(data: Any, path: str = "") -> list[tuple[str, str]]:
             sub = f"{path}.{key}" if path else str(key)
             if key in PRINTED_KEYS and isinstance(value, str):
                 found.append((sub, value))
-            elif key == "options" and isinstance(value, dict):   # a ruling's options: value = "meaning"
+            elif key in ("options", "reason") and isinstance(value, dict):   # a ruling's: value = "text"
                 found.extend((f"{sub}.{k}", v) for k, v in value.items() if isinstance(v, str))
             elif key in PRINTED_KEYS and isinstance(value, list):
                 found.extend((f"{sub}[{i}]", v) for i, v in enumerate(value, 1) if isinstance(v, str))
