@@ -158,22 +158,11 @@ def strip(images: list[Image.Image], columns: int | None = None, gap: int = 18) 
 
 
 def outlined(game: str, index: int) -> Image.Image:
-    """One face with the outline and name of every box drawn over it."""
-    from kitgen.render.card import CardPainter
+    """One face with the outline and name of every box drawn over it, as `kitgen preview` draws it."""
+    from kitgen.outputs.card_preview import outlined as outline_boxes
 
     job = prepare(game, ExportOptions(), 0.0, DPI)
-    card = job.game.cards[index]
-    face = card_images(game, lambda cards: [CardPage(cards[index])])[0].convert("RGB")
-    k = DPI / 72.0
-    big = face.resize((face.width * 2, face.height * 2), Image.LANCZOS)
-    draw = ImageDraw.Draw(big)
-    painter = CardPainter(job.game, job.card.width, job.card.height, 0.0, job.art, job.source)
-    for name, rect in painter.boxes(card).items():
-        x0, y0 = rect.x * k * 2, (job.card.height - rect.y1) * k * 2
-        x1, y1 = rect.x1 * k * 2, (job.card.height - rect.y) * k * 2
-        draw.rectangle((x0, y0, x1, y1), outline=(220, 30, 120), width=2)
-        draw.text((x0 + 3, y0 + 1), name, fill=(220, 30, 120))
-    return big
+    return outline_boxes(job.painter(0.0), job.game.cards[index], dpi=2 * DPI)
 
 
 def main() -> None:

@@ -212,7 +212,7 @@ def test_random_layouts_look_and_fail_the_same_with_and_without_earlier_cards(tm
     game = load_game(folder)
     shared = _painter(game)
     try:                          # the deck's common sizes first: a problem there is the deck's, not a card's
-        shared._caps_of(game.face_of(game.cards[0]))
+        shared.common_sizes(game.face_of(game.cards[0]))
     except KitgenError:
         pass
     together = [(_look(shared, card), _look_back(shared, card)) for card in game.cards]

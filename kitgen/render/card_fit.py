@@ -57,6 +57,7 @@ class Drawn:
     text: TextFit | None = None
     inner: Place | None = None       # the place less padding, without bleed
     where: str = ""                  # where its content comes from, for messages
+    step: int = 0                    # the fallback changes it took (what it looks like says the same)
 
     def signature(self) -> tuple:
         """What the drawing looks like, to tell apart two backs."""
@@ -363,7 +364,7 @@ class Arrangement:
             place = with_bleed(place, p.width, p.height, p.bleed)
         else:
             self._safe_zone(box, place, style)
-        return Drawn(box, place, content, style, text, inner)
+        return Drawn(box, place, content, style, text, inner, step=self.steps[box.name])
 
     def _back_art(self, box, name: str, inner: Place, style: dict) -> None:
         """Warn when a back's picture is cropped to fill its box, or when a frame drawn in it lies
