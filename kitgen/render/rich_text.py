@@ -209,6 +209,7 @@ class LineSetter:
         if word:
             self.words.append(word)
         self._widths: dict[tuple[str, str, float], float] = {}
+        self._sized: dict[float, list] = {}       # size -> each word's parts and their width, or BREAK
 
     def _parts(self, word, size: float) -> list[Part]:
         parts = []
@@ -237,13 +238,12 @@ class LineSetter:
         out: list[list[list[Part]]] = []
         line: list[list[Part]] = []
         used = -space
-        for word in self.words:
+        for word in self._words_at(size):
             if word == BREAK:
                 out.append(line)
                 line, used = [], -space
                 continue
-            parts = self._parts(word, size)
-            w = sum(p.width for p in parts)
+            parts, w = word
             if line and used + space + w > width:
                 out.append(line)
                 line, used = [], -space
@@ -251,6 +251,20 @@ class LineSetter:
             used += space + w
         out.append(line)
         return out
+
+    def _words_at(self, size: float) -> list:
+        """Each word's parts at ``size`` and their width (BREAK kept), measured once per size: a fit tries
+        a size at many widths."""
+        sized = self._sized.get(size)
+        if sized is None:
+            sized = self._sized[size] = []
+            for word in self.words:
+                if word == BREAK:
+                    sized.append(BREAK)
+                else:
+                    parts = self._parts(word, size)
+                    sized.append((parts, sum(p.width for p in parts)))
+        return sized
 
     def width(self, line, size: float) -> float:
         space = stringWidth(" ", self.face(*self.base), size)
