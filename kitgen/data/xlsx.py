@@ -77,8 +77,8 @@ def _read_values(data: bytes, where: str, name: str) -> list[tuple[int, list[str
         raise GameDataError(f"cannot read sheet {name!r} of the workbook ({exc}); open it in a spreadsheet "
                             "program and save it again as .xlsx", file=where) from None
     del workbook
-    for row in values:
-        row[:] = map(cell_text, row)
+    for row in values:                      # most values are text already: no call for them
+        row[:] = [value if type(value) is str else cell_text(value) for value in row]
     return list(enumerate(values, start=1))
 
 

@@ -199,8 +199,8 @@ class Runs:
     together: every <t> outside a phonetic run (<rPh>), each trimmed of spaces and line breaks
     unless it says xml:space="preserve".  One object reads string after string (:meth:`begin`)."""
 
-    def __init__(self, where: str):
-        self.where = where
+    def __init__(self, where: str, closed=None):
+        self.where, self.closed = where, closed    # closed(): called as the string's own element ends
         self.begin("", "")
         self.preserve = False
         self.piece: list[str] = []            # the open <t>'s text
@@ -229,6 +229,9 @@ class Runs:
             raise damaged(self.where, f"an element <{name}> inside another")
 
     def end(self, name: str) -> None:
+        if not self.depth:                    # the string's own element: its owner's handler, when it has one
+            self.closed()
+            return
         self.depth -= 1
         if name == self.t_name:
             piece = "".join(self.piece)
@@ -268,14 +271,14 @@ class _SharedStrings:
         self.where, self.stream, self.lengths = where, stream, lengths
         self.state = "before"                 # <sst> not yet met; "inside" it; "after" it (the rest is not read)
         self.depth = 0                        # elements open, outside the strings
-        self.string = Runs(where)
+        self.string = Runs(where, self.end_of_string)
         self.total = 0
         self.pending: list[str] = []
 
     def attach(self, parser) -> None:
         self.parser = parser
         self._outside = (self.start, self.end)
-        self._inside = (self.string.start, self.end_in_string, self.string.text)
+        self._inside = (self.string.start, self.string.end, self.string.text)
         parser.StartElementHandler = self.start
         parser.EndElementHandler = self.end
 
@@ -299,11 +302,8 @@ class _SharedStrings:
         if self.state == "inside" and local(name) == "sst":
             self.state = "after"
 
-    def end_in_string(self, name: str) -> None:
+    def end_of_string(self) -> None:
         string = self.string
-        if string.depth:
-            string.end(name)
-            return
         self.depth -= 1
         size = string.bytes
         self.total += size

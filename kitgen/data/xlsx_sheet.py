@@ -39,9 +39,7 @@ _LETTERS = [column_letters(i) for i in range(MAX_COLUMNS)]
 _COLUMNS = {**{s: i for i, s in enumerate(_LETTERS)}, **{s.lower(): i for i, s in enumerate(_LETTERS)}}
 _CELL = re.compile(r"([A-Za-z]+)([0-9]+)")
 _ROW = re.compile(r"[A-Za-z]*([0-9]+)")
-_DIGITS = re.compile(r"[0-9]{1,9}")
 _NUMBER_TYPES = (None, "n", "s", "b", "e")        # types whose <v> the reader takes as it is written
-_NOT_PLAIN = re.compile(r"[&<>\r]")        # what no number holds, and what must be escaped in XML text
 _OUTSIDE_TEXT = ("c", "row", "sheetData")
 
 
@@ -107,8 +105,10 @@ class Cells:
                     row, col = self._reference(ref)
             if row >= MAX_ROWS or col >= MAX_COLUMNS:
                 self._beyond(f"{column_letters(col)}{row + 1}")
-            self.col = col
-            self._cell(row, col, attrs.get("t"), attrs.get("s"))
+            self.col = self.c_col = col
+            self.c_row, self.c_kind, self.c_style = row, attrs.get("t"), attrs.get("s")
+            self.c_depth = 0                    # as _cell() sets them, without the call (once per cell)
+            self.value = self.saved = self.formula = None
             parser = self.parser
             parser.StartElementHandler, parser.EndElementHandler, parser.CharacterDataHandler = self._in_cell
         elif tag == "row":
@@ -163,6 +163,7 @@ class Cells:
     # --- inside a cell: <v>, <f> or <is>; the last one gives its value --------------------------
 
     def _cell(self, row: int, col: int, kind: str | None, style: str | None) -> None:
+        """A cell's state where it opens (:meth:`_start` sets the same, inline: it runs for every cell)."""
         self.c_row, self.c_col, self.c_kind, self.c_style = row, col, kind, style
         self.c_depth = 0                  # elements open inside the cell
         self.child = ""                   # the open child: "v", "f" or "is"
@@ -233,11 +234,35 @@ class Cells:
             self.parts.append(data)
 
     def _close(self) -> None:
+        """The cell has ended: written again after ``<c r="..."`` if the reader would take a value from it,
+        within the bounds of cells and text.  (One method, no regex: it runs for every cell.)"""
         if self.formula is not None:
             self._formula()
-        body, size = self._value()
-        if body is None:
+        value = self.value
+        if value is None:
             return
+        if value == "is":
+            body, size = f' t="inlineStr"><is>{self.runs.xml()}</is>', self.runs.length()
+        else:
+            kind, text = self.c_kind, self.v_text
+            if kind in ("inlineStr", "is") or (kind in _NUMBER_TYPES and text == ""):
+                return                    # a cell the reader takes as empty
+            if kind == "s":
+                index = int(text) if len(text) <= 9 and text.isdigit() and text.isascii() else 0
+                if index >= len(self.strings):
+                    raise self._damaged(f"it shows shared string {text[:20]}, but the workbook has "
+                                        f"{len(self.strings):,}")
+                body, size = f' t="s"><v>{index}</v>', self.strings[index]
+            else:
+                plain = not ("<" in text or "&" in text or ">" in text or "\r" in text)  # as no number holds
+                if kind is None and not plain:
+                    kind = "str"          # text, not a number: kept whole as text
+                head = f' t="{escape_text(kind)}"' if kind is not None else ""
+                style = self.c_style
+                if style is not None and len(style) <= 9 and style.isdigit() and style.isascii():
+                    head += f' s="{style}"'
+                body = f"{head}><v>{text if plain else escape_text(text)}</v>"
+                size = len(text) if text.isascii() else len(text.encode("utf-8"))
         self.count += 1
         self.text_bytes += size
         row, col = self.c_row, self.c_col
@@ -259,31 +284,6 @@ class Cells:
         self.pending.append(f'<c r="{_LETTERS[col]}{row + 1}"{body}</c>')
         if len(self.pending) >= 4096:
             self.flush()
-
-    def _value(self) -> tuple[str | None, int]:
-        """The rest of the rewritten cell after ``<c r="..."``, and the UTF-8 bytes of its text; (None, 0)
-        for a cell the reader takes as empty."""
-        if self.value == "is":
-            return f' t="inlineStr"><is>{self.runs.xml()}</is>', self.runs.length()
-        if self.value is None:
-            return None, 0
-        kind, text = self.c_kind, self.v_text
-        if kind in ("inlineStr", "is") or (kind in _NUMBER_TYPES and text == ""):
-            return None, 0
-        if kind == "s":
-            index = int(text) if _DIGITS.fullmatch(text) else 0
-            if index >= len(self.strings):
-                raise self._damaged(f"it shows shared string {text[:20]}, but the workbook has "
-                                    f"{len(self.strings):,}")
-            return f' t="s"><v>{index}</v>', self.strings[index]
-        plain = _NOT_PLAIN.search(text) is None
-        if kind is None and not plain:
-            kind = "str"                  # text, not a number: kept whole as text
-        head = f' t="{escape_text(kind)}"' if kind is not None else ""
-        if self.c_style is not None and _DIGITS.fullmatch(self.c_style):
-            head += f' s="{self.c_style}"'
-        return (f"{head}><v>{text if plain else escape_text(text)}</v>",
-                len(text) if text.isascii() else len(text.encode("utf-8")))
 
     def _formula(self) -> None:
         kind = self.c_kind or "n"
