@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kitgen.data.rulings import Ruling, parse_rulings, value_text
@@ -264,16 +264,3 @@ def _ruling_value(name: str, raw: Any, option: str) -> bool | str:
     if text not in RULINGS[name]:
         raise OptionError(option, f"{name} takes one of {', '.join(RULINGS[name])}, not {raw!r}")
     return text
-
-
-def ruling_texts(rules: Rules) -> dict[str, str]:
-    """Each ruling's chosen option in the rulebook's words (for reports and answers)."""
-    numbers = {name: getattr(rules, name) for name in NUMBERS}
-    out = {}
-    for ruling in rules.rulings:
-        chosen = value_text(getattr(rules, ruling.name))
-        out[ruling.name] = dict(ruling.options)[chosen].format(**numbers)
-    return out
-
-
-FIELDS = tuple(f.name for f in fields(Rules))

@@ -41,9 +41,8 @@ from solver.temple.search import (
     Search,
     Table,
     completion,
-    set_options,
 )
-from solver.temple.state import CALL, PASS, SUMMON, TempleState, action_text, set_words, shuffle
+from solver.temple.state import CALL, PASS, SUMMON, TempleState, action_text, set_words
 
 MAX_PLAY = 2000            # characters of a proposed play
 OBJECTIVE_TEXT = {MARGIN: "their points this round minus the best other player's",
@@ -489,7 +488,7 @@ def position_state(position: Position, rules: Rules, rng: random.Random) -> Temp
     left = [rules.counts[k] - position.zone[k] - sum(h[k] for h in position.hands) for k in range(rules.levels + 1)]
     state.discard = [k for k in range(1, position.level) for _ in range(left[k])]
     state.pile = [k for k in range(rules.levels + 1) if not 1 <= k < position.level for _ in range(left[k])]
-    shuffle(rng, state.pile)
+    rng.shuffle(state.pile)
     state.first = state.first_seat = position.first
     state.phase, state.order, state.k = SUMMON, [(position.first + i) % n for i in range(n)], 0
     if position.summoner is not None:

@@ -46,19 +46,6 @@ KEEP, PASS, CALL = ("keep",), ("pass",), ("summon",)
 COMPLETE, STALLED = "complete", "stalled"
 
 
-def shuffle(rng: random.Random, cards: list) -> None:
-    """Shuffle ``cards`` in place, to the same order as ``rng.shuffle(cards)`` (Fisher-Yates with
-    ``getrandbits``), with fewer calls per card."""
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
 class Tables:
     """The action tuples of one rule set, made once (``swaps[give][take]``, ``sets[cards][pairs]``)."""
 
@@ -128,7 +115,7 @@ class TempleState:
     def _setup(self) -> None:
         R = self.R
         self.pile = R.deck()
-        shuffle(self.rng, self.pile)
+        self.rng.shuffle(self.pile)
         if R.starting_hand == "deal":
             for p in range(self.players):
                 for _ in range(R.hand_size):
@@ -164,7 +151,7 @@ class TempleState:
         if not keep:
             return False
         self.discard = [k for k in self.discard if k and k <= built]
-        shuffle(self.rng, keep)
+        self.rng.shuffle(keep)
         self.pile.extend(keep)
         return True
 
@@ -512,7 +499,7 @@ class TempleState:
                     pool.extend([kind] * unseen)
                     hand[kind] -= unseen
                     hidden[q] += unseen
-        shuffle(rng, pool)
+        rng.shuffle(pool)
         playable = [k for k in pool if not k or k > built]
         dead = [k for k in pool if k and k <= built]
         for q, count in hidden.items():
@@ -520,7 +507,7 @@ class TempleState:
             for _ in range(count):
                 hand[playable.pop()] += 1
         other.pile = playable + dead
-        shuffle(rng, other.pile)
+        rng.shuffle(other.pile)
         return other
 
     # --- words ---------------------------------------------------------------------------------
