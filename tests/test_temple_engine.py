@@ -359,3 +359,12 @@ def test_the_report_quotes_the_figures_of_the_games():
     assert f["mean_rounds_to_complete"] == round(rounds, 2)
     assert report["tables"][0]["rows"][0][:2] == [1, 30]
     assert f"after {f['mean_rounds_to_complete']} rounds on average" in report["findings"][0]
+    assert report["cap_detail"] == ""
+    stuck = ENGINE.new_game(with_settings(RULES, {"count.Foundation Stone": "4", "count.Jade Jewel": "0"}), 2,
+                            random.Random(1))                      # 4 cards of level 1: it is never built
+    players = [ENGINE.policies["greedy"](random.Random(p)) for p in range(2)]
+    while not stuck.is_terminal():
+        stuck.apply_action(players[stuck.current_player()].choose(stuck, stuck.current_player()))
+    assert stuck.end == "stalled" and stuck.built == 0 and stuck.round == 1
+    capped = ENGINE.report(records + [{"end": "cap", "figures": ENGINE.figures(stuck)}])
+    assert capped["cap_detail"] == "they had built 0 levels on average, and 0.0% of their 0 summons had failed"

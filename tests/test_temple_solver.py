@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from kitgen.data.game import load_game
 from kitgen.errors import OptionError
 from solver.temple import solve as temple
+from solver.temple.engine import ENGINE
 from solver.temple.rules import JEWEL, rules_of_game, with_settings
 from solver.temple.search import C, J, O, Table, completion, outcome
 from solver.temple.state import CALL, KEEP, PASS
@@ -137,7 +138,7 @@ def test_the_best_construction_passes_the_check_and_a_worse_set_is_named(case):
 def test_an_example_round_in_words():
     rules = RULES
     position = temple.read_position({
-        "level": 3, "summoner": 1, "swaps": "off", "objective": "gain",
+        "level": 3, "summoner": 1, "swapped": "on", "objective": "gain",
         "hands": "Lower Terrace x2, Temple Roof; Lower Terrace, 2 Jade Jewel; 3; Temple Roof"}, rules)
     answer = temple.solve(position, rules)
     text = "\n".join(answer["lines"])
@@ -162,7 +163,7 @@ def test_an_example_round_in_words():
     ("2 Stone Fish", "--play (part 1)", "no card named 'Stone Fish'"),
 ])
 def test_a_play_that_cannot_be_read_is_named(play, field, message):
-    position = temple.read_position({"level": 3, "summoner": 1, "swaps": "off",
+    position = temple.read_position({"level": 3, "summoner": 1, "swapped": "on",
                                      "hands": "3, 3; 3, jewel, jewel; 3; -"}, RULES)
     with pytest.raises(OptionError) as caught:
         temple.check(position, play, RULES)
@@ -170,7 +171,7 @@ def test_a_play_that_cannot_be_read_is_named(play, field, message):
 
 
 def test_an_illegal_play_says_why():
-    position = temple.read_position({"level": 3, "summoner": 1, "swaps": "off",
+    position = temple.read_position({"level": 3, "summoner": 1, "swapped": "on",
                                      "hands": "3, 3; 3, jewel, jewel; 3; -"}, RULES)
     verdict = temple.check(position, "nothing; 1 Lower Terrace", RULES)
     assert not verdict["legal"] and verdict["reason"] == "Player 1 summoned and must set at least one card"
@@ -187,7 +188,7 @@ def test_an_illegal_play_says_why():
     ({"hands": "3; 3", "summoner": 3}, "summoner", "from 0 to 2"),
     ({"hands": "3; 3", "objective": "glory"}, "objective", "margin, gain"),
     ({"hands": "3; 3", "speed": 1}, "speed", "no such field"),
-    ({"hands": "3; 8", "level": 3, "summoner": 2, "swaps": "off"}, "summoner", "no card to set for level 3"),
+    ({"hands": "3; 8", "level": 3, "summoner": 2, "swapped": "on"}, "summoner", "no card to set for level 3"),
 ])
 def test_a_position_with_a_mistake_names_the_field(raw, field, message):
     with pytest.raises(OptionError) as caught:
@@ -197,7 +198,7 @@ def test_a_position_with_a_mistake_names_the_field(raw, field, message):
 
 def test_the_position_as_a_state_asks_the_right_player_and_hides_nothing_it_was_told():
     position = temple.read_position({"level": 4, "hands": "4, 4; jewel; 9", "zone": "4", "first": 2,
-                                     "summoner": 1, "swaps": "off"}, RULES)
+                                     "summoner": 1, "swapped": "on"}, RULES)
     state = temple.position_state(position, RULES, random.Random(5))
     assert state.current_player() == 0 and state.phase == "set"
     assert state.treasure == [RULES.start_treasure - RULES.summon_cost] + [RULES.start_treasure] * 2
@@ -210,3 +211,24 @@ def test_the_position_as_a_state_asks_the_right_player_and_hides_nothing_it_was_
     assert all(k == JEWEL or k >= 4 for k in state.pile)
     asking = temple.position_state(replace(position, summoner=None), RULES, random.Random(5))
     assert asking.current_player() == 1 and asking.phase == "summon"
+
+
+def test_the_position_fields_are_what_read_position_takes():
+    fields = ENGINE.position_fields()
+    assert len({f["name"] for f in fields}) == len(fields)
+    assert {f["kind"] for f in fields} <= {"number", "cards", "player-cards", "choice", "flag"}
+    # as the command line gives them: numbers as numbers, a flag as true or false, the rest as typed
+    given = {"level": 2, "hands": "Rubble Core x2, Jade Jewel; 2, jewel; Temple Roof", "zone": "Rubble Core",
+             "first": 3, "summoner": 0, "swapped": True, "objective": "gain"}
+    assert set(given) == {f["name"] for f in fields}
+    position = ENGINE.read_position(given, RULES)
+    assert (position.level, position.first, position.summoner, position.swaps) == (2, 2, None, False)
+    assert [h[2] for h in position.hands] == [2, 1, 0] and position.zone[2] == 1
+    answer = ENGINE.solve(position, RULES)
+    assert answer["player"] == 3 and answer["best"] == ["pass (do not summon)"]
+    # 2 + 1 Rubble Core and no pair of jewels: 3 of the 5 cards, so no summons pays
+    assert "Can level 2 be completed this round? No: at most 3 of the 5 cards can be set." in answer["lines"]
+    assert "Asked in turn from player 3, nobody summons: it serves no one." in answer["lines"]
+    defaults = ENGINE.read_position({"hands": [["Foundation Stone"], []]}, RULES)
+    assert (defaults.level, defaults.first, defaults.summoner, defaults.swaps, defaults.objective) == \
+        (1, 0, None, True, "margin")

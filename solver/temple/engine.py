@@ -20,6 +20,8 @@ class TempleEngine:
     deals_seats = True                   # new_game draws the first player with the game's rng
     policies = POLICIES
     policy_help = HELP
+    play_help = ("the cards each player sets, in turn from the summoner, separated by ';', e.g. "
+                 "'2 Lower Terrace; 1 Lower Terrace, 2 Jade Jewel; nothing'")
 
     def rules(self, game, settings: dict[str, str], option: str = "--set") -> Rules:
         rules = rules_of_game(game)

@@ -71,7 +71,18 @@ def report(records: list[dict]) -> dict:
         rows.append([level, len(reached), _pct(len(reached), n), round(mean(reached), 2) if reached else None])
     tables = [{"title": "Levels built", "columns": ["level", "games", "% of games", "mean rounds on it"],
                "rows": rows}]
-    return {"figures": out_figures, "tables": tables, "findings": findings(out_figures, rows)}
+    return {"figures": out_figures, "tables": tables, "findings": findings(out_figures, rows),
+            "cap_detail": cap_detail([g for r, g in zip(records, games) if r.get("end") == "cap"])}
+
+
+def cap_detail(capped: list[dict]) -> str:
+    """What the games stopped at the round cap were doing (the words after "the round cap; ")."""
+    if not capped:
+        return ""
+    summons = sum(g["summons"] for g in capped)
+    failed = sum(g["failed_summons"] for g in capped)
+    return (f"they had built {round(mean(g['levels'] for g in capped), 2)} levels on average, and "
+            f"{_pct(failed, summons)}% of their {summons} summons had failed")
 
 
 def findings(f: dict, rows: list[list]) -> list[str]:

@@ -67,21 +67,22 @@ class Position:
 def position_fields() -> list[dict]:
     return [
         {"name": "level", "label": "Level being built", "kind": "number", "min": 1, "max": 1000, "default": 1,
-         "help": "the lowest level not built yet", "choices": None},
-        {"name": "hands", "label": "Hands", "kind": "player-cards", "min": 2, "max": 5, "default": None,
-         "help": "every player's hand, in seat order from player 1 (open, as a rule check)", "choices": None},
-        {"name": "zone", "label": "Swap zone", "kind": "cards", "min": 0, "max": None, "default": [],
-         "help": "the face-up cards of the swap zone", "choices": None},
+         "help": "the lowest level not built yet"},
+        {"name": "hands", "label": "Hands", "kind": "player-cards", "min": 2, "max": 5, "required": True,
+         "example": '"Lower Terrace x2, Jade Jewel; 3, Temple Roof"',
+         "help": "every player's hand from player 1 on, players separated by ';' (open, as a rule check); "
+                 "'2 Lower Terrace' or 'Lower Terrace x2' counts two, a number alone names that level's card"},
+        {"name": "zone", "label": "Swap zone", "kind": "cards", "default": [],
+         "help": "the face-up cards of the swap zone"},
         {"name": "first", "label": "First player", "kind": "number", "min": 1, "max": 5, "default": 1,
-         "help": "the player who swaps and is asked to summon first this round", "choices": None},
+         "help": "the player who swaps and is asked to summon first this round"},
         {"name": "summoner", "label": "Summoner", "kind": "number", "min": 0, "max": 5, "default": 0,
-         "help": "the player who summons (0: nobody yet, and the answer says who should)", "choices": None},
-        {"name": "swaps", "label": "Swaps still to come", "kind": "flag", "min": None, "max": None,
-         "default": True, "help": "on: each player may still swap one card with the zone this round, and "
-                                  "whether the level can be completed counts those swaps",
-         "choices": None},
-        {"name": "objective", "label": "Each player plays for", "kind": "choice", "min": None, "max": None,
-         "default": MARGIN, "choices": list(OBJECTIVES),
+         "help": "the player who summons (0: nobody yet, and the answer says who should)"},
+        {"name": "swapped", "label": "Swaps done", "kind": "flag", "default": False,
+         "help": "the swaps of this round are done (otherwise whether the level can be completed counts "
+                 "one swap per player still to come)"},
+        {"name": "objective", "label": "Each player plays for", "kind": "choice", "default": MARGIN,
+         "choices": list(OBJECTIVES),
          "help": "margin: their points this round minus the best other player's; gain: their own points"},
     ]
 
@@ -194,7 +195,7 @@ def read_position(raw: dict, rules: Rules) -> Position:
                                        f"deck holds {rules.counts[kind]}")
     first = _number(raw.get("first"), "first", 1, n, 1) - 1
     summoner = _number(raw.get("summoner"), "summoner", 0, n, 0) - 1
-    swaps = _flag(raw.get("swaps"), "swaps", True)
+    swaps = not _flag(raw.get("swapped"), "swapped", False)
     objective = str(raw.get("objective") or MARGIN).strip().lower()
     if objective not in OBJECTIVES:
         raise OptionError("objective", f"takes one of {', '.join(OBJECTIVES)}, not {raw.get('objective')!r}")
