@@ -146,7 +146,9 @@ def test_an_example_round_in_words():
     assert "Player 1 summons and sets 2 Lower Terrace." in text
     assert "Player 2 sets 1 Lower Terrace and 1 pair of Jade Jewel." in text
     assert "Points this round: Player 1 +6, Player 2 +4, Player 3 +3, Player 4 +0." in text
-    assert "Player 4 cannot summon: no card to set." in text
+    assert "Player 4: +0 (completed; gain +0)." in text       # sets nothing; the others build; the point back
+    must = temple.solve(position, with_settings(rules, {"summoner_sets": "true"}))
+    assert "  Player 4 cannot summon: no card to set." in must["lines"]
     assert answer["best"] == ["set 2 Lower Terrace"]
     # under margin, player 3 gains 3 while player 1 gains 6: he would rather not set his card
     margin = temple.solve(replace(position, objective="margin"), rules)
@@ -173,7 +175,9 @@ def test_a_play_that_cannot_be_read_is_named(play, field, message):
 def test_an_illegal_play_says_why():
     position = temple.read_position({"level": 3, "summoner": 1, "swapped": "on",
                                      "hands": "3, 3; 3, jewel, jewel; 3; -"}, RULES)
-    verdict = temple.check(position, "nothing; 1 Lower Terrace", RULES)
+    assert temple.check(position, "nothing; 1 Lower Terrace", RULES)["legal"]
+    must = with_settings(RULES, {"summoner_sets": "true"})
+    verdict = temple.check(position, "nothing; 1 Lower Terrace", must)
     assert not verdict["legal"] and verdict["reason"] == "Player 1 summoned and must set at least one card"
     verdict = temple.check(position, "2; 2", RULES)
     assert not verdict["legal"] and verdict["reason"] == "Player 2 holds 1 Lower Terrace, not 2"
@@ -188,12 +192,19 @@ def test_an_illegal_play_says_why():
     ({"hands": "3; 3", "summoner": 3}, "summoner", "from 0 to 2"),
     ({"hands": "3; 3", "objective": "glory"}, "objective", "margin, gain"),
     ({"hands": "3; 3", "speed": 1}, "speed", "no such field"),
-    ({"hands": "3; 8", "level": 3, "summoner": 2, "swapped": "on"}, "summoner", "no card to set for level 3"),
 ])
 def test_a_position_with_a_mistake_names_the_field(raw, field, message):
     with pytest.raises(OptionError) as caught:
         temple.read_position(raw, RULES)
     assert caught.value.option == field and message in caught.value.message
+
+
+def test_a_summoner_without_a_card_is_a_mistake_only_when_the_summoner_must_set_one():
+    raw = {"hands": "3; 8", "level": 3, "summoner": 2}
+    assert temple.read_position(raw, RULES).summoner == 1
+    with pytest.raises(OptionError) as caught:
+        temple.read_position(raw, with_settings(RULES, {"summoner_sets": "true"}))
+    assert caught.value.option == "summoner" and "no card to set for level 3" in caught.value.message
 
 
 def test_the_position_as_a_state_asks_the_right_player_and_hides_nothing_it_was_told():
