@@ -192,6 +192,9 @@ def test_an_illegal_play_says_why():
     ({"hands": "3; 3", "summoner": 3}, "summoner", "from 0 to 2"),
     ({"hands": "3; 3", "objective": "glory"}, "objective", "margin, gain"),
     ({"hands": "3; 3", "speed": 1}, "speed", "no such field"),
+    ({"hands": [["3"], 5]}, "hands (player 2)", "give card names, not 5"),
+    ({"hands": ["3", ["3"] * 100]}, "hands (player 2)", "100 cards; the whole deck holds 75"),
+    ({"hands": "3; " + "Lower Terrace" * 100 + " x2"}, "hands (player 2)", "is not a card name (1303 characters)"),
 ])
 def test_a_position_with_a_mistake_names_the_field(raw, field, message):
     with pytest.raises(OptionError) as caught:

@@ -45,6 +45,7 @@ from solver.temple.search import (
 from solver.temple.state import CALL, PASS, SUMMON, TempleState, action_text, set_words
 
 MAX_PLAY = 2000            # characters of a proposed play
+MAX_NAME = 200             # characters of one card as typed
 OBJECTIVE_TEXT = {MARGIN: "their points this round minus the best other player's",
                   GAIN: "their own points this round"}
 
@@ -114,7 +115,12 @@ def read_cards(raw: Any, rules: Rules, field: str) -> list[int]:
     and ``Rubble Core x2`` count two, a number alone names a level's card."""
     if raw is None:
         return [0] * (rules.levels + 1)
-    items = raw if isinstance(raw, (list, tuple)) else re.split(r"[,+]", str(raw))
+    if not isinstance(raw, (str, list, tuple)):
+        raise OptionError(field, f"give card names, not {raw!r}")
+    items = raw if isinstance(raw, (list, tuple)) else re.split(r"[,+]", raw)
+    most = sum(rules.counts)
+    if len(items) > most:
+        raise OptionError(field, f"{len(items)} cards; the whole deck holds {most}")
     counts = [0] * (rules.levels + 1)
     for item in items:
         if not isinstance(item, str):
@@ -122,6 +128,8 @@ def read_cards(raw: Any, rules: Rules, field: str) -> list[int]:
         text = item.strip()
         if not text or fold(text) in ("-", "none", "nothing"):
             continue
+        if len(text) > MAX_NAME:
+            raise OptionError(field, f"{text[:40]!r}... is not a card name ({len(text)} characters)")
         after, before = _TIMES_AFTER.fullmatch(text), _TIMES_BEFORE.fullmatch(text)
         name, copies = (after.group(1), int(after.group(2))) if after else \
             (before.group(2), int(before.group(1))) if before else (text, 1)
@@ -132,7 +140,7 @@ def read_cards(raw: Any, rules: Rules, field: str) -> list[int]:
 def read_hands(raw: Any, rules: Rules) -> list[list[int]]:
     field = "hands"
     if isinstance(raw, str):
-        parts = [p for p in re.split(r"[;|/\n]", raw)]
+        parts = re.split(r"[;|/\n]", raw)
     elif isinstance(raw, (list, tuple)):
         parts = list(raw)
     else:
@@ -172,6 +180,8 @@ def read_position(raw: dict, rules: Rules) -> Position:
     """A position from a dict of :func:`position_fields` (texts or JSON values); a mistake is an
     ``OptionError`` naming the field."""
     known = {f["name"] for f in position_fields()}
+    if not isinstance(raw, dict):
+        raise OptionError("position", f"give the position's fields by name ({', '.join(sorted(known))})")
     unknown = sorted(set(raw) - known)
     if unknown:
         raise OptionError(unknown[0], f"no such field (fields: {', '.join(sorted(known))})")
