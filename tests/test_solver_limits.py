@@ -130,13 +130,6 @@ def test_the_declaration_is_what_lets_a_game_folder_be_simulated_and_solved(altu
     assert not has_engine(str(_declaring(altun_ha_copy, tmp_path / "undeclared", None)))
 
 
-@pytest.mark.parametrize("game", ["temple-of-inscriptions", "ancestral"])
-def test_the_other_built_in_games_are_not_simulated(game, tmp_path):
-    result = run("simulate", game, "-n", "5", "--out", tmp_path)
-    assert result.exit_code == 2
-    assert result.output.splitlines() == [f"Error: {game}/game.toml: {NO_ENGINE}"]
-
-
 def _die(*args):
     os.kill(os.getpid(), signal.SIGKILL)
 
