@@ -198,9 +198,10 @@ def _check_cards(position: Position, rules: Rules, table: Table) -> None:
     specials = sum(available[k] for k in table.specials) - sum(shown[k] for k in table.specials)
     if len(position.holders) > specials:
         name = _special_name(rules)
+        marked = len(position.holders)
         raise OptionError(f"hunuc_{max(position.holders) + 1}",
-                          f"{len(position.holders)} players are marked as holding a {name}, but only {specials} "
-                          f"{name} {'is' if specials == 1 else 'are'} left once your hand is counted")
+                          f"{marked} player{' is' if marked == 1 else 's are'} marked as holding a {name}, but "
+                          f"only {specials} {name} {'is' if specials == 1 else 'are'} left once your hand is counted")
     needed = sum(position.leaves) + (position.players - 1) * rules.hand_size
     spare = sum(available.values()) - sum(shown.values())
     if needed > spare:
