@@ -174,6 +174,7 @@ def test_the_turn_cap_stops_a_game_and_its_win_is_shared_by_the_leaders():
     top = max(s.offerings)
     leaders = [p for p in range(3) if s.offerings[p] == top]
     assert s.returns() == [1 / len(leaders) if p in leaders else 0 for p in range(3)]
+    assert s.scores() == [float(o) for o in s.offerings]
     with pytest.raises(IllegalMove, match="the game is over"):
         s.apply_action((DISCARD, (0,) * 9))
 
@@ -384,6 +385,8 @@ def test_settings_change_the_rules_and_are_listed():
     assert r.damage == (1, 2, 4) and r.hunuc_huar_by == "anyone" and r.turn_cap == 50
     assert r.changed == ("damage", "hunuc_huar_by", "turn_cap") and RULES.changed == ()
     assert rules(hunuc_huar_by="target").changed == ()
+    assert r.as_dict()["damage"] == [1, 2, 4] and r.as_dict()["new_round"] == "deal"
+    assert json.loads(json.dumps(r.as_dict())) == r.as_dict()
 
 
 # --- the engine object ----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from solver.ancestral.engine import ENGINE
 from solver.ancestral.measure import effect, key
 from solver.ancestral.moves import ATTACK, DISCARD, action_text, parse_play, table_for
 from solver.ancestral.policies import best_turn
-from solver.ancestral.solve import OPTIMAL_FIELDS, Position, complete, position_state, ranked
+from solver.ancestral.solve import OPTIMAL_FIELDS, Position, complete, ranked
 from tests import ancestral_reference as ref
 
 RULES = ENGINE.rules(load_game("ancestral"), {})

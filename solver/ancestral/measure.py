@@ -56,7 +56,7 @@ def effect(table: Table, me: int, defense, leaves, action, holders=frozenset()) 
     if kind == ATTACK:
         _, t, winds, hit = action
         damage, cards = table.damage[winds]
-        by = cancellers(table, me, t, len(leaves), holders)
+        by = cancellers(table, me, t, holders)
         if by:
             return Effect(0, 0, 0, 0, cards, leaves[t], by)
         broken = table.popcount[hit]
@@ -72,7 +72,7 @@ def effect(table: Table, me: int, defense, leaves, action, holders=frozenset()) 
     return Effect(0, 0, 0, 0, 0, 0, ())
 
 
-def cancellers(table: Table, me: int, target: int, players: int, holders) -> tuple:
+def cancellers(table: Table, me: int, target: int, holders) -> tuple:
     """The seats that may cancel ``me``'s attack on ``target`` with the Hunuc-Huar they hold."""
     if table.rules.hunuc_huar_by == "target":
         return (target,) if target in holders else ()

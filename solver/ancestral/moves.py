@@ -121,24 +121,21 @@ def table_for(rules: Rules) -> Table:
     return Table(rules)
 
 
-def left_of(me: int, players: int) -> range:
-    """Seats in turn order after ``me`` (to the left), ``me`` last."""
-    return range(me + 1, me + 1 + players)
+def others(me: int, in_round) -> list[int]:
+    """The other players still in the round, in turn order from ``me``'s left."""
+    n = len(in_round)
+    return [s % n for s in range(me + 1, me + n) if in_round[s % n]]
 
 
 def turn_actions(table: Table, hand, me: int, in_round, defense, my_leaves: int) -> list:
     """Every legal action of player ``me``'s turn, in a fixed order: attacks (targets from the left,
     then fewer winds first), Protect, Clean, Discard (fewer cards first)."""
     rules = table.rules
-    n = len(in_round)
     actions = []
     plays = table.plays_held(hand)
     if plays:
         hits, popcount = table.hits, table.popcount
-        for s in left_of(me, n):
-            t = s % n
-            if t == me or not in_round[t]:
-                continue
+        for t in others(me, in_round):
             mask = defense[t]
             held = popcount[mask]
             for winds, damage, _ in plays:
@@ -225,7 +222,7 @@ def turn_problem(table: Table, hand, me: int, in_round, defense, my_leaves: int,
         if k > held:
             return f"Clean plays {k} {breeze} but the hand holds {held or 'none'}"
         if k > my_leaves:
-            return (f"Clean plays {k} {breeze} but the hut holds {_leaves(my_leaves)}: "
+            return (f"Clean plays {k} {breeze} but the hut holds {leaves_text(my_leaves)}: "
                     "no more than one a leaf")
         return ""
     counts = action[1] if len(action) == 2 else None
@@ -248,12 +245,8 @@ def _missing(hand, wanted: dict[int, int], names) -> str:
     return ""
 
 
-def _leaves(n: int) -> str:
-    return f"{n} lea{'f' if n == 1 else 'ves'}"
-
-
 def leaves_text(n: int) -> str:
-    return _leaves(n)
+    return f"{n} lea{'f' if n == 1 else 'ves'}"
 
 
 def defense_text(table: Table, mask: int) -> str:
@@ -271,7 +264,7 @@ def action_text(table: Table, action) -> str:
         _, t, winds, hit = action
         damage, _ = table.damage[winds]
         text = (f"Attack player {t + 1} with {cards_text(table, {table.winds[i]: c for i, c in enumerate(winds)})}"
-                f" ({_leaves(damage)})")
+                f" ({leaves_text(damage)})")
         return text + (f", discarding {defense_text(table, hit)}" if hit else "")
     if kind == PROTECT:
         return f"Protect with {defense_text(table, action[1])}"
@@ -334,14 +327,14 @@ def parse_play(text: str, table: Table, players: int, option: str = "--play"):
         if not seat or not 1 <= int(seat.group(1)) <= players:
             raise OptionError(option, f"{who!r} is not a player: name one from 1 to {players}, e.g. 'player 2'")
         parts = re.split(r",?\s*discarding\s+|,?\s*discard\s+", cards, maxsplit=1, flags=re.IGNORECASE)
-        winds = _cards(parts[0], table, option)
+        winds = read_cards(parts[0], table, option)
         wrong = [table.names[k] for k in winds if k not in table.winds]
         if wrong:
             raise OptionError(option, f"{wrong[0]} is not a wind: an attack lays wind cards "
                                       f"({', '.join(table.names[k] for k in table.winds)})")
         hit = 0
         if len(parts) > 1:
-            for k, c in _cards(parts[1], table, option).items():
+            for k, c in read_cards(parts[1], table, option).items():
                 if k not in table.protections:
                     raise OptionError(option, f"{table.names[k]} is not a defense: an attack discards defenses")
                 if c > 1:
@@ -351,7 +344,7 @@ def parse_play(text: str, table: Table, players: int, option: str = "--play"):
     rest = re.sub(r"^with\s+", "", rest, flags=re.IGNORECASE)
     if verb == "protect":
         mask = 0
-        for k, c in _cards(rest, table, option).items():
+        for k, c in read_cards(rest, table, option).items():
             if k not in table.protections:
                 raise OptionError(option, f"{table.names[k]} is not a defense: Protect lays "
                                           f"{', '.join(table.names[k] for k in table.protections)}")
@@ -363,17 +356,17 @@ def parse_play(text: str, table: Table, players: int, option: str = "--play"):
     if verb == "clean":
         if re.fullmatch(r"\d{1,3}", rest):
             return (CLEAN, int(rest))
-        cards = _cards(rest, table, option)
+        cards = read_cards(rest, table, option)
         wrong = [table.names[k] for k in cards if k not in table.breezes]
         if wrong:
             raise OptionError(option, f"{wrong[0]} does not clean: Clean plays "
                               + ", ".join(table.names[k] for k in table.breezes))
         return (CLEAN, sum(cards.values()))
-    counts = _cards(rest, table, option)
+    counts = read_cards(rest, table, option)
     return (DISCARD, tuple(counts.get(k, 0) for k in range(table.kinds)))
 
 
-def _cards(text: str, table: Table, option: str) -> dict[int, int]:
+def read_cards(text: str, table: Table, option: str) -> dict[int, int]:
     """``Strong Wind + Hot Wind``, ``2 South Breeze``, ``quincha, tree``: kind -> copies."""
     items = [i.strip() for i in re.split(r"\s*(?:\+|,|\band\b)\s*", text.strip(), flags=re.IGNORECASE)]
     if not text.strip() or not all(items):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 
 from solver.ancestral.deck import REFERENCE
-from solver.ancestral.moves import ATTACK, CLEAN, DISCARD, LET, PLAY, PROTECT, left_of
+from solver.ancestral.moves import ATTACK, CLEAN, DISCARD, LET, PLAY, PROTECT, others
 
 POLICY_HELP = {
     "random": "any legal move: Attack, Protect, Clean or Discard as likely as each other, then any form of it",
@@ -44,7 +44,7 @@ class Random:
         table, hand = state.table, state.hands[player]
         choices = []
         plays = table.plays_held(hand)
-        targets = [t for t in range(state.players) if t != player and state.in_round[t]]
+        targets = others(player, state.in_round)
         if plays and targets:
             choices.append(ATTACK)
         free = table.mask_held(hand) & ~state.defense[player]
@@ -85,11 +85,8 @@ def best_turn(state, player: int):
     best, best_key = None, None
     plays = table.plays_held(hand)
     if plays:
-        n, in_round, defense, leaves = state.players, state.in_round, state.defense, state.leaves
-        for s in left_of(player, n):
-            t = s % n
-            if t == player or not in_round[t]:
-                continue
+        defense, leaves = state.defense, state.leaves
+        for t in others(player, state.in_round):
             mask = defense[t]
             held = popcount[mask]
             before = len(leaves[t])

@@ -14,12 +14,12 @@ the list the engine plays.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from kitgen.data.rulings import parse_rulings, value_text
 from kitgen.errors import GameDataError, OptionError
-from solver.ancestral.deck import REFERENCE, SPECIAL, Deck, deck_from_game
+from solver.ancestral.deck import REFERENCE, Deck, deck_from_game
 
 ENGINE_KEY, ENGINE = "engine", "ancestral"   # game.toml [rules] engine = "ancestral"
 
@@ -92,9 +92,6 @@ class Rules:
     def as_dict(self) -> dict[str, Any]:
         """Every setting by name, as JSON-able values (the run's rules for a report)."""
         return {name: list(self.damage) if name == DAMAGE else getattr(self, name) for name in SETTINGS}
-
-    def options(self, name: str) -> tuple[str, ...]:
-        return ("true", "false") if name in SWITCHES else CHOICES[name]
 
 
 def declares_ancestral(rules_table: Mapping) -> bool:
@@ -234,10 +231,3 @@ def max_players(rules: Rules) -> int:
     while most >= rules.players_min and len(circulating(rules, most)) < most * rules.hand_size:
         most -= 1
     return most
-
-
-def specials(rules: Rules) -> tuple[int, ...]:
-    return rules.deck.of(SPECIAL)
-
-
-FIELD_NAMES = tuple(f.name for f in fields(Rules))

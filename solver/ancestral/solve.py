@@ -28,11 +28,11 @@ from solver.ancestral.moves import (
     DISCARD,
     PROTECT,
     Table,
-    _cards,
     action_text,
     defense_text,
     leaves_text,
     parse_play,
+    read_cards,
     table_for,
     turn_actions,
     turn_problem,
@@ -153,7 +153,7 @@ def _card_list(name: str, raw: Any, table: Table) -> dict[int, int]:
         return {}
     if len(raw) > 2000:
         raise OptionError(name, f"{len(raw):,} characters is far too long for a list of cards")
-    return _cards(raw, table, name)
+    return read_cards(raw, table, name)
 
 
 def _defenses(raw: Any, players: int, table: Table) -> list[int]:

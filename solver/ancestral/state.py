@@ -42,12 +42,11 @@ import random
 from solver.ancestral.moves import (
     ATTACK,
     CLEAN,
-    DISCARD,
     LET,
     PLAY,
     PROTECT,
     action_text,
-    left_of,
+    others,
     table_for,
     turn_actions,
     turn_problem,
@@ -246,9 +245,8 @@ class State:
         hands = self.hands
         if self.rules.hunuc_huar_by == "target":
             return [target] if holds(hands[target]) else []
-        n = self.players
-        order = [target] + [s % n for s in left_of(attacker, n) if s % n not in (attacker, target)]
-        return [q for q in order if self.in_round[q] and holds(hands[q])]
+        order = [target] + [q for q in others(attacker, self.in_round) if q != target]
+        return [q for q in order if holds(hands[q])]
 
     def _answer(self, pending: list, action) -> None:
         attacker, target, damage, hit, winds, answering, i = pending
