@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -139,6 +140,11 @@ def test_a_position_is_read_from_text_fields_and_answered():
     assert [len(x) for x in state.leaves] == [2, 3, 0] and state.defense == list(position.defense)
     assert sum(state.hands[2][k] for k in state.table.specials) >= 1
     assert sum(state.hands[1][k] for k in state.table.specials) == 0
+    dealt = Counter(k for hand in state.hands for k, c in enumerate(hand) for _ in range(c))
+    dealt.update(state.deck)
+    dealt.update(k for leaves in state.leaves for k in leaves)
+    dealt.update(k for mask in state.defense for i, k in enumerate(state.table.protections) if mask >> i & 1)
+    assert dealt == Counter(state.cards) and all(sum(h) == RULES.hand_size for h in state.hands[1:])
 
 
 @pytest.mark.parametrize("raw, field, words", [

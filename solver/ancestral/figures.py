@@ -108,6 +108,8 @@ def report(records: list[dict]) -> dict:
         "round_won_again_by_last_winner": again,
         "round_won_again_if_even": _r(pair_expected / len(pairs)) if pairs else None,
         "game_won_by_first_player": first_wins,
+        "game_won_by_first_player_if_even": _r(sum(1 / g["players"] for g in finished) / len(finished))
+        if finished else None,
         "attacks_cancelled": share(sum(g["hunuc_huar_plays"] for g in games), attacks),
     }
     tables = [
@@ -129,8 +131,9 @@ def _findings(f: dict) -> list[str]:
              f"{f['turns_per_round']['median']:g}, longest {f['turns_per_round']['longest']:,})."
              if f["turns_per_round"]["n"] else f"No round of the {g:,} games came to an end."]
     if f["stopped_at_cap"]:
-        lines.append(f"{f['stopped_at_cap']:,} of {g:,} games were still running at the simulator's cap and were "
-                     "stopped there: a round can go on without end.")
+        capped = f["stopped_at_cap"]
+        lines.append(f"{capped:,} of {g:,} games {'was' if capped == 1 else 'were'} still running at the simulator's "
+                     f"cap and {'was' if capped == 1 else 'were'} stopped there: a round can go on without end.")
     s, even = f["round_won_by_its_first_player"], f["round_won_by_its_first_player_if_even"]
     if s["n"]:
         verdict = ("more often than" if s["low"] > even else "less often than" if s["high"] < even
@@ -144,6 +147,13 @@ def _findings(f: dict) -> list[str]:
         lines.append(f"The winner of a round wins the next one too {_pct(a['rate'])} of the time (95% interval "
                      f"{_pct(a['low'])} to {_pct(a['high'])}, {a['n']:,} pairs of rounds): {verdict} an even "
                      f"share ({_pct(even)}).")
+    first, even = f["game_won_by_first_player"], f["game_won_by_first_player_if_even"]
+    if first["n"]:
+        verdict = ("more often than" if first["low"] > even else "less often than" if first["high"] < even
+                   else "about as often as")
+        lines.append(f"The player who starts the first round wins the game {_pct(first['rate'])} of the time (95% "
+                     f"interval {_pct(first['low'])} to {_pct(first['high'])}, {first['n']:,} games): {verdict} an "
+                     f"even share ({_pct(even)}).")
     c = f["attacks_cancelled"]
     if c["n"]:
         lines.append(f"Hunuc-Huar cancels {_pct(c['rate'])} of attacks ({per['hunuc_huar_plays']['mean']:.2f} a game), "
