@@ -416,7 +416,7 @@ def test_the_report_quotes_its_figures():
     rate = starters / rounds
     assert fig["round_won_by_its_first_player"]["rate"] == round(rate, 4)
     text = " ".join(report["findings"])
-    assert f"wins it {100 * rate:.1f}%" in text and f"{rounds:,} rounds" in text
+    assert f"wins it {100 * rate:.1f}% of the time" in text and f"{rounds:,} rounds" in text
     assert f"{sum(f['turns'] for f in records) / 60:.1f} turns on average" in text
     winners = [f["offerings"].index(max(f["offerings"])) for f in records]
     first = sum(w == f["round_starters"][0] for w, f in zip(winners, records)) / 60

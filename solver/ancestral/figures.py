@@ -62,10 +62,6 @@ def _pct(rate) -> str:
     return f"{100 * rate:.1f}%"
 
 
-def _interval(s: dict) -> str:
-    return f"{_pct(s['rate'])} (95% interval {_pct(s['low'])} to {_pct(s['high'])}, {s['n']:,} rounds)"
-
-
 def report(records: list[dict]) -> dict:
     """Ancestral's section of balance.json from the games' figures (a record is a figures dict, or holds
     one under ``"figures"``)."""
@@ -106,7 +102,7 @@ def report(records: list[dict]) -> dict:
         "round_won_by_its_first_player": starter_wins,
         "round_won_by_its_first_player_if_even": _r(expected / total_rounds) if total_rounds else None,
         "round_won_again_by_last_winner": again,
-        "round_won_again_if_even": _r(pair_expected / len(pairs)) if pairs else None,
+        "round_won_again_by_last_winner_if_even": _r(pair_expected / len(pairs)) if pairs else None,
         "game_won_by_first_player": first_wins,
         "game_won_by_first_player_if_even": _r(sum(1 / g["players"] for g in finished) / len(finished))
         if finished else None,
@@ -134,26 +130,16 @@ def _findings(f: dict) -> list[str]:
         capped = f["stopped_at_cap"]
         lines.append(f"{capped:,} of {g:,} games {'was' if capped == 1 else 'were'} still running at the simulator's "
                      f"cap and {'was' if capped == 1 else 'were'} stopped there: a round can go on without end.")
-    s, even = f["round_won_by_its_first_player"], f["round_won_by_its_first_player_if_even"]
-    if s["n"]:
-        verdict = ("more often than" if s["low"] > even else "less often than" if s["high"] < even
-                   else "about as often as")
-        lines.append(f"The first player of a round wins it {_interval(s)}: {verdict} an even share "
-                     f"({_pct(even)}).")
-    a, even = f["round_won_again_by_last_winner"], f["round_won_again_if_even"]
-    if a["n"]:
-        verdict = ("more often than" if a["low"] > even else "less often than" if a["high"] < even
-                   else "about as often as")
-        lines.append(f"The winner of a round wins the next one too {_pct(a['rate'])} of the time (95% interval "
-                     f"{_pct(a['low'])} to {_pct(a['high'])}, {a['n']:,} pairs of rounds): {verdict} an even "
-                     f"share ({_pct(even)}).")
-    first, even = f["game_won_by_first_player"], f["game_won_by_first_player_if_even"]
-    if first["n"]:
-        verdict = ("more often than" if first["low"] > even else "less often than" if first["high"] < even
-                   else "about as often as")
-        lines.append(f"The player who starts the first round wins the game {_pct(first['rate'])} of the time (95% "
-                     f"interval {_pct(first['low'])} to {_pct(first['high'])}, {first['n']:,} games): {verdict} an "
-                     f"even share ({_pct(even)}).")
+    for name, what, counted in (
+            ("round_won_by_its_first_player", "The first player of a round wins it", "rounds"),
+            ("round_won_again_by_last_winner", "The winner of a round wins the next one too", "pairs of rounds"),
+            ("game_won_by_first_player", "The player who starts the first round wins the game", "games")):
+        s, even = f[name], f[f"{name}_if_even"]
+        if s["n"]:
+            verdict = ("more often than" if s["low"] > even else "less often than" if s["high"] < even
+                       else "about as often as")
+            lines.append(f"{what} {_pct(s['rate'])} of the time (95% interval {_pct(s['low'])} to "
+                         f"{_pct(s['high'])}, {s['n']:,} {counted}): {verdict} an even share ({_pct(even)}).")
     c = f["attacks_cancelled"]
     if c["n"]:
         lines.append(f"Hunuc-Huar cancels {_pct(c['rate'])} of attacks ({per['hunuc_huar_plays']['mean']:.2f} a game), "
