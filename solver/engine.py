@@ -36,7 +36,12 @@ engine without them still works; docs/engines.md says more):
   ``Engine.web_view`` - the path of a script drawing the engine's answers on the solver
   page; ``Engine.forget_games()`` - read game folders afresh.
 * Position fields may also say ``required``, ``example`` and ``short`` (a one-letter
-  option), and be of kind ``numbers`` (a list of whole numbers).
+  option), and be of kind ``numbers`` (a list of whole numbers).  ``position_fields`` may take
+  the rules (``position_fields(rules=None)``) when the fields follow them (card names, players);
+  the generic tools then pass the question's rules (:func:`fields_of`).
+* ``Engine.cap_text(rules) -> str`` - the simulator's safeguards in words when the engine also stops
+  games itself (``end = "cap"``, e.g. "100 rounds or 2,000 turns"); such games count as stopped at the
+  cap, like those the round cap stops.
 * ``report()`` may also return ``key_figures`` (``[[label, text]]``), ``charts`` (as data,
   see :mod:`kitgen.render.balance_report`), ``compare`` (``[[label, number]]``, the rows of
   ``--compare``) and ``cap_detail`` (words on the games stopped at the round cap).
@@ -161,6 +166,17 @@ class Engine(Protocol):
 
 
 # --- helpers shared by engines and the generic tools ---------------------------------------
+
+def fields_of(engine: Any, rules: Any = None) -> list[dict]:
+    """The engine's position fields.  An engine whose fields follow its rules (its cards' names, the
+    players its deck deals) declares ``position_fields(rules=None)`` and is given the question's rules."""
+    import inspect
+
+    method = engine.position_fields
+    if rules is not None and inspect.signature(method).parameters:
+        return method(rules)
+    return method()
+
 
 def winners(scores: Sequence[float]) -> list[int]:
     """The players with the highest score."""

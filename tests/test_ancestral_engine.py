@@ -15,7 +15,7 @@ from kitgen.data.game import load_game
 from kitgen.errors import GameDataError, OptionError
 from solver.ancestral.engine import ENGINE
 from solver.ancestral.moves import ATTACK, CLEAN, DISCARD, LET, PLAY, PROTECT
-from solver.ancestral.protocol import TERMINAL, IllegalMove
+from solver.engine import TERMINAL, IllegalMove
 from solver.ancestral.rules import CHOICES, RULINGS, SWITCHES, rules_of_game
 
 GAME = load_game("ancestral")
@@ -398,7 +398,7 @@ def test_the_engine_object_answers_the_protocol():
     assert ENGINE.round_cap(RULES) == GAME.raw["simulation"]["round_cap"]
     fields = ENGINE.position_fields(RULES)
     assert [f["name"] for f in fields][:2] == ["players", "hand"]
-    assert all(f["kind"] in ("number", "cards", "player-cards", "choice", "flag") for f in fields)
+    assert all(f["kind"] in ("number", "numbers", "cards", "player-cards", "choice", "flag") for f in fields)
     ENGINE.read_position({f["name"]: f["default"] for f in fields}, RULES)     # the defaults make a position
     with pytest.raises(ValueError, match="2 to 4 players"):
         ENGINE.new_game(RULES, 5, random.Random(0))

@@ -64,6 +64,7 @@ def test_every_action_and_the_best_agree_with_the_exhaustive_reference(seed):
         assert ref.rank(expected[found[0][1]]) == top
         answer = ENGINE.solve(position, rules)
         assert set(answer["best"]) == {action_text(table_for(rules), a) for a in best}
+        assert set(ENGINE.all_best(position, rules)["best"]) == set(answer["best"])
         assert json.loads(json.dumps(answer)) == answer
 
 
@@ -121,8 +122,8 @@ def test_the_greedy_player_makes_the_best_play_of_the_measure(seed):
 
 def test_a_position_is_read_from_text_fields_and_answered():
     position = ENGINE.read_position({"players": "3", "hand": "strong wind, hot, 2 south breeze",
-                                     "leaves_1": "2", "leaves_2": "3", "defenses": "; water shield; quincha, tree",
-                                     "hunuc_3": "yes"}, RULES)
+                                     "leaves": "2, 3", "defenses": "; water shield; quincha, tree",
+                                     "hunuc": "3"}, RULES)
     assert position.players == 3 and position.leaves == (2, 3, 0) and position.holders == {2}
     answer = ENGINE.solve(position, RULES)
     # player 2 (3 leaves, a Water Shield) goes out to two kinds of wind; player 3 would cancel the attack
@@ -153,10 +154,12 @@ def test_a_position_is_read_from_text_fields_and_answered():
     ({"hand": "6 Strong Wind"}, "hand", "at most 5 cards"),
     ({"hand": "Strong Wind", "defenses": ["", "Strong Wind"]}, "defenses", "Strong Wind in player 2's hut is not a defense"),
     ({"defenses": "; Tree Curtain, tree"}, "defenses", "holds 2 Tree Curtain"),
-    ({"players": "2", "leaves_3": "1"}, "leaves_3", "not in a round of 2"),
-    ({"leaves_2": "5"}, "leaves_2", "from 0 to 4"),
-    ({"hunuc_2": "maybe"}, "hunuc_2", "yes or no"),
-    ({"hand": "5 Hunuc-Huar", "hunuc_2": "yes"}, "hunuc_2", "only 0 Hunuc-Huar Protection are left"),
+    ({"players": "2", "leaves": [0, 0, 1]}, "leaves", "player 3 is not in a round of 2"),
+    ({"leaves": "0,5"}, "leaves", "from 0 to 4"),
+    ({"hunuc": "maybe"}, "hunuc", "from 2 to 4"),
+    ({"hunuc": [1]}, "hunuc", "from 2 to 4"),
+    ({"players": "3", "hunuc": [4]}, "hunuc", "player 4 is not in a round of 3"),
+    ({"hand": "5 Hunuc-Huar", "hunuc": [2]}, "hunuc", "only 0 Hunuc-Huar Protection are left"),
     ({"colour": "red"}, "colour", "no such field"),
 ])
 def test_a_mistake_in_a_position_names_its_field(raw, field, words):

@@ -104,12 +104,13 @@ def _declaring(folder: Path, to: Path, declaration: str | None) -> Path:
 
 
 NO_ENGINE = ('the game names no rules engine, which the solver and simulator need (add engine = "KEY" to its '
-             "[rules] table; known engines: altun-ha)")
+             "[rules] table; known engines: altun-ha, ancestral, temple-of-inscriptions)")
 
 
 @pytest.mark.parametrize("declaration, message", [
     (None, NO_ENGINE),
-    ('engine = "altun-ha-2"', "[rules] engine = 'altun-ha-2' names no rules engine; known engines: altun-ha"),
+    ('engine = "altun-ha-2"', "[rules] engine = 'altun-ha-2' names no rules engine; known engines: altun-ha, "
+                              "ancestral, temple-of-inscriptions"),
 ], ids=["none", "another"])
 def test_a_game_folder_with_rules_but_no_declaration_is_not_simulated(altun_ha_copy, tmp_path, declaration,
                                                                        message):

@@ -13,7 +13,7 @@ from kitgen.data.game import load_game
 from kitgen.errors import GameDataError, OptionError
 from solver.temple import solve as temple
 from solver.temple.engine import ENGINE
-from solver.temple.protocol import TERMINAL, IllegalMove
+from solver.engine import TERMINAL, IllegalMove
 from solver.temple.rules import JEWEL, RULINGS, rules_of_game, with_settings
 from solver.temple.state import CALL, KEEP, PASS
 from tests.conftest import copy_builtin

@@ -78,6 +78,15 @@ def test_the_construction_played_out_agrees_with_the_exhaustive_reference(case):
     gains, end = ref.best_play(reference_rules(position, rules), hands, position.first, position.summoner)
     assert got.gains == gains
     assert got.summoner == end.summoner
+    # every best first decision (--all): the one played among them, each worth what the reference finds
+    best = temple.all_best(position, rules)
+    deciding = position.first if position.summoner is None else position.summoner
+    if best["best"]:
+        assert best["player"] == deciding + 1
+        assert best["value"] == ref.worth(reference_rules(position, rules), gains, deciding)
+        first = (CALL if got.summoner == deciding else PASS) if position.summoner is None else \
+            ("set", *got.sets[deciding])
+        assert temple.action_text(rules, first, position.level) in best["best"]
     assert got.completed == (end.summoner is not None and sum(c + q for c, q in end.sets) >= rules.cards_per_level)
     if end.summoner is not None:
         assert got.sets == end.sets

@@ -68,22 +68,22 @@ def solve(ctx, as_json, all_plans, play, batch, rule_options, advise, playouts, 
       kitgen solve GAME --fields
     """
     from kitgen.data.game import load_game
-    from solver.engine import split_settings
+    from solver.engine import fields_of, split_settings
     from solver.engines import engine_of
 
     args = list(ctx.args)
     game = args.pop(0) if args and not args[0].startswith("-") else DEFAULT
     data = load_game(game)
     engine = engine_of(data)
-    fields = engine.position_fields()
+    settings = split_settings(rule_options, "--rule")
+    rules = engine.question_rules(data, settings, "--rule") if hasattr(engine, "question_rules") else \
+        engine.rules(data, settings, "--rule")
+    fields = fields_of(engine, rules)
     if list_fields:
         for line in field_lines(fields):
             click.echo(line)
         return
     given = read_field_options(args, fields, engine.title)
-    settings = split_settings(rule_options, "--rule")
-    rules = engine.question_rules(data, settings, "--rule") if hasattr(engine, "question_rules") else \
-        engine.rules(data, settings, "--rule")
     if batch is not None:
         used = [f"--{name}" for name in given] + [name for name, value in (("--play", play), ("--all", all_plans),
                                                                            ("--advise", advise)) if value]

@@ -303,6 +303,11 @@ def key_rows(s: dict) -> list[tuple[str, str]]:
     return rows + [tuple(row) for row in s["engine_report"]["key_figures"]]
 
 
+def _cap(s: dict) -> str:
+    """The simulator's safeguard in words: a round cap, or the engine's own words (e.g. 100 rounds or 2,000 turns)."""
+    return f"a cap of {s['cap_text']}" if s.get("cap_text") else f"a round cap of {s['round_cap']} rounds"
+
+
 def _end_label(how: str, s: dict) -> str:
     words = s["end_words"].get(how, how.replace("_", " "))
     return words[:1].upper() + words[1:]
@@ -313,7 +318,7 @@ def _ends_rows(s: dict) -> list[tuple]:
     for how, e in s["ends"].items():
         label = _end_label(how, s)
         if how == "cap":
-            label += f" ({s['round_cap']} rounds; a safeguard, not a rule)"
+            label += f" ({s.get('cap_text') or str(s['round_cap']) + ' rounds'}; a safeguard, not a rule)"
         rows.append((label, f"{e['count']:,}", _ci(e)))
     return rows
 
@@ -431,7 +436,7 @@ def render_report(summary: dict, variant: dict | None = None, variant_name: str 
         Paragraph(escape(f"{s['games']:,} games of {s['players']} players; policies by seat in play order, cycling "
                          f"{', '.join(s['policies'])}; seed {s['seed']}. Rules changed: {_changed(s)}. Seat 1 plays "
                          f"first in round 1.{_seating(s)} Rates carry 95% Wilson intervals, means 95% "
-                         f"normal intervals. The only safeguard is a round cap of {s['round_cap']} rounds."),
+                         f"normal intervals. The only safeguard is {_cap(s)}."),
                   st["meta"]),
         *summary_flow(s, st),
         PageBreak(),

@@ -194,8 +194,11 @@ def _filled(text: str, values: dict) -> str:
 
 def page_data(argument: str) -> dict:
     """What the solver page needs of a game's engine: its position fields, its actions and words."""
-    _, engine = _loaded(argument)
-    return {"engine": engine.key, "title": engine.title, "fields": engine.position_fields(),
+    from solver.engine import fields_of
+
+    game, engine = _loaded(argument)
+    fields = fields_of(engine, question_rules(game, engine, {}))
+    return {"engine": engine.key, "title": engine.title, "fields": fields,
             "all": hasattr(engine, "all_best"), "advice": hasattr(engine, "position_state"),
             "play_help": getattr(engine, "play_help", ""), "view": bool(getattr(engine, "web_view", None))}
 

@@ -20,8 +20,14 @@ from solver.ancestral.state import State, new_game
 class AncestralEngine:
     key = "ancestral"
     title = "Ancestral"
+    ends = {"offerings": "with the offerings won"}
+    deals_seats = False          # the first player may be seat 1 every game (first_player): the mix is rotated
     policies = POLICIES
     policy_help = POLICY_HELP
+    play_help = ("one action in the rulebook's words: 'attack 2 with Strong Wind + Hot Wind' (', discarding "
+                 "Quincha Defense' when the attack discards some of several defenses), 'protect with Quincha "
+                 "Defense', 'clean with 2 South Breeze', 'discard Reference' or 'pass'")
+    play_example = "attack 2 with Strong Wind + Hot Wind"
 
     def rules(self, game, settings: dict[str, str] | None = None, option: str = "--set") -> Rules:
         """The rules of ``game`` (a loaded kitgen Game) with ``--set NAME=VALUE`` settings applied."""
@@ -34,9 +40,19 @@ class AncestralEngine:
         return new_game(rules, players, rng)
 
     def round_cap(self, rules: Rules) -> int:
-        """The simulator's cap in rounds.  The rules themselves stop a round-less stall: the engine ends a
-        game at ``turn_cap`` turns as "cap" too, since one round can last forever while rounds cannot."""
+        """The simulator's cap in rounds.  A round itself can last forever (defenses and breezes undo every
+        attack), so the engine also stops a game at ``turn_cap`` turns, as ``end = "cap"``: the generic
+        tools count it as stopped at the cap, never as an end of the rules."""
         return rules.round_cap
+
+    def cap_text(self, rules: Rules) -> str:
+        return f"{rules.round_cap:,} rounds or {rules.turn_cap:,} turns"
+
+    def rule_values(self, rules: Rules) -> dict:
+        return rules.as_dict()
+
+    def changed_rules(self, rules: Rules) -> list[str]:
+        return list(rules.changed)
 
     def figures(self, state: State) -> dict:
         return _figures.figures(state)
@@ -57,6 +73,9 @@ class AncestralEngine:
 
     def check(self, position: _solve.Position, play: str, rules: Rules) -> dict:
         return _solve.check(position, play, rules)
+
+    def all_best(self, position: _solve.Position, rules: Rules) -> dict:
+        return _solve.all_best(position, rules)
 
     def position_state(self, position: _solve.Position, rules: Rules, rng: random.Random) -> State:
         return _solve.position_state(position, rules, rng)

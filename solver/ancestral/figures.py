@@ -9,12 +9,10 @@ their length and the win rates of seats and players are the generic report's.
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections import Counter
 
-Z = 1.959963984540054   # 95 %
-
+from solver.simulation.stats import mean_ci, pct, r4, wilson
 
 def figures(state) -> dict:
     """The figures of one game (JSON-able, small)."""
@@ -32,34 +30,6 @@ def figures(state) -> dict:
         "leaves_cleaned": c["leaves_cleaned"], "defenses_laid": c["defenses_laid"],
         "passes": c["passes"], "discards": c["discards"], "reshuffles": c["reshuffles"],
     }
-
-
-def _r(x: float) -> float:
-    return round(x, 4)
-
-
-def share(k: float, n: int) -> dict:
-    """A rate with its 95 % Wilson interval."""
-    if n <= 0:
-        return {"rate": None, "low": None, "high": None, "n": 0}
-    p = k / n
-    denom = 1 + Z * Z / n
-    centre = (p + Z * Z / (2 * n)) / denom
-    half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / denom
-    return {"rate": _r(p), "low": _r(max(0.0, centre - half)), "high": _r(min(1.0, centre + half)), "n": n}
-
-
-def mean(values) -> dict:
-    values = list(values)
-    if not values:
-        return {"mean": None, "low": None, "high": None, "n": 0}
-    m = statistics.fmean(values)
-    half = Z * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return {"mean": _r(m), "low": _r(m - half), "high": _r(m + half), "n": len(values)}
-
-
-def _pct(rate) -> str:
-    return f"{100 * rate:.1f}%"
 
 
 def report(records: list[dict]) -> dict:
@@ -81,38 +51,38 @@ def report(records: list[dict]) -> dict:
             places[(winner - starter) % p + 1] += 1
             expected += 1 / p
     total_rounds = sum(places.values())
-    starter_wins = share(places[1], total_rounds)
+    starter_wins = wilson(places[1], total_rounds)
     # does the winner of a round win the next one too?
     pairs = [(a, b) for g in games for a, b in zip(g["round_winners"], g["round_winners"][1:])]
-    again = share(sum(a == b for a, b in pairs), len(pairs))
+    again = wilson(sum(a == b for a, b in pairs), len(pairs))
     pair_expected = sum(1 / g["players"] for g in games for _ in g["round_winners"][1:])
     # the first player of the game: does their seat win it?
     finished = [g for g in games if g["end"] == "offerings"]
-    first_wins = share(sum(g["offerings"].index(max(g["offerings"])) == g["round_starters"][0]
+    first_wins = wilson(sum(g["offerings"].index(max(g["offerings"])) == g["round_starters"][0]
                            for g in finished if g["round_starters"]), len(finished))
     attacks = sum(g["attacks"] for g in games)
-    per_game = {key: mean(g[key] for g in games) for key in (
+    per_game = {key: mean_ci([g[key] for g in games]) for key in (
         "turns", "rounds", "eliminations", "attacks", "hunuc_huar_plays", "leaves_cancelled", "leaves_laid",
         "leaves_stopped", "leaves_cleaned", "defenses_laid", "passes", "reshuffles")}
     out = {
         "games": n, "stopped_at_cap": len(capped),
         "per_game": per_game,
-        "turns_per_round": {**mean(round_turns), "median": statistics.median(round_turns) if round_turns else None,
+        "turns_per_round": {**mean_ci(round_turns), "median": statistics.median(round_turns) if round_turns else None,
                             "longest": max(round_turns, default=None)},
         "round_won_by_its_first_player": starter_wins,
-        "round_won_by_its_first_player_if_even": _r(expected / total_rounds) if total_rounds else None,
+        "round_won_by_its_first_player_if_even": r4(expected / total_rounds) if total_rounds else None,
         "round_won_again_by_last_winner": again,
-        "round_won_again_by_last_winner_if_even": _r(pair_expected / len(pairs)) if pairs else None,
+        "round_won_again_by_last_winner_if_even": r4(pair_expected / len(pairs)) if pairs else None,
         "game_won_by_first_player": first_wins,
-        "game_won_by_first_player_if_even": _r(sum(1 / g["players"] for g in finished) / len(finished))
+        "game_won_by_first_player_if_even": r4(sum(1 / g["players"] for g in finished) / len(finished))
         if finished else None,
-        "attacks_cancelled": share(sum(g["hunuc_huar_plays"] for g in games), attacks),
+        "attacks_cancelled": wilson(sum(g["hunuc_huar_plays"] for g in games), attacks),
     }
     tables = [
         {"title": "Who wins a round, by place in its turn order",
          "columns": ["Place (1 = first player)", "Rounds won", "Share", "95% interval"],
-         "rows": [[place, places[place], _pct(s["rate"]), f"{_pct(s['low'])} to {_pct(s['high'])}"]
-                  for place in sorted(places) for s in [share(places[place], total_rounds)]]},
+         "rows": [[place, places[place], pct(s["rate"]), f"{pct(s['low'])} to {pct(s['high'])}"]
+                  for place in sorted(places) for s in [wilson(places[place], total_rounds)]]},
         {"title": "Rounds per game",
          "columns": ["Rounds", "Games"],
          "rows": [[k, v] for k, v in sorted(Counter(rounds).items())]},
@@ -138,11 +108,11 @@ def _findings(f: dict) -> list[str]:
         if s["n"]:
             verdict = ("more often than" if s["low"] > even else "less often than" if s["high"] < even
                        else "about as often as")
-            lines.append(f"{what} {_pct(s['rate'])} of the time (95% interval {_pct(s['low'])} to "
-                         f"{_pct(s['high'])}, {s['n']:,} {counted}): {verdict} an even share ({_pct(even)}).")
+            lines.append(f"{what} {pct(s['rate'])} of the time (95% interval {pct(s['low'])} to "
+                         f"{pct(s['high'])}, {s['n']:,} {counted}): {verdict} an even share ({pct(even)}).")
     c = f["attacks_cancelled"]
     if c["n"]:
-        lines.append(f"Hunuc-Huar cancels {_pct(c['rate'])} of attacks ({per['hunuc_huar_plays']['mean']:.2f} a game), "
+        lines.append(f"Hunuc-Huar cancels {pct(c['rate'])} of attacks ({per['hunuc_huar_plays']['mean']:.2f} a game), "
                      f"turning away {per['leaves_cancelled']['mean']:.1f} leaves of damage a game, against "
                      f"{per['leaves_laid']['mean']:.1f} leaves laid, {per['leaves_stopped']['mean']:.1f} stopped by "
                      f"defenses and {per['leaves_cleaned']['mean']:.1f} swept away.")

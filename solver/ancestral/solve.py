@@ -42,7 +42,6 @@ from solver.ancestral.state import State, new_game
 
 OPTIMAL_FIELDS = 5     # the measure's fields; the rest of the key breaks ties
 SHOWN = 8              # actions listed in the answer's lines
-_TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0", "")
 EXAMPLE_HAND = ("Strong Wind", "Hot Wind", "Quincha Defense", "South Breeze", "Hunuc-Huar Protection")
 
 
@@ -65,25 +64,24 @@ def position_fields(rules: Rules) -> list[dict]:
     protections = [deck.names[k] for k in deck.protections]
     special = _special_name(rules)
     example = [n for n in EXAMPLE_HAND if n in names][:rules.hand_size]
-    fields: list[dict] = [
+    return [
         {"name": "players", "label": "Players in the round", "kind": "number", "min": 2, "max": most,
          "default": most, "help": "You are player 1; players 2, 3... follow you in turn order, to your left."},
         {"name": "hand", "label": "Your hand", "kind": "cards", "choices": names, "default": example,
          "min": 0, "max": rules.hand_size,
          "help": f"Up to {rules.hand_size} cards, e.g. Strong Wind, Hot Wind, South Breeze."},
+        {"name": "leaves", "label": "Leaves in each hut", "kind": "numbers", "min": 0,
+         "max": rules.leaves_to_lose - 1, "default": [0] * most, "example": "0,3,1,0",
+         "help": f"One number a player, yours first: 0 to {rules.leaves_to_lose - 1} (a hut with "
+                 f"{rules.leaves_to_lose} is out)."},
+        {"name": "defenses", "label": "Defenses in each hut", "kind": "player-cards", "choices": protections,
+         "default": [[] for _ in range(most)],
+         "help": "One list a player, yours first; at most one of each kind in a hut. As text: lists "
+                 "separated by ';', e.g. 'Quincha Defense; ; Tree Curtain, Water Shield'."},
+        {"name": "hunuc", "label": f"Players holding a {special}", "kind": "numbers", "min": 2, "max": most,
+         "default": [], "example": "2,4",
+         "help": f"As in a rule check: the other players who could cancel an attack with a {special}."},
     ]
-    for p in range(1, most + 1):
-        fields.append({"name": f"leaves_{p}", "label": "Leaves in your hut" if p == 1 else f"Leaves in player {p}'s hut",
-                       "kind": "number", "min": 0, "max": rules.leaves_to_lose - 1, "default": 0,
-                       "help": f"0 to {rules.leaves_to_lose - 1}: a hut with {rules.leaves_to_lose} is out."})
-    fields.append({"name": "defenses", "label": "Defenses in each hut", "kind": "player-cards", "choices": protections,
-                   "default": [[] for _ in range(most)],
-                   "help": "One list a player, yours first; at most one of each kind in a hut. As text: lists "
-                           "separated by ';', e.g. 'Quincha Defense; ; Tree Curtain, Water Shield'."})
-    for p in range(2, most + 1):
-        fields.append({"name": f"hunuc_{p}", "label": f"Player {p} holds a {special}", "kind": "flag",
-                       "default": False, "help": f"As in a rule check: whether player {p} could cancel an attack."})
-    return fields
 
 
 def _special_name(rules: Rules) -> str:
@@ -104,20 +102,13 @@ def read_position(raw: dict[str, Any], rules: Rules) -> Position:
     if sum(hand_counts.values()) > rules.hand_size:
         raise OptionError("hand", f"a hand holds at most {rules.hand_size} cards, not {sum(hand_counts.values())}")
     hand = tuple(hand_counts.get(k, 0) for k in range(deck.size))
-    leaves = []
-    for p in range(1, max_players(rules) + 1):
-        n = _number(f"leaves_{p}", value[f"leaves_{p}"], fields[f"leaves_{p}"])
-        if p > players and n:
-            raise OptionError(f"leaves_{p}", f"player {p} is not in a round of {players} players")
-        if p <= players:
-            leaves.append(n)
+    leaves = _per_player("leaves", value["leaves"], players, fields["leaves"])
     defense = _defenses(value["defenses"], players, table)
     holders = set()
-    for p in range(2, max_players(rules) + 1):
-        if _flag(f"hunuc_{p}", value[f"hunuc_{p}"]):
-            if p > players:
-                raise OptionError(f"hunuc_{p}", f"player {p} is not in a round of {players} players")
-            holders.add(p - 1)
+    for p in _numbers("hunuc", value["hunuc"], fields["hunuc"]):
+        if p > players:
+            raise OptionError("hunuc", f"player {p} is not in a round of {players} players")
+        holders.add(p - 1)
     position = Position(players, hand, tuple(leaves), tuple(defense), frozenset(holders))
     _check_cards(position, rules, table)
     return position
@@ -131,13 +122,24 @@ def _number(name: str, raw: Any, field: dict) -> int:
     return int(text)
 
 
-def _flag(name: str, raw: Any) -> bool:
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw).strip().lower()
-    if text in _TRUE or text in _FALSE:
-        return text in _TRUE
-    raise OptionError(name, f"takes yes or no (true, false, on, off, 1, 0), not {raw!r}")
+def _numbers(name: str, raw: Any, field: dict) -> list[int]:
+    """Whole numbers given as a list or as text separated by commas, each within the field's bounds."""
+    if raw is None:
+        return []
+    items = raw.split(",") if isinstance(raw, str) else raw
+    if not isinstance(items, (list, tuple)) or len(items) > 100:
+        raise OptionError(name, f"give whole numbers separated by commas, e.g. {field['example']}")
+    items = [item for item in items if not (isinstance(item, str) and not item.strip())]
+    return [_number(name, item, field) for item in items]
+
+
+def _per_player(name: str, raw: Any, players: int, field: dict) -> list[int]:
+    """One number a player (yours first); players not given have 0, players beyond the round none."""
+    numbers = _numbers(name, raw, field)
+    for p, n in enumerate(numbers[players:], start=players + 1):
+        if n:
+            raise OptionError(name, f"player {p} is not in a round of {players} players")
+    return (numbers + [0] * players)[:players]
 
 
 def _card_list(name: str, raw: Any, table: Table) -> dict[int, int]:
@@ -199,7 +201,7 @@ def _check_cards(position: Position, rules: Rules, table: Table) -> None:
     if len(position.holders) > specials:
         name = _special_name(rules)
         marked = len(position.holders)
-        raise OptionError(f"hunuc_{max(position.holders) + 1}",
+        raise OptionError("hunuc",
                           f"{marked} player{' is' if marked == 1 else 's are'} marked as holding a {name}, but "
                           f"only {specials} {name} {'is' if specials == 1 else 'are'} left once your hand is counted")
     needed = sum(position.leaves) + (position.players - 1) * rules.hand_size
@@ -283,6 +285,18 @@ def solve(position: Position, rules: Rules) -> dict:
     lines.append(f"Measure: {MEASURE}")
     return {"lines": lines, "best": [action_text(table, a) for a in best], "measure": MEASURE,
             "actions": entries, "changed_rules": list(rules.changed)}
+
+
+def all_best(position: Position, rules: Rules) -> dict:
+    """Every action that is best by the game's measure (``--all``), in the order :func:`solve` ranks them."""
+    table = table_for(rules)
+    found = ranked(position, rules)
+    best_key = found[0][0][:OPTIMAL_FIELDS]
+    best = [(i, a, e) for i, (k, a, e) in enumerate(found) if k[:OPTIMAL_FIELDS] == best_key]
+    lines = [f"{len(best)} best action{'s' if len(best) != 1 else ''} by the measure, of {len(found)} legal:"]
+    lines += [f"  {action_text(table, a)}: {effect_text(table, a, e)}" for _, a, e in best]
+    return {"lines": lines, "best": [action_text(table, a) for _, a, _ in best],
+            "actions": [_entry(table, a, e, i + 1) for i, a, e in best]}
 
 
 def _deciding(best: tuple, other: tuple) -> str:

@@ -51,7 +51,7 @@ from solver.ancestral.moves import (
     turn_actions,
     turn_problem,
 )
-from solver.ancestral.protocol import TERMINAL, IllegalMove
+from solver.engine import TERMINAL, IllegalMove
 from solver.ancestral.rules import Rules, circulating
 
 ENDS = ("offerings", "cap")   # "cap": stopped by the simulator's safeguard, not by the rules
@@ -161,6 +161,11 @@ class State:
     def scores(self) -> list[float]:
         """Offerings held."""
         return [float(o) for o in self.offerings]
+
+    def seats(self) -> list[int]:
+        """Each player's seat: 0 is the first player of round 1, then to the left."""
+        first, n = self.round_starters[0], self.players
+        return [(p - first) % n for p in range(n)]
 
     def clone(self) -> "State":
         new = State.__new__(State)

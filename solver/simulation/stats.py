@@ -133,6 +133,7 @@ def summarize(records: list[dict], spec) -> dict:
         "rules": engine.rule_values(spec.rules) if hasattr(engine, "rule_values") else {},
         "changed_rules": list(engine.changed_rules(spec.rules)) if hasattr(engine, "changed_rules") else [],
         "round_cap": engine.round_cap(spec.rules),
+        **({"cap_text": engine.cap_text(spec.rules)} if hasattr(engine, "cap_text") else {}),
         "seating": "dealt" if getattr(engine, "deals_seats", False) else "rotated",
         "end_words": {e: end_words(engine).get(e, e.replace("_", " ")) for e in known},
         "ends": {e: {"count": ends[e], **wilson(ends[e], n)} for e in known},
@@ -174,9 +175,14 @@ def engine_section(engine, records: list[dict]) -> dict:
 def _cap_sentence(s: dict, detail: str = "") -> str:
     """How many games the round cap stopped, and the engine's words on what those games were doing."""
     cap = s["ends"][CAP]
-    return (f"{of_text(cap['count'], s['games'])} games ({pct(cap['rate'])}) were stopped at the round cap of "
-            f"{s['round_cap']} rounds, a safeguard of the simulator and not an end the rules name"
-            f"{'; ' + detail if detail else ''}.")
+    return (f"{of_text(cap['count'], s['games'])} games ({pct(cap['rate'])}) were stopped at {cap_text(s)}, "
+            f"a safeguard of the simulator and not an end the rules name{'; ' + detail if detail else ''}.")
+
+
+def cap_text(s: dict) -> str:
+    """The simulator's cap in words: the round cap, or the engine's words when it stops games of its own too
+    (``Engine.cap_text``: "100 rounds or 2,000 turns")."""
+    return f"the cap of {s['cap_text']}" if s.get("cap_text") else f"the round cap of {s['round_cap']} rounds"
 
 
 def cap_warning(s: dict, detail: str = "") -> str | None:

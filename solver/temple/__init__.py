@@ -5,6 +5,6 @@
 :mod:`.policies` (the simple players), :mod:`.figures` (one game's figures and the
 balance report's section), :mod:`.search` (the construction question answered by
 exhaustive search) and :mod:`.solve` (positions read, answers and checks in words),
-:mod:`.engine` (the Engine object the registry names), :mod:`.protocol` (the
-protocol's names this engine uses).
+:mod:`.engine` (the Engine object the registry names).  The protocol's names
+(``TERMINAL``, ``IllegalMove``) are :mod:`solver.engine`'s.
 """

@@ -22,6 +22,7 @@ class TempleEngine:
     policy_help = HELP
     play_help = ("the cards each player sets, in turn from the summoner, separated by ';', e.g. "
                  "'2 Lower Terrace; 1 Lower Terrace, 2 Jade Jewel; nothing'")
+    play_example = "2 Foundation Stone; 1 Foundation Stone, 2 Jade Jewel; nothing"
 
     def rules(self, game, settings: dict[str, str], option: str = "--set") -> Rules:
         rules = rules_of_game(game)
@@ -62,6 +63,9 @@ class TempleEngine:
 
     def check(self, position, play: str, rules: Rules) -> dict:
         return _solve.check(position, play, rules)
+
+    def all_best(self, position, rules: Rules) -> dict:
+        return _solve.all_best(position, rules)
 
     def position_state(self, position, rules: Rules, rng: random.Random) -> TempleState:
         return _solve.position_state(position, rules, rng)

@@ -361,6 +361,34 @@ def _best_action(position: Position, played: Outcome) -> tuple[int, tuple]:
     return p, ("set", cards, pairs)
 
 
+def all_best(position: Position, rules: Rules) -> dict:
+    """Every best first decision of the construction (``--all``): the first player's summons or pass, or the
+    summoner's sets, whichever are worth as much by the objective, the later players doing their best."""
+    t = _table(position, rules)
+    n, level = position.players, position.level
+    search = Search(t, position.first, n)
+    hands = search.settable(tuple(classes(h, level) for h in position.hands))
+    if position.summoner is None:
+        p = position.first
+        order = [(p + i) % n for i in range(n)]
+        options = [(PASS, search._summon(hands, search.zero, order, 1).gains)]
+        if not t.must_set or t.capacity(hands[p]) >= 1:
+            options.append((CALL, search.construction(hands, p, search.zero)[2]))
+        scored = [(action, t.value(gains, p)) for action, gains in options]
+    else:
+        p = position.summoner
+        judge = Construction(t, hands, p, search.zero)
+        scored = [(("set", *option), score) for option, score, *_ in judge.scored(0, 0, NONE, NONE)]
+        if not scored:
+            return {"lines": [f"{_who(p)} has no card to set for level {level}."], "best": [], "player": p + 1,
+                    "value": None}
+    top = max(score for _, score in scored)
+    best = [action_text(rules, action, level) for action, score in scored if score == top]
+    lines = [f"{len(best)} best play{'s' if len(best) != 1 else ''} for {_who(p).lower()} "
+             f"({position.objective} {top:+d}, the later players doing their best):"] + [f"  {b}" for b in best]
+    return {"lines": lines, "best": best, "player": p + 1, "value": top}
+
+
 # --- checking a proposed construction ---------------------------------------------------------------
 
 def parse_play(play: str, position: Position, rules: Rules) -> list[tuple[int, int]]:

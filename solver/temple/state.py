@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from typing import Hashable
 
-from solver.temple.protocol import TERMINAL, IllegalMove, shares_of
+from solver.engine import TERMINAL, IllegalMove, shares_of
 from solver.temple.rules import JEWEL, Rules
 
 SWAP, SUMMON, SET, OVER = "swap", "summon", "set", "over"
