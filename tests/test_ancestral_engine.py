@@ -15,8 +15,9 @@ from kitgen.data.game import load_game
 from kitgen.errors import GameDataError, OptionError
 from solver.ancestral.engine import ENGINE
 from solver.ancestral.moves import ATTACK, CLEAN, DISCARD, LET, PLAY, PROTECT
-from solver.engine import TERMINAL, IllegalMove
 from solver.ancestral.rules import CHOICES, RULINGS, SWITCHES, rules_of_game
+from solver.engine import TERMINAL, IllegalMove
+from tests.engine_checks import play_checked_games
 
 GAME = load_game("ancestral")
 RULES = ENGINE.rules(GAME, {})
@@ -132,6 +133,14 @@ def test_hundreds_of_greedy_games_end_as_the_rules_say():
         assert max(s.offerings) == RULES.offerings_to_win or s.end == "cap"
     assert ends["offerings"] >= 495, ends
     assert min(rounds) >= RULES.offerings_to_win and max(rounds) <= 4 * (RULES.offerings_to_win - 1) + 1
+
+
+@pytest.mark.parametrize("settings, players", [({"offerings_to_win": "1"}, 4),
+                                                ({"offerings_to_win": "2", "new_round": "keep",
+                                                  "hunuc_huar_by": "anyone", "damage_by": "cards"}, 2)])
+def test_the_engine_keeps_the_protocol_in_random_games(settings, players):
+    # the checks every engine passes (tests/engine_checks.py), on games of one or two rounds
+    assert play_checked_games(ENGINE, rules(**settings), players, games=4, seed=players) == {"offerings": 4}
 
 
 def test_a_clone_is_independent_and_a_resample_keeps_what_the_player_saw():

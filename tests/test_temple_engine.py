@@ -11,12 +11,13 @@ import pytest
 
 from kitgen.data.game import load_game
 from kitgen.errors import GameDataError, OptionError
+from solver.engine import TERMINAL, IllegalMove
 from solver.temple import solve as temple
 from solver.temple.engine import ENGINE
-from solver.engine import TERMINAL, IllegalMove
 from solver.temple.rules import JEWEL, RULINGS, rules_of_game, with_settings
 from solver.temple.state import CALL, KEEP, PASS
 from tests.conftest import copy_builtin
+from tests.engine_checks import play_checked_games
 
 GAME = load_game("temple-of-inscriptions")
 RULES = rules_of_game(GAME)
@@ -123,6 +124,14 @@ def test_thousands_of_games_keep_the_rules_and_end():
             if state.end == "complete":
                 assert state.built == rules.levels and state.level_rounds == sorted(state.level_rounds)
     assert ends["complete"] > 800 and set(ends) <= {"complete", "stalled", None}
+
+
+@pytest.mark.parametrize("settings, players", [({}, 4), ({"scoring": "per_player", "one_construction": "false",
+                                                     "summoner_sets": "true", "empty_pile": "stop"}, 2)])
+def test_the_engine_keeps_the_protocol_in_random_games(settings, players):
+    # the checks every engine passes (tests/engine_checks.py)
+    ends = play_checked_games(ENGINE, with_settings(RULES, settings), players, games=4, seed=players)
+    assert sum(ends.values()) == 4 and set(ends) <= {"complete", "stalled"}
 
 
 def test_the_same_seed_plays_the_same_game():

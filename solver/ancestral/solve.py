@@ -322,7 +322,7 @@ def position_lines(position: Position, rules: Rules) -> list[str]:
     return lines
 
 
-def check(position: Position, play: str, rules: Rules, option: str = "play") -> dict:
+def check(position: Position, play: str, rules: Rules, option: str = "--play") -> dict:
     """Whether a proposed play (text) is legal here, why, and how far it is from the best."""
     table = table_for(rules)
     action = complete(parse_play(play, table, position.players, option), position, table, option)
