@@ -185,7 +185,7 @@ def test_a_play_that_cannot_be_read_is_one_clear_message(play, words):
                                      "defenses": ";;Quincha Defense, Tree Curtain"}, RULES)
     with pytest.raises(OptionError) as caught:
         ENGINE.check(position, play, RULES)
-    assert caught.value.option == "play" and words in caught.value.message
+    assert caught.value.option == "--play" and words in caught.value.message
 
 
 @pytest.mark.parametrize("play, reason", [

@@ -8,6 +8,7 @@ through it; nothing here imports them.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from solver.ancestral import figures as _figures
@@ -28,6 +29,7 @@ class AncestralEngine:
                  "Quincha Defense' when the attack discards some of several defenses), 'protect with Quincha "
                  "Defense', 'clean with 2 South Breeze', 'discard Reference' or 'pass'")
     play_example = "attack 2 with Strong Wind + Hot Wind"
+    web_view = Path(__file__).resolve().parent / "web" / "solver_view.js"   # its drawing on the solver page
 
     def rules(self, game, settings: dict[str, str] | None = None, option: str = "--set") -> Rules:
         """The rules of ``game`` (a loaded kitgen Game) with ``--set NAME=VALUE`` settings applied."""

@@ -29,6 +29,7 @@ def figures(state) -> dict:
         "leaves_stopped": c["leaves_stopped"], "leaves_lost": c["leaves_lost"],
         "leaves_cleaned": c["leaves_cleaned"], "defenses_laid": c["defenses_laid"],
         "passes": c["passes"], "discards": c["discards"], "reshuffles": c["reshuffles"],
+        "cancels_by_seat": [n for _, n in sorted(zip(state.seats(), state.cancels))],
     }
 
 
@@ -56,10 +57,6 @@ def report(records: list[dict]) -> dict:
     pairs = [(a, b) for g in games for a, b in zip(g["round_winners"], g["round_winners"][1:])]
     again = wilson(sum(a == b for a, b in pairs), len(pairs))
     pair_expected = sum(1 / g["players"] for g in games for _ in g["round_winners"][1:])
-    # the first player of the game: does their seat win it?
-    finished = [g for g in games if g["end"] == "offerings"]
-    first_wins = wilson(sum(g["offerings"].index(max(g["offerings"])) == g["round_starters"][0]
-                           for g in finished if g["round_starters"]), len(finished))
     attacks = sum(g["attacks"] for g in games)
     per_game = {key: mean_ci([g[key] for g in games]) for key in (
         "turns", "rounds", "eliminations", "attacks", "hunuc_huar_plays", "leaves_cancelled", "leaves_laid",
@@ -73,9 +70,6 @@ def report(records: list[dict]) -> dict:
         "round_won_by_its_first_player_if_even": r4(expected / total_rounds) if total_rounds else None,
         "round_won_again_by_last_winner": again,
         "round_won_again_by_last_winner_if_even": r4(pair_expected / len(pairs)) if pairs else None,
-        "game_won_by_first_player": first_wins,
-        "game_won_by_first_player_if_even": r4(sum(1 / g["players"] for g in finished) / len(finished))
-        if finished else None,
         "attacks_cancelled": wilson(sum(g["hunuc_huar_plays"] for g in games), attacks),
     }
     tables = [
@@ -83,11 +77,47 @@ def report(records: list[dict]) -> dict:
          "columns": ["Place (1 = first player)", "Rounds won", "Share", "95% interval"],
          "rows": [[place, places[place], pct(s["rate"]), f"{pct(s['low'])} to {pct(s['high'])}"]
                   for place in sorted(places) for s in [wilson(places[place], total_rounds)]]},
+        *_cancels_table(records),
         {"title": "Rounds per game",
          "columns": ["Rounds", "Games"],
          "rows": [[k, v] for k, v in sorted(Counter(rounds).items())]},
     ]
-    return {"figures": out, "tables": tables, "findings": _findings(out)}
+    return {"figures": out, "tables": tables, "findings": _findings(out), "cap_detail": _cap_detail(capped)}
+
+
+def _cap_detail(capped: list[dict]) -> str:
+    """What the games stopped at the cap were doing (the words after "not an end the rules name; ")."""
+    if not capped:
+        return ""
+    rounds = statistics.fmean(g["rounds"] for g in capped)
+    turns = statistics.fmean(g["unfinished_round_turns"] for g in capped)
+    return (f"they had finished {rounds:.1f} rounds on average, and the round under way had lasted {turns:,.0f} "
+            f"turns")
+
+
+CANCEL_GROUPS = (0, 1, 2, 3)     # players by attacks cancelled in a game: 0, 1, 2, 3 or more
+
+
+def _cancels_table(records: list[dict]) -> list[dict]:
+    """The share of games won by players who cancelled 0, 1, 2, 3 or more attacks with a Hunuc-Huar in them
+    (records of the simulator, whose seats say who won; none for figures alone)."""
+    wins: Counter = Counter()
+    seats: Counter = Counter()
+    for record in records:
+        if "seats" not in record:
+            return []
+        for seat, cancels in zip(record["seats"], record["figures"]["cancels_by_seat"]):
+            group = min(cancels, CANCEL_GROUPS[-1])
+            seats[group] += 1
+            wins[group] += seat["win"]
+    rows = []
+    for group in CANCEL_GROUPS:
+        if seats[group]:
+            w = wilson(wins[group], seats[group])
+            label = f"{group} or more" if group == CANCEL_GROUPS[-1] else str(group)
+            rows.append([label, seats[group], pct(w["rate"]), f"{pct(w['low'])} to {pct(w['high'])}"])
+    return [{"title": "Games won by players who cancelled attacks with a Hunuc-Huar",
+             "columns": ["Attacks cancelled in the game", "Players", "Won", "95% interval"], "rows": rows}]
 
 
 def _findings(f: dict) -> list[str]:
@@ -99,11 +129,10 @@ def _findings(f: dict) -> list[str]:
     if f["stopped_at_cap"]:
         capped = f["stopped_at_cap"]
         lines.append(f"{capped:,} of {g:,} games {'was' if capped == 1 else 'were'} still running at the simulator's "
-                     f"cap and {'was' if capped == 1 else 'were'} stopped there: a round can go on without end.")
+                     f"cap and {'was' if capped == 1 else 'were'} stopped there.")
     for name, what, counted in (
             ("round_won_by_its_first_player", "The first player of a round wins it", "rounds"),
-            ("round_won_again_by_last_winner", "The winner of a round wins the next one too", "pairs of rounds"),
-            ("game_won_by_first_player", "The player who starts the first round wins the game", "games")):
+            ("round_won_again_by_last_winner", "The winner of a round wins the next one too", "pairs of rounds")):
         s, even = f[name], f[f"{name}_if_even"]
         if s["n"]:
             verdict = ("more often than" if s["low"] > even else "less often than" if s["high"] < even

@@ -47,7 +47,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 SWITCHES: tuple[str, ...] = ("pass_allowed", "protect_many", "leaf_reshuffle")
 RULINGS: tuple[str, ...] = (*CHOICES, *SWITCHES)
-SETTINGS: tuple[str, ...] = (*NUMBERS, DAMAGE, *SIMULATION, *RULINGS)   # what --set may change
+SETTINGS: tuple[str, ...] = (*NUMBERS, DAMAGE, *SIMULATION, *RULINGS)   # what --set may change (and count.<card>)
+COUNT_PREFIX, MAX_COUNT = "count.", 1000
 _TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
 _WHOLE = re.compile(r"\+?[0-9]{1,7}")
 
@@ -90,8 +91,10 @@ class Rules:
         return len(self.damage)
 
     def as_dict(self) -> dict[str, Any]:
-        """Every setting by name, as JSON-able values (the run's rules for a report)."""
-        return {name: list(self.damage) if name == DAMAGE else getattr(self, name) for name in SETTINGS}
+        """Every setting by name, as JSON-able values (the run's rules for a report), card counts included."""
+        out = {name: list(self.damage) if name == DAMAGE else getattr(self, name) for name in SETTINGS}
+        out.update({COUNT_PREFIX + name: count for name, count in zip(self.deck.names, self.deck.counts)})
+        return out
 
 
 def declares_ancestral(rules_table: Mapping) -> bool:
@@ -187,15 +190,30 @@ def _value(name: str, raw: Any, where: str, error=OptionError) -> Any:
 
 
 def with_settings(rules: Rules, settings: Mapping[str, Any], option: str = "--set") -> Rules:
-    """``rules`` with ``settings`` (name -> value as typed) applied; a bad name or value is an OptionError."""
+    """``rules`` with ``settings`` (name -> value as typed) applied; a bad name or value is an OptionError.
+    ``count.<card>`` sets the copies of a card in the deck (``count.Hunuc-Huar Protection=0``)."""
     changes: dict[str, Any] = {}
+    counts, recounted = list(rules.deck.counts), []
     for name, raw in settings.items():
-        key = str(name).strip().replace("-", "_")
+        text = str(name).strip()
+        if text.startswith(COUNT_PREFIX):
+            kind = rules.deck.lookup(text[len(COUNT_PREFIX):])
+            if kind is None:
+                raise OptionError(option, f"no card named {text[len(COUNT_PREFIX):]!r} for count.<card> (cards: "
+                                          f"{', '.join(rules.deck.names)})")
+            counts[kind] = _whole(COUNT_PREFIX + rules.deck.names[kind], raw, 0, MAX_COUNT, option, OptionError)
+            if counts[kind] != rules.deck.counts[kind]:
+                recounted.append(COUNT_PREFIX + rules.deck.names[kind])
+            continue
+        key = text.replace("-", "_")
         if key not in SETTINGS:
-            raise OptionError(option, f"unknown rule {name!r} for Ancestral; accepted: {', '.join(SETTINGS)}")
+            raise OptionError(option, f"unknown rule {name!r} for Ancestral; accepted: {', '.join(SETTINGS)}, "
+                                      "count.<card>")
         changes[key] = _value(key, raw, option)
-    changed = tuple(dict.fromkeys((*rules.changed, *(k for k, v in changes.items() if v != getattr(rules, k)))))
-    return _checked(replace(rules, **changes, changed=changed), option, OptionError)
+    changed = tuple(dict.fromkeys((*rules.changed, *(k for k, v in changes.items() if v != getattr(rules, k)),
+                                   *recounted)))
+    deck = replace(rules.deck, counts=tuple(counts))
+    return _checked(replace(rules, **changes, deck=deck, changed=changed), option, OptionError)
 
 
 def _checked(rules: Rules, where: str, error) -> Rules:

@@ -79,7 +79,7 @@ def position_fields(rules: Rules) -> list[dict]:
          "help": "One list a player, yours first; at most one of each kind in a hut. As text: lists "
                  "separated by ';', e.g. 'Quincha Defense; ; Tree Curtain, Water Shield'."},
         {"name": "hunuc", "label": f"Players holding a {special}", "kind": "numbers", "min": 2, "max": most,
-         "default": [], "example": "2,4",
+         "default": [], "example": "2,4", "card": special,
          "help": f"As in a rule check: the other players who could cancel an attack with a {special}."},
     ]
 

@@ -65,7 +65,7 @@ class State:
     __slots__ = ("rules", "table", "players", "rng", "cards", "hands", "deck", "discard", "seen", "leaves",
                  "defense", "in_round", "left", "offerings", "round", "turns", "round_turns", "mover",
                  "starter", "pending", "end", "count", "round_winners", "round_starters", "round_lengths",
-                 "round_eliminated")
+                 "round_eliminated", "cancels")
 
     # --- the protocol -----------------------------------------------------------------------
 
@@ -181,6 +181,7 @@ class State:
         new.mover, new.starter, new.end = self.mover, self.starter, self.end
         new.pending = list(self.pending) if self.pending else None
         new.count = dict(self.count)
+        new.cancels = list(self.cancels)
         new.round_winners, new.round_starters = list(self.round_winners), list(self.round_starters)
         new.round_lengths, new.round_eliminated = list(self.round_lengths), list(self.round_eliminated)
         return new
@@ -263,6 +264,7 @@ class State:
             self.discard.append(k)
             self.seen[k] += 1
             self.count["cancelled"] += 1
+            self.cancels[q] += 1
             self.count["leaves_cancelled"] += damage
             self._refill(q)
             self.pending = None
@@ -444,6 +446,7 @@ def new_game(rules: Rules, players: int, rng: random.Random) -> State:
     s.round, s.turns, s.round_turns = 1, 0, 0
     s.pending, s.end = None, None
     s.count = dict.fromkeys(COUNTERS, 0)
+    s.cancels = [0] * players                 # attacks each player cancelled with a Hunuc-Huar
     s.round_winners, s.round_lengths, s.round_eliminated = [], [], []
     s.starter = rng.randrange(players) if rules.first_player == "random" else 0
     s.round_starters = [s.starter]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from solver.temple import figures as _figures
 from solver.temple import solve as _solve
@@ -23,6 +24,7 @@ class TempleEngine:
     play_help = ("the cards each player sets, in turn from the summoner, separated by ';', e.g. "
                  "'2 Lower Terrace; 1 Lower Terrace, 2 Jade Jewel; nothing'")
     play_example = "2 Foundation Stone; 1 Foundation Stone, 2 Jade Jewel; nothing"
+    web_view = Path(__file__).resolve().parent / "web" / "solver_view.js"   # its drawing on the solver page
 
     def rules(self, game, settings: dict[str, str], option: str = "--set") -> Rules:
         rules = rules_of_game(game)

@@ -330,6 +330,7 @@ def solve(position: Position, rules: Rules) -> dict:
         "best": [action_text(rules, action, level)],
         "player": player + 1,
         "objective": position.objective,
+        "cards": {"level": rules.names[level], "jewel": rules.jewel_name, "jewels_per_card": rules.jewels_per_card},
         "completion": {"possible": can.possible, "most_cards": can.best,
                        "swaps": _swaps_json(rules, position, can.swaps),
                        "summoner": None if can.summoner is None else can.summoner + 1,

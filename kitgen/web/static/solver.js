@@ -4,7 +4,8 @@
 //
 // What is drawn of a position and of an answer is a "view": the engine's own, when its package has one
 // (it sets window.kitgenSolverView = function (kit) { return view; } before this script runs), else the
-// generic view below, which works from the position fields alone.  A view has:
+// generic view below, which works from the position fields alone (an engine's view may start from it:
+// kit.genericView() returns it, with its values, fields and widgets).  A view has:
 //   render()          draw the position in #position
 //   position()        the position's fields, as the JSON API takes them
 //   used(name), add(name)   copies of a card in the position, and a tap on it in the deck
@@ -169,19 +170,32 @@
   }
 
   // --- the generic view: the position from the engine's fields --------------------------------
+  // An engine's own view may start from it (kit.genericView()) and replace what it draws differently.
   function genericView() {
     const fields = engine.fields;
     const values = {};
     let active = null;                   // [field name, player index or null]: where a deck tap goes
+    // the number of players: a "players" field, or else each player-cards field's own count of lists,
+    // changed on the page within the field's min and max
+    const playersField = fields.find((g) => g.name === "players" && g.kind === "number");
     for (const f of fields) {
       const d = f.default;
       values[f.name] = f.kind === "cards" ? (d || []).slice() : f.kind === "player-cards" ? (d || []).map((l) => l.slice())
         : f.kind === "numbers" ? (d || []).slice() : f.kind === "flag" ? Boolean(d) : d !== undefined ? d : (f.kind === "number" ? f.min || 0 : "");
+      if (f.kind === "player-cards" && !playersField) {
+        const wanted = Math.min(f.max ?? 4, Math.max(f.min ?? 2, 4));
+        while (values[f.name].length < wanted) values[f.name].push([]);
+      }
       if (!active && (f.kind === "cards" || f.kind === "player-cards")) active = [f.name, f.kind === "player-cards" ? 0 : null];
     }
-    const playersOf = (f) => {
-      const players = fields.find((g) => g.name === "players" && g.kind === "number");
-      return players ? values.players : Math.max(values[f.name].length, f.players || 4);
+    const playersOf = (f) => (playersField ? values.players : values[f.name].length);
+    const setPlayers = (f, n) => {
+      const list = values[f.name];
+      if (n < (f.min ?? 1) || n > (f.max ?? 8)) return;
+      while (list.length < n) list.push([]);
+      list.length = n;
+      if (active && active[0] === f.name && active[1] >= n) active = [f.name, 0];
+      changed();
     };
     const listOf = (name, player) => {
       if (player === null) return values[name];
@@ -210,7 +224,13 @@
       if (f.kind === "player-cards") {
         const rows = [];
         for (let p = 0; p < playersOf(f); p++) rows.push(cardList(f, p, "Player " + (p + 1)));
-        return el("section", { class: "panel", "data-field": f.name }, [head, help, ...rows].filter(Boolean));
+        const top = playersField ? head : el("div", { class: "panel-head" }, [head, el("div", { class: "stepper players" }, [
+          el("button", { class: "small", "aria-label": "One player fewer", "data-players": "down",
+                         onclick: () => setPlayers(f, playersOf(f) - 1) }, ["−"]),
+          el("output", { "data-players": f.name, text: plural(playersOf(f), "player") }),
+          el("button", { class: "small", "aria-label": "One player more", "data-players": "up",
+                         onclick: () => setPlayers(f, playersOf(f) + 1) }, ["+"])])]);
+        return el("section", { class: "panel", "data-field": f.name }, [top, help, ...rows].filter(Boolean));
       }
       if (f.kind === "number") {
         const step = (by) => { values[f.name] = Math.min(f.max ?? Infinity, Math.max(f.min ?? -Infinity, values[f.name] + by)); changed(); };
@@ -258,6 +278,7 @@
     const lines = (data) => el("div", { class: "lines" }, (data.lines || []).map((line) => el("p", { text: line })));
     let playInput = null;
     return {
+      values, fields, widget, cardList, playersOf, bestBlock, lines,
       render() { $("position").replaceChildren(...fields.map(widget)); },
       position() {
         const out = {};
@@ -312,6 +333,7 @@
   }
   kit.checkPlay = checkPlay;
 
+  kit.genericView = genericView;
   const view = window.kitgenSolverView ? window.kitgenSolverView(kit) : genericView();
 
   // --- start ---------------------------------------------------------------------------------
