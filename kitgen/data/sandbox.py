@@ -10,7 +10,7 @@ get three colour filters, ``{{ color | darken(0.35) }}``,
 
 Templates read through a loader (the rulebook's) may keep their compiled code
 between runs (:func:`compiled_code_cache`), as Python keeps byte-code: a
-rebuild then skips jinja2's compiler, some 40 ms of every build of Altun Ha.
+rebuild then skips jinja2's compiler, some 40 ms of every build of a built-in game.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 the same checks and answers as ``kitgen solve``.
 
 A question is a JSON object of the engine's position fields (the objects ``kitgen solve
---batch`` reads, e.g. ``{"hand": [...], "population": n, "temples": [...]}``),
+--batch`` reads, e.g. ``{"hand": [...], "players": n}``),
 plus ``game`` (a served game's key), ``rules`` (an object of ``--rule`` switches such as
 ``{"chain": "off"}``), and ``play`` for a check.  Every mistake raises
 :class:`kitgen.errors.KitgenError` with the message the command line prints.

@@ -241,8 +241,8 @@
       }
       if (f.kind === "numbers") {
         const list = values[f.name];
-        const chips = list.length ? list.map((v, i) => el("button", { class: "temple-chip", "aria-label": "Remove " + v,
-          onclick: () => { list.splice(i, 1); changed(); } }, [el("span", { class: "temple-top", text: String(v) }), el("span", { class: "which", text: "✕" })]))
+        const chips = list.length ? list.map((v, i) => el("button", { class: "number-chip", "aria-label": "Remove " + v,
+          onclick: () => { list.splice(i, 1); changed(); } }, [el("span", { class: "chip-value", text: String(v) }), el("span", { class: "chip-remove", text: "✕" })]))
           : [el("p", { class: "hint", text: "None." })];
         const adds = [];
         if (f.min !== undefined && f.max !== undefined && f.max - f.min <= 12) {
@@ -251,8 +251,8 @@
           const input = el("input", { type: "number", inputmode: "numeric", "aria-label": "Add to " + f.label });
           adds.push(input, el("button", { onclick: () => { if (input.value !== "") { list.push(Number(input.value)); changed(); } } }, ["Add"]));
         }
-        return el("section", { class: "panel", "data-field": f.name }, [head, help, el("div", { class: "temples" }, chips),
-          el("div", { class: "top-buttons" }, adds)].filter(Boolean));
+        return el("section", { class: "panel", "data-field": f.name }, [head, help, el("div", { class: "number-chips" }, chips),
+          el("div", { class: "value-buttons" }, adds)].filter(Boolean));
       }
       if (f.kind === "choice") {
         const select = el("select", { "aria-label": f.label, onchange: (e) => { values[f.name] = e.target.value; } },
