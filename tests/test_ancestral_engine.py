@@ -88,7 +88,7 @@ SETTINGS = [{}, {"damage_by": "cards"}, {"hunuc_huar_by": "anyone", "new_round":
 def test_games_keep_the_invariants_of_the_rules_to_their_end(settings):
     r = rules(**settings)
     ends, rng = Counter(), random.Random(7)
-    for game in range(40):
+    for game in range(24):
         players = 2 + game % 3
         s = ENGINE.new_game(r, players, random.Random(game))
         names = [rng.choice(["random", "greedy", "defensive"]) for _ in range(players)]
@@ -116,22 +116,31 @@ def test_games_keep_the_invariants_of_the_rules_to_their_end(settings):
         if s.end == "offerings":
             assert shares[s.offerings.index(r.offerings_to_win)] == 1
         json.dumps(ENGINE.figures(s))
-    assert ends["offerings"] >= 35, ends
+    assert ends["offerings"] >= 21, ends
 
 
-def test_hundreds_of_greedy_games_end_as_the_rules_say():
-    ends, rounds = Counter(), Counter()
-    for game in range(500):
+@pytest.fixture(scope="module")
+def greedy_games() -> list:
+    """Hundreds of four-player greedy games, played once for the tests that read finished games."""
+    games = []
+    for game in range(300):
         s = ENGINE.new_game(RULES, 4, random.Random(game))
         seats = [ENGINE.policies["greedy"](random.Random(p)) for p in range(4)]
         while not s.is_terminal():
             p = s.current_player()
             s.apply_action(seats[p].choose(s, p))
+        games.append(s)
+    return games
+
+
+def test_hundreds_of_greedy_games_end_as_the_rules_say(greedy_games):
+    ends, rounds = Counter(), Counter()
+    for s in greedy_games:
         ends[s.end] += 1
         rounds[len(s.round_winners)] += 1
         assert s.count["eliminations"] == 3 * len(s.round_winners) + (4 - s.left if s.end == "cap" else 0)
         assert max(s.offerings) == RULES.offerings_to_win or s.end == "cap"
-    assert ends["offerings"] >= 495, ends
+    assert ends["offerings"] >= 297, ends
     assert min(rounds) >= RULES.offerings_to_win and max(rounds) <= 4 * (RULES.offerings_to_win - 1) + 1
 
 
@@ -224,14 +233,14 @@ def _play_out(r, players, seed, policy="greedy"):
     return s
 
 
-def test_first_player_is_random_unless_the_first_seat_starts():
-    assert {_play_out(rules(), 4, seed).round_starters[0] for seed in range(30)} == {0, 1, 2, 3}
+def test_first_player_is_random_unless_the_first_seat_starts(greedy_games):
+    assert {s.round_starters[0] for s in greedy_games[:30]} == {0, 1, 2, 3}
     assert {_play_out(rules(first_player="first_seat"), 4, seed).round_starters[0] for seed in range(30)} == {0}
 
 
-def test_round_starter_is_the_last_winner_or_the_next_seat():
+def test_round_starter_is_the_last_winner_or_the_next_seat(greedy_games):
     for seed in range(10):
-        s = _play_out(rules(), 4, seed)
+        s = greedy_games[seed]
         assert s.round_starters[1:] == s.round_winners[:len(s.round_starters) - 1]
         s = _play_out(rules(round_starter="rotate"), 4, seed)
         assert all(b == (a + 1) % 4 for a, b in zip(s.round_starters, s.round_starters[1:]))
@@ -413,8 +422,8 @@ def test_the_engine_object_answers_the_protocol():
         ENGINE.new_game(RULES, 5, random.Random(0))
 
 
-def test_the_report_quotes_its_figures():
-    records = [ENGINE.figures(_play_out(rules(first_player="first_seat"), 3, seed)) for seed in range(60)]
+def test_the_report_quotes_its_figures(greedy_games):
+    records = [ENGINE.figures(s) for s in greedy_games[:60]]
     assert json.loads(json.dumps(records)) == records
     report = ENGINE.report([{"figures": f} for f in records])
     fig = report["figures"]
@@ -427,7 +436,7 @@ def test_the_report_quotes_its_figures():
     text = " ".join(report["findings"])
     assert f"wins it {100 * rate:.1f}% of the time" in text and f"{rounds:,} rounds" in text
     assert f"{sum(f['turns'] for f in records) / 60:.1f} turns on average" in text
-    assert "even share (33.3%)" in text
+    assert "even share (25.0%)" in text
     table = report["tables"][0]
     assert sum(row[1] for row in table["rows"]) == rounds
     assert ENGINE.report([]) == {"figures": {"games": 0}, "tables": [], "findings": []}

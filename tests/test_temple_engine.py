@@ -106,10 +106,10 @@ def check_table(state, rules, deck: Counter) -> None:
     assert sum(state.zone) <= rules.swap_zone
 
 
-def test_thousands_of_games_keep_the_rules_and_end():
+def test_hundreds_of_games_keep_the_rules_and_end():
     rng = random.Random(2026)
     ends = Counter()
-    for game in range(1000):
+    for game in range(500):
         settings = {name: rng.choice(values) for name, values in VARIANTS.items() if rng.random() < 0.3}
         rules = with_settings(RULES, settings)
         players = rng.randint(2, 5)
@@ -123,7 +123,7 @@ def test_thousands_of_games_keep_the_rules_and_end():
             assert sum(state.returns()) == pytest.approx(1.0)
             if state.end == "complete":
                 assert state.built == rules.levels and state.level_rounds == sorted(state.level_rounds)
-    assert ends["complete"] > 800 and set(ends) <= {"complete", "stalled", None}
+    assert ends["complete"] > 400 and set(ends) <= {"complete", "stalled", None}
 
 
 @pytest.mark.parametrize("settings, players", [({}, 4), ({"scoring": "per_player", "one_construction": "false",
