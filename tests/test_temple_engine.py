@@ -366,7 +366,7 @@ def test_the_report_quotes_the_figures_of_the_games():
     assert f["games"] == 30 and f["complete_games"] == sum(r["figures"]["complete"] for r in records)
     rounds = sum(r["figures"]["level_rounds"][-1] for r in records) / 30
     assert f["mean_rounds_to_complete"] == round(rounds, 2)
-    assert report["tables"][0]["rows"][0][:2] == [1, 30]
+    assert report["tables"][0]["rows"][0][:3] == [1, "30", "100.0%"]
     assert f"after {f['mean_rounds_to_complete']} rounds on average" in report["findings"][0]
     assert report["cap_detail"] == ""
     stuck = ENGINE.new_game(with_settings(RULES, {"count.Foundation Stone": "4", "count.Jade Jewel": "0"}), 2,

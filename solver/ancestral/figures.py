@@ -82,7 +82,26 @@ def report(records: list[dict]) -> dict:
          "columns": ["Rounds", "Games"],
          "rows": [[k, v] for k, v in sorted(Counter(rounds).items())]},
     ]
-    return {"figures": out, "tables": tables, "findings": _findings(out), "cap_detail": _cap_detail(capped)}
+    even = out["round_won_by_its_first_player_if_even"]
+    charts = [{"kind": "bars", "title": "Who wins a round, by place in its turn order",
+               "labels": [f"place {p}" for p in sorted(places)],
+               "series": [["rounds won", [wilson(places[p], total_rounds)["rate"] for p in sorted(places)]]],
+               "low": [wilson(places[p], total_rounds)["low"] for p in sorted(places)],
+               "high": [wilson(places[p], total_rounds)["high"] for p in sorted(places)],
+               "percent": True, "ref": even, "ref_label": "an even share"}] if total_rounds else []
+    turns = out["turns_per_round"]
+    key_figures = [["Turns per round", f"{turns['mean']:.1f} (median {turns['median']:g}, longest {turns['longest']:,})"
+                    if turns["n"] else "no round ended"],
+                   ["Turns per game", f"{per_game['turns']['mean']:.1f}"]]
+    compare = [["Turns per game (mean)", per_game["turns"]["mean"]],
+               ["Turns per round (mean)", turns["mean"]],
+               ["Round won by its first player", starter_wins["rate"]],
+               ["Round won again by the last winner", again["rate"]],
+               ["Attacks cancelled by a Hunuc-Huar", out["attacks_cancelled"]["rate"]],
+               ["Leaves swept away a game (mean)", per_game["leaves_cleaned"]["mean"]],
+               ["Defenses laid a game (mean)", per_game["defenses_laid"]["mean"]]]
+    return {"figures": out, "key_figures": key_figures, "tables": tables, "charts": charts,
+            "findings": _findings(out), "compare": compare, "cap_detail": _cap_detail(capped)}
 
 
 def _cap_detail(capped: list[dict]) -> str:
@@ -95,29 +114,26 @@ def _cap_detail(capped: list[dict]) -> str:
             f"turns")
 
 
-CANCEL_GROUPS = (0, 1, 2, 3)     # players by attacks cancelled in a game: 0, 1, 2, 3 or more
-
-
 def _cancels_table(records: list[dict]) -> list[dict]:
-    """The share of games won by players who cancelled 0, 1, 2, 3 or more attacks with a Hunuc-Huar in them
-    (records of the simulator, whose seats say who won; none for figures alone)."""
+    """The share of games won by each player by how many attacks they cancelled with a Hunuc-Huar, ranked
+    within their game (1: the most; players with as many share the better rank); none for figures alone
+    (records of the simulator hold the seats that say who won)."""
     wins: Counter = Counter()
     seats: Counter = Counter()
     for record in records:
         if "seats" not in record:
             return []
-        for seat, cancels in zip(record["seats"], record["figures"]["cancels_by_seat"]):
-            group = min(cancels, CANCEL_GROUPS[-1])
-            seats[group] += 1
-            wins[group] += seat["win"]
+        cancels = record["figures"]["cancels_by_seat"]
+        for seat, mine in zip(record["seats"], cancels):
+            rank = 1 + sum(other > mine for other in cancels)
+            seats[rank] += 1
+            wins[rank] += seat["win"]
     rows = []
-    for group in CANCEL_GROUPS:
-        if seats[group]:
-            w = wilson(wins[group], seats[group])
-            label = f"{group} or more" if group == CANCEL_GROUPS[-1] else str(group)
-            rows.append([label, seats[group], pct(w["rate"]), f"{pct(w['low'])} to {pct(w['high'])}"])
-    return [{"title": "Games won by players who cancelled attacks with a Hunuc-Huar",
-             "columns": ["Attacks cancelled in the game", "Players", "Won", "95% interval"], "rows": rows}]
+    for rank in sorted(seats):
+        w = wilson(wins[rank], seats[rank])
+        rows.append([rank, f"{seats[rank]:,}", pct(w["rate"]), f"{pct(w['low'])} to {pct(w['high'])}"])
+    return [{"title": "Games won, by the attacks a player cancelled with a Hunuc-Huar",
+             "columns": ["Rank in the game (1 = most cancelled)", "Players", "Won", "95% interval"], "rows": rows}]
 
 
 def _findings(f: dict) -> list[str]:

@@ -56,7 +56,14 @@ def histogram(values: list[int]) -> dict[str, int]:
     return {str(k): counts[k] for k in sorted(counts)}
 
 
-def binned(values: list[float], width: int = 5) -> dict[str, int]:
+NARROW = 10     # scores spanning at most this many points are counted point by point, wider ones in fives
+
+
+def binned(values: list[float], width: int | None = None) -> dict[str, int]:
+    """Counts of values in bins ``"lo..hi"``: of ``width`` points, by default one point when the values span
+    at most :data:`NARROW` points (offerings, tricks), else five."""
+    if width is None:
+        width = 1 if values and max(values) - min(values) <= NARROW else 5
     counts = Counter(int(v // width * width) for v in values)
     return {f"{k}..{k + width - 1}": counts[k] for k in sorted(counts)}
 
@@ -83,8 +90,9 @@ def of_text(k: float, n: int) -> str:
 
 
 def end_words(engine) -> dict[str, str]:
-    """Each end the engine's rules know, with the words that follow "ended", then the round cap's."""
-    return {**getattr(engine, "ends", {}), CAP: CAP_TEXT}
+    """Each end the engine's rules know, with the words that follow "ended", then the cap's (the round cap,
+    or "the cap" for an engine that also stops games itself: ``Engine.cap_text``)."""
+    return {**getattr(engine, "ends", {}), CAP: "stopped at the cap" if hasattr(engine, "cap_text") else CAP_TEXT}
 
 
 def how_games_ended(counts: dict[str, int], words: dict[str, str]) -> str:
@@ -93,7 +101,7 @@ def how_games_ended(counts: dict[str, int], words: dict[str, str]) -> str:
     ends = [e for e in words if counts.get(e)] + sorted(e for e in counts if counts[e] and e not in words)
     text = {e: words.get(e, e.replace("_", " ")) for e in ends}
     if len(ends) == 1:
-        return f"all {n} games ended {text[ends[0]]}" if ends[0] != CAP else f"all {n} games were {CAP_TEXT}"
+        return f"all {n} games ended {text[ends[0]]}" if ends[0] != CAP else f"all {n} games were {text[CAP]}"
     return "games ended " + ", ".join(f"{text[e]}: {counts[e]}" for e in ends)
 
 

@@ -17,7 +17,7 @@ class TempleEngine:
     key = "temple-of-inscriptions"
     title = "Temple of Inscriptions"
     ends = {COMPLETE: "with the temple complete",
-            STALLED: "stalled, the level being built out of reach of the cards and treasure left"}
+            STALLED: "stalled (the level out of reach of the cards and treasure left)"}
     deals_seats = True                   # new_game draws the first player with the game's rng
     policies = POLICIES
     policy_help = HELP

@@ -69,9 +69,25 @@ def report(records: list[dict]) -> dict:
     for level in range(1, top + 1):
         reached = [g["rounds_per_level"][level - 1] for g in games if len(g["rounds_per_level"]) >= level]
         rows.append([level, len(reached), _pct(len(reached), n), round(mean(reached), 2) if reached else None])
-    tables = [{"title": "Levels built", "columns": ["level", "games", "% of games", "mean rounds on it"],
-               "rows": rows}]
-    return {"figures": out_figures, "tables": tables, "findings": findings(out_figures, rows),
+    tables = [{"title": "Levels built",
+               "columns": ["Level", "Games that built it", "Share of games", "Rounds spent on it (mean)"],
+               "rows": [[level, f"{games_:,}", f"{share:.1f}%", "" if rounds is None else f"{rounds:.2f}"]
+                        for level, games_, share, rounds in rows]}]
+    f = out_figures
+    key_figures = [["Temple completed", f"{f['complete_pct']:.1f}% of games"
+                    + (f", after {f['mean_rounds_to_complete']:.2f} rounds on average" if complete else "")],
+                   ["Summons that failed", f"{f['failed_pct']:.1f}% of {summons:,}"]]
+    charts = [{"kind": "bars", "title": "Rounds spent on each level", "labels": [str(r[0]) for r in rows if r[3]],
+               "series": [["mean rounds", [r[3] for r in rows if r[3]]]], "note": "games that built the level"}]
+    compare = [["Temple completed (share of games)", round(len(complete) / n, 4)],
+               ["Levels built (mean)", f["mean_levels"]],
+               ["Rounds to complete the temple (mean)", f["mean_rounds_to_complete"]],
+               ["Summons that failed (share)", round(failed / summons, 4) if summons else None],
+               ["Summoner's points a completed level", f["summoner_points_per_level"]],
+               ["Points of another player who set cards", f["helper_points_per_helper"]],
+               ["Rounds nobody summoned (mean a game)", f["mean_idle_rounds"]]]
+    return {"figures": out_figures, "key_figures": key_figures, "tables": tables, "charts": charts,
+            "findings": findings(out_figures, rows), "compare": compare,
             "cap_detail": cap_detail([g for r, g in zip(records, games) if r.get("end") == "cap"])}
 
 
