@@ -5,7 +5,10 @@ plays each legal action in that world and the game on to its end with the engine
 players in every seat, and keeps the action that wins most often.  Actions are compared on
 the same worlds (each world is copied for every action, its random generator with it), and
 the budget is spent by sequential halving: each round plays every action still in the race
-on new worlds, then drops the worse half, so most playouts go to the close calls.
+on new worlds, then drops the worse half, so most playouts go to the close calls.  A playout
+that the rules have not ended a quarter of the round cap after it started, or that the engine
+stops itself (``end = "cap"``), counts as an even share: a game that never ends is nobody's
+win, so the player never aims at the simulator's safeguard.
 
 The budget is a number of playouts a decision (``lookahead:N`` in ``--policy``), so a game
 depends on its seed alone; a time budget (``seconds``) is for interactive use, where
@@ -21,12 +24,13 @@ import time
 from typing import Any, Hashable
 
 from kitgen.errors import OptionError
-from solver.engine import shares
+from solver.engine import CAP
 
 LOOKAHEAD = "lookahead"
 PLAYOUTS = 120          # the default budget: playouts a decision
 MAX_PLAYOUTS = 100_000
 ROLLOUT = "greedy"      # the engine's policy that plays the playouts out
+HORIZON = 0.25          # a playout runs at most this share of the round cap beyond the round it starts in
 
 
 def parse_budget(name: str, option: str = "--policy") -> int:
@@ -88,16 +92,22 @@ class LookaheadPlayer:
         return min(alive, key=lambda i: (-wins[i] / max(1, played[i]), i))
 
     def playout(self, world, player: int, action) -> float:
-        """``player``'s share of the win after ``action`` in a copy of ``world``, played out by the rollout players."""
+        """``player``'s share of the win after ``action`` in a copy of ``world``, played out by the rollout players.
+
+        A playout the rules do not end within :data:`HORIZON` of the round cap from where it starts (or
+        that the engine stops itself, ``end = "cap"``) is worth an even share: a game that never ends is
+        nobody's win, so the player never plays for the simulator's safeguard (a leader does not stall a
+        game to have the cap declare him the winner), and a stalled world costs a quarter of the cap, not
+        all of it."""
         s = world.clone()
         s.apply_action(action)
-        cap, rollout = self.cap, self._rollout(s.players)
+        cap, rollout = min(self.cap, s.round + max(1, int(self.cap * HORIZON))), self._rollout(s.players)
         while not s.is_terminal():
             if s.round > cap:
-                return shares(s.scores())[player]
+                return 1.0 / s.players
             p = s.current_player()
             s.apply_action(rollout[p].choose(s, p))
-        return s.returns()[player]
+        return 1.0 / s.players if s.end == CAP else s.returns()[player]
 
 
 def advise(engine, rules, state, playouts: int, rng: random.Random) -> list[dict[str, Any]]:
