@@ -43,8 +43,8 @@ class GameDataError(KitgenError):
             where.append(str(file))
         if row is not None:
             where.append(f"row {row}")
-        if column:
-            where.append(f"column '{column}'")
+        if column:           # a column's header, or the game.toml key that works the value out ("[columns] type")
+            where.append(column if column.startswith("[columns]") else f"column '{column}'")
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
 
 

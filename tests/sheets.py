@@ -9,6 +9,7 @@ web address...).
 from __future__ import annotations
 
 import io
+import re
 import json
 import textwrap
 import zipfile
@@ -64,7 +65,7 @@ def with_saved_values(xlsx: bytes, values: dict[str, str], kinds: dict[str, str]
                 for cell, value in values.items():
                     start = text.index(f'<c r="{cell}"')
                     end = text.index("</c>", start)
-                    part = text[start:end].replace("<v />", f"<v>{value}</v>")
+                    part = re.sub(r"<v\s*/>|<v></v>", f"<v>{value}</v>", text[start:end])   # as openpyxl writes it
                     if kinds and cell in kinds:
                         part = part.replace(f'<c r="{cell}"', f'<c r="{cell}" t="{kinds[cell]}"', 1)
                     text = text[:start] + part + text[end:]

@@ -197,9 +197,9 @@ def test_validate_checks_the_rulebook_template(altun_copy, edit, needles):
 
 
 def test_glyph_the_font_lacks_is_a_clear_error(altun_copy, tmp_path):
-    set_csv(altun_copy, HEADER + "Plaza,bid,1,1,Roll a die 🎲 now,\n")
+    set_csv(altun_copy, HEADER + "Plaza,bid,1,1,Roll a die 🧿 now,\n")       # an emoji without a built-in twin
     assert_user_error(run("build", altun_copy, "--out", tmp_path / "out"),
-                      "row 2", "column 'text'", "U+1F3B2")
+                      "row 2", "column 'text'", "U+1F9FF", '[icons] "🧿" = "')
 
 
 def test_failed_build_keeps_the_previous_kit(altun_copy, altun_kit, tmp_path):

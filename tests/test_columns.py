@@ -117,7 +117,7 @@ def test_the_same_name_on_several_rows_keeps_each_row(tmp_path):
     cards = json.loads((kit / "manifest.json").read_text())["cards"]
     assert [(c["name"], c["row"], c["copy"]) for c in cards] == [
         ("Nanotechnology", 2, 1), ("Nanotechnology", 3, 1), ("Nanotechnology", 3, 2), ("Universal Translator", 4, 1)]
-    assert list(cards[0]) == ["name", "row", "copy", "front", "back"]
+    assert list(cards[0]) == ["name", "row", "deck", "copy", "front", "back"]
     with pdfplumber.open(kit / "cards.pdf") as doc:
         text = doc.pages[0].extract_text()
     assert "CAYLION" in text and "ENI ET" in text      # two faces, one per row
@@ -147,7 +147,8 @@ def test_templates_read_every_column(tmp_path):
                             "its headers: Name, Qty, rules_text"]),
     ('text = "rules_text"\nvalue = "Rules Text"', ["game.toml", "text and value both name the column 'rules_text'"]),
     ('colour = "Name"', ["game.toml", "unknown key 'columns.colour'", "name, type, count"]),
-    ('name = 3', ["game.toml", "'columns.name' must be the text of a header"]),
+    ('name = 4', ["game.toml", "[columns] name = 4: ", "has no column 4 (it has 3)"]),
+    ('name = 1.5', ["game.toml", "'columns.name' must be the text of a header", "its number"]),
 ])
 def test_bad_mappings(tmp_path, columns, needles):
     folder = game_folder(tmp_path / "g", "Name,Qty,rules_text\nSeer,1,Look.\n", toml=f"[columns]\n{columns}\n")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -29,8 +31,11 @@ def export(game: Path, out: Path, *args) -> Path:
 def test_single_poker_card_at_300_dpi_is_825_by_1125(tmp_path):
     game = small_game(tmp_path / "one", [("Lone", "action", 1, 1, "Draw 1 card.")])
     folder = export(game, tmp_path / "out")
-    assert sorted(p.name for p in folder.iterdir()) == ["01-lone-x1.png", "back.png"]
-    for path in folder.iterdir():
+    assert sorted(p.name for p in folder.iterdir()) == ["01-lone-x1.png", "back.png", "manifest.json"]
+    listing = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert listing["decks"][0]["faces"] == [{"file": "01-lone-x1.png", "name": "Lone", "row": 2, "copies": 1,
+                                            "back": "back.png"}]
+    for path in folder.glob("*.png"):
         with Image.open(path) as im:
             assert im.size == (825, 1125)
             assert im.mode == "RGB"
@@ -41,7 +46,7 @@ def test_single_poker_card_at_300_dpi_is_825_by_1125(tmp_path):
 
 def test_names_sort_in_deck_order_and_carry_counts(game, tmp_path):
     folder = export(game, tmp_path / "out", "--dpi", "40")
-    names = sorted(p.name for p in folder.iterdir())
+    names = sorted(p.name for p in folder.glob("*.png"))
     assert names[-1] == "back.png"
     faces = names[:-1]
     cards = csv_cards(game)
@@ -138,7 +143,7 @@ def test_a_second_export_replaces_the_folder_and_drops_stale_files(tmp_path):
     for file in ("cards.csv",):
         (game / file).write_bytes((tmp_path / "g2" / file).read_bytes())
     export(game, tmp_path / "out", "--dpi", "36")
-    assert sorted(p.name for p in folder.iterdir()) == ["01-alpha-x3.png", "back.png"]
+    assert sorted(p.name for p in folder.iterdir()) == ["01-alpha-x3.png", "back.png", "manifest.json"]
     assert not [p for p in folder.parent.iterdir() if p.name.startswith(".")]
 
 

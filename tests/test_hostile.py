@@ -182,7 +182,17 @@ def _rows(count: int):
     return make
 
 
+def _svg(body: str):
+    def make(game: Path) -> None:
+        (game / "icons").mkdir(exist_ok=True)
+        (game / "icons" / "bad.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                                                 + body + "</svg>", encoding="utf-8")
+    return make
+
+
 MAKERS = {
+    "svg-30000-elements": _svg('<rect width="1" height="1"/>' * 30_000),
+    "svg-icon-two-megabytes": _svg("<!--" + "x" * 2_000_000 + "-->"),
     "templates-symlink-to-root": _templates_to_root,
     "art-folder-symlinked-elsewhere": _art_elsewhere,
     "icons-symlink-to-root": _icons_to_root,
@@ -293,10 +303,17 @@ def test_kitgen_serve_hands_out_nothing_outside_a_hostile_folder(name, tmp_path,
     links = [p.relative_to(game).as_posix() for p in game.rglob("*") if p.is_symlink()]
     assert links, "the case makes no symlink"
     asked = [f"{link}/{probe}" for link in links + list(LINKED_FOLDERS) for probe in OUTSIDE_PROBES] + links
+    def handed_out(path: str) -> bytes | None:
+        fd = served.open(path)
+        if fd is None:
+            return None
+        with os.fdopen(fd, "rb") as file:
+            return file.read()
+
     for path in asked:
-        data = served.file(path)
+        data = handed_out(path)
         target = real(game / path)
         assert data is None or target.is_relative_to(real(game)), f"{path} handed out {target}"
-    assert served.file("game.toml") == (game / "game.toml").read_bytes()        # the folder itself is served
+    assert handed_out("game.toml") == (game / "game.toml").read_bytes()        # the folder itself is served
     watched = {Path(path) for path, _, _ in watched_folders(served)}
     assert real(game) in watched and all(p.is_relative_to(real(game)) for p in watched), watched

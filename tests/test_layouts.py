@@ -184,7 +184,7 @@ def test_print_shop_png_and_tts_give_every_card_its_own_back(tmp_path):
         assert norm(card.name) in texts[2 * i] and norm(card.fields["Back Name"]) in texts[2 * i + 1]
 
     assert run("export", STARS, "--format", "png", "--out", tmp_path, "--dpi", "40").exit_code == 0
-    names = sorted(p.name for p in (tmp_path / "star-exchange" / "png").iterdir())
+    names = sorted(p.name for p in (tmp_path / "star-exchange" / "png").glob("*.png"))
     assert len(names) == 2 * len(game.cards) and "back.png" not in names
     assert all(f"{n[:-4]}-back.png" in names for n in names if not n.endswith("-back.png"))
 

@@ -9,6 +9,7 @@ each a symlink to the secret folder, and one that a test swaps for a symlink whi
 
 from __future__ import annotations
 
+import errno
 import http.client
 import os
 import threading
@@ -304,3 +305,86 @@ def test_request_targets_no_client_would_send_reach_nothing_outside(server):
                 answer += chunk
         status = int(answer.split(b" ", 2)[1])
         assert _refused(status, answer), (target, answer[:200])
+
+
+def _readlink_failing(monkeypatch, path: Path, times: int | None) -> None:
+    """``os.readlink`` says ``path`` is no symlink (EINVAL) ``times`` times (None: always), as when a
+    symlink is replaced by a folder between the moment the system says it is one and the moment it is read."""
+    readlink, left = os.readlink, [times]
+
+    def replaced(name, *args, **kwargs):
+        if os.fspath(name) == str(path) and (left[0] is None or left[0] > 0):
+            if left[0] is not None:
+                left[0] -= 1
+            raise OSError(errno.EINVAL, "Invalid argument", os.fspath(name))
+        return readlink(name, *args, **kwargs)
+
+    monkeypatch.setattr(os, "readlink", replaced)
+
+
+def test_a_symlink_replaced_while_its_path_is_followed_is_answered_not_a_server_error(server, base, monkeypatch):
+    """Following a path, the system may say a name is a symlink and then, asked where it leads, that it
+    is none (a folder swapped in between): the request gets the file, or a 404 while it keeps changing."""
+    app, port = server
+    key = keys(app)["plain"]
+    link = base / "plain" / "pictures"
+    link.symlink_to("art")
+    try:
+        _readlink_failing(monkeypatch, link, 1)
+        assert get(port, f"/game/{key}/files/pictures/note.txt") == (200, b"a file of the game")
+        _readlink_failing(monkeypatch, link, None)
+        status, body = get(port, f"/game/{key}/files/pictures/note.txt")
+        assert status == 404 and b"Internal Server Error" not in body, (status, body)
+    finally:
+        monkeypatch.undo()
+        link.unlink()
+
+
+def test_the_watch_goes_on_when_a_folder_changes_while_it_is_walked(server, base, monkeypatch):
+    """A symlink swapped while the walk follows a path (``realpath`` raises), and a folder removed between
+    the walk and the watch: the watch walks again, and the next change is still built."""
+    app, port = server
+    plain = next(g for g in app.state.server.live.values() if Path(g.served.argument).name == "plain")
+    art, realpath, walked = str(base / "plain" / "art"), os.path.realpath, live.watched_folders
+    hiccups = {"swapped": 1, "gone": 1}
+
+    def swapping(path, *args, **kwargs):
+        if os.fspath(path) == art and hiccups["swapped"]:
+            hiccups["swapped"] -= 1
+            raise OSError(errno.EINVAL, "Invalid argument", art)
+        return realpath(path, *args, **kwargs)
+
+    def removed_before_the_watch(served, *args):
+        found = walked(served, *args)
+        if served is plain.served and not hiccups["swapped"] and hiccups["gone"]:
+            hiccups["gone"] -= 1
+            found |= {(str(base / "plain" / "gone"), 0, 0)}
+        return found
+
+    monkeypatch.setattr(os.path, "realpath", swapping)
+    monkeypatch.setattr(live, "watched_folders", removed_before_the_watch)
+    _wait_for(lambda: not any(hiccups.values()), f"the watch did not walk the folders again: {hiccups}")
+    _wait_for(lambda: not plain.building, "still building")
+    before = plain.version
+    (base / "plain" / "cards.csv").touch()
+    _wait_for(lambda: plain.version > before and not plain.building, "the change after the hiccups was not built")
+
+
+def test_a_hidden_file_is_not_handed_out_through_a_symlink_either(server, base):
+    """Hidden names (.git, .env...) are never handed out, asked for by their name or through a symlink
+    of the folder that leads to them."""
+    app, port = server
+    key = keys(app)["plain"]
+    folder = base / "plain"
+    (folder / ".env").write_text(SECRET, encoding="utf-8")
+    (folder / ".git").mkdir()
+    (folder / ".git" / "config").write_text(SECRET, encoding="utf-8")
+    links = {"env.txt": ".env", "git": ".git", "art/config.txt": "../.git/config"}
+    try:
+        for link, target in links.items():
+            (folder / link).symlink_to(target)
+        for path in (".env", ".git/config", "env.txt", "git/config", "art/config.txt"):
+            assert _refused(*get(port, f"/game/{key}/files/{path}")), path
+    finally:
+        for link in links:
+            (folder / link).unlink()

@@ -8,20 +8,24 @@ the rules come before all that); the deadlines on a real server, with raw socket
 
 from __future__ import annotations
 
+import hashlib
 import http.client
 import json
+import select
 import shutil
 import socket
 import threading
 import time
+import tracemalloc
 
 import pytest
 from starlette.testclient import TestClient
 
-from kitgen.web import simulation, solving
+from kitgen.web import connections, simulation, solving
 from kitgen.web.app import WebServer, create_app
 from kitgen.web.limits import MAX_DIGITS
 from kitgen.web.worker import Worker
+from tests.conftest import write_game
 
 BASE = "http://127.0.0.1:8000"
 QUESTION = {"hand": ["Stage", "Stairs", "Sun God"], "population": 7, "temples": [2, 3]}
@@ -166,6 +170,30 @@ def test_a_change_from_another_page_or_not_json_is_refused_and_starts_nothing(cl
     assert client.asked == [] and client.simulator.calls == [] and client.app.state.server.runs.jobs == {}
 
 
+def test_what_a_page_elsewhere_embeds_is_refused_and_links_from_it_are_followed(client):
+    """An image, script or frame of a page elsewhere sends no Origin, but a browser says where it comes
+    from (Sec-Fetch-Site): such a request is refused, so a page elsewhere can neither learn which files a
+    game folder holds (an image that loads or fails), nor set the server drawing pages, nor show the
+    server's page in a frame to have the user click in it. A link followed from elsewhere (a navigation
+    of the whole window) and what the server's own pages ask are answered."""
+    path = "/game/altun-ha/files/altar.png"
+    for site in ("cross-site", "same-site"):        # same-site: another server on localhost, another port
+        for mode, dest in (("no-cors", "image"), ("no-cors", "script"), ("cors", "empty"), ("navigate", "iframe")):
+            response = client.get(path if dest != "iframe" else "/game/altun-ha/solver",
+                                  headers={"sec-fetch-site": site, "sec-fetch-mode": mode, "sec-fetch-dest": dest})
+            assert "from another web page" in _one_line_error(response, 403), (site, mode, dest)
+        followed = client.get("/game/altun-ha/", headers={"sec-fetch-site": site, "sec-fetch-mode": "navigate",
+                                                          "sec-fetch-dest": "document"})
+        assert followed.status_code == 200 and "<html" in followed.text.lower()
+    for site in ("same-origin", "none"):             # the server's own pages; an address typed or bookmarked
+        response = client.get(path, headers={"sec-fetch-site": site, "sec-fetch-mode": "no-cors",
+                                             "sec-fetch-dest": "image"})
+        assert response.status_code == 200 and response.content.startswith(b"\x89PNG")
+    page = client.get("/game/altun-ha/solver")      # browsers that do not say where a request comes from
+    assert page.headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+
+
 @pytest.mark.parametrize("headers", [
     {"content-type": "application/json"},
     {"content-type": "application/json; charset=utf-8", "origin": "http://127.0.0.1:8000"},
@@ -282,21 +310,23 @@ def test_a_simulation_out_of_range_is_a_400_and_is_not_queued(client, body, mess
 
 # --- connections that never finish their request --------------------------------------------------
 
-DEADLINE = 0.5          # seconds the test server gives a request to arrive whole
+DEADLINE = 0.5          # seconds the test server gives a request to arrive whole, and an answer to be taken
+BIG = 16 * 2**20        # bytes of a game file larger than every buffer between the server and a client
+BIG_FILE = "/game/test-game/files/art/big.bin"
+CROWD = 4               # connections the crowded server takes
 
 
-@pytest.fixture(scope="module")
-def live_server():
-    """A real server on a free port whose requests must arrive within DEADLINE; its builds are stubbed out."""
+def _serving(games: list[str], request_seconds: float):
+    """A real server on a free port, its builds stubbed out; yields (app, port)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    app = _app()
+    app = create_app(games, watch_files=False)
     server = app.state.server
     server.builder, server.painter = Worker(), Worker()
     for game in server.live.values():
         game.worker, game.build_target = server.builder, "tests.web_worker_faults:fail"
-    instance = WebServer(app, "127.0.0.1", port, request_seconds=DEADLINE)
+    instance = WebServer(app, "127.0.0.1", port, request_seconds=request_seconds)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
     _wait(lambda: instance.started or not thread.is_alive())
@@ -304,6 +334,28 @@ def live_server():
     yield app, port
     instance.stop()
     thread.join(10)
+
+
+def _big_content() -> bytes:
+    return bytes(range(256)) * (BIG // 256)
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    """A real server whose requests must arrive, and answers be taken, within DEADLINE; it serves Altun Ha
+    and a game folder holding a file of BIG bytes."""
+    folder = write_game(tmp_path_factory.mktemp("live") / "big")
+    (folder / "art").mkdir()
+    (folder / "art" / "big.bin").write_bytes(_big_content())
+    yield from _serving(["altun-ha", str(folder)], DEADLINE)
+
+
+@pytest.fixture(scope="module")
+def crowded_server():
+    """A real server taking CROWD connections, whose requests may take a whole HANG_GUARD to arrive."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(connections, "MAX_CONNECTIONS", CROWD)
+        yield from _serving(["altun-ha"], HANG_GUARD)
 
 
 def _connect(port: int) -> socket.socket:
@@ -369,3 +421,134 @@ def test_whole_requests_and_long_answers_are_not_cut(live_server):
         server._loop.call_soon_threadsafe(server.live["altun-ha"]._publish)
         more = connection.recv(65536)
         assert b"data: " in more and b'"key": "altun-ha"' in more
+
+
+def _first_answer(port: int, request: bytes) -> tuple[bytes, bytes]:
+    """The status line and the first bytes of the body the server sends for ``request``."""
+    with _connect(port) as connection:
+        connection.sendall(request)
+        received = b""
+        while b"\r\n\r\n" not in received or received.endswith(b"\r\n\r\n"):
+            chunk = connection.recv(65536)
+            if not chunk:
+                break
+            received += chunk
+    head, _, body = received.partition(b"\r\n\r\n")
+    return head.split(b"\r\n")[0], body
+
+
+@pytest.mark.parametrize("path", ["/game/altun-ha/events", "/api/games", "/game/altun-ha/state",
+                                  "/game/altun-ha/files/cards.csv", "/game/altun-ha/switches"])
+def test_a_request_from_another_page_that_says_so_is_refused_whatever_its_method(live_server, path):
+    """A page elsewhere reads no answer of this server (its browser keeps them from it), but the server
+    would still do the work, an event stream included. A browser sends such a request with the page's
+    Origin, and it is refused before anything runs."""
+    _, port = live_server
+    for origin in ("http://evil.example", "null", f"http://127.0.0.1:{port + 1}"):
+        status, body = _first_answer(port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: {origin}\r\n"
+                                           "Connection: close\r\n\r\n".encode())
+        assert status.startswith(b"HTTP/1.1 403"), (path, origin, status, body[:100])
+        assert "from another web page" in json.loads(body)["error"]
+    own = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    assert _first_answer(port, own.encode())[0].startswith(b"HTTP/1.1 200"), path
+
+def _closed(connection: socket.socket) -> bool:
+    """Whether the server has closed ``connection`` (without reading what it sent)."""
+    poller = select.poll()
+    poller.register(connection, select.POLLRDHUP | select.POLLHUP | select.POLLERR)
+    return bool(poller.poll(0))
+
+
+def _open_stream(port: int) -> socket.socket:
+    connection = _connect(port)
+    connection.sendall(b"GET /game/altun-ha/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    received = b""
+    while b"data: " not in received:
+        chunk = connection.recv(65536)
+        assert chunk, "the event stream ended"
+        received += chunk
+    return connection
+
+
+def test_connections_waiting_for_their_request_give_way_to_a_new_one(crowded_server):
+    """Connections that send nothing (or linger after their answer) cannot keep the user out: when the
+    server is full, a new connection takes the place of the one that has waited longest."""
+    _, port = crowded_server
+    idle = [_connect(port) for _ in range(CROWD)]
+    try:
+        for _ in range(3):
+            with _connect(port) as connection:
+                connection.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                answer = _read_all(connection)
+            assert answer.startswith(b"HTTP/1.1 200") and b'"key":"altun-ha"' in answer, answer[:200]
+        _wait(lambda: any(_closed(c) for c in idle))
+        assert sum(_closed(c) for c in idle) == 1         # room was made once; then there was room
+    finally:
+        for connection in idle:
+            connection.close()
+
+
+def test_a_crowd_of_connections_opened_at_once_keeps_no_more_places_than_the_server_has(crowded_server):
+    """Opened in one burst, connections that send nothing each push out an older one: the server keeps
+    CROWD of them, whatever order it takes them in."""
+    _, port = crowded_server
+    crowd = [_connect(port) for _ in range(3 * CROWD)]
+    try:
+        _wait(lambda: sum(_closed(c) for c in crowd) >= 2 * CROWD)
+        assert sum(_closed(c) for c in crowd) == 2 * CROWD
+    finally:
+        for connection in crowd:
+            connection.close()
+
+def test_a_request_beyond_the_answers_in_progress_is_a_one_line_503_and_the_answers_go_on(crowded_server):
+    app, port = crowded_server
+    streams = [_open_stream(port) for _ in range(CROWD)]
+    try:
+        with _connect(port) as connection:
+            connection.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            answer = _read_all(connection)
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 503") and b"content-type: application/json" in head.lower(), head
+        error = json.loads(body)["error"]
+        assert f"{CROWD} requests at once" in error and "\n" not in error
+        assert not any(_closed(s) for s in streams)
+        server = app.state.server
+        server._loop.call_soon_threadsafe(server.live["altun-ha"]._publish)
+        for stream in streams:                          # each still gets the news
+            assert b"data: " in stream.recv(65536)
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_an_answer_the_client_stops_taking_is_cut(live_server):
+    """A client that asks for a large file and reads nothing holds no connection for ever."""
+    _, port = live_server
+    with socket.socket() as connection:
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        connection.connect(("127.0.0.1", port))
+        connection.sendall(f"GET {BIG_FILE} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        poller = select.poll()
+        poller.register(connection, select.POLLRDHUP | select.POLLHUP | select.POLLERR)
+        assert poller.poll(HANG_GUARD * 1000), "the server kept an answer nobody takes"
+
+
+def test_a_large_game_file_is_sent_as_it_is_read_not_held_whole(live_server):
+    """However large a game file, serving it holds a few chunks of it in memory, not all of it."""
+    _, port = live_server
+    tracemalloc.start()
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG_GUARD)
+        connection.request("GET", BIG_FILE)
+        response = connection.getresponse()
+        assert response.status == 200 and int(response.getheader("content-length")) == BIG
+        digest, size = hashlib.sha256(), 0
+        while chunk := response.read(65536):
+            digest.update(chunk)
+            size += len(chunk)
+        connection.close()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert size == BIG and digest.digest() == hashlib.sha256(_big_content()).digest()
+    assert peak < BIG / 4, f"{peak:,} bytes held while sending a file of {BIG:,}"

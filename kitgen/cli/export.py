@@ -61,3 +61,5 @@ def export(game, fmt, target, out, card_size, bleed, dpi, jobs, base_url):
     echo_warnings(result.warnings)
     click.echo(f"Exported {result.title} ({result.cards} cards, {result.faces} faces) as {fmt}: "
                f"{result.target} ({len(result.files)} file{'s' if len(result.files) != 1 else ''})")
+    for note in result.notes:
+        click.echo(note)

@@ -63,6 +63,7 @@ def new(path, title, sheet):
         return
     made = write_from_sheet(path, sheet, title)
     click.echo(f"Wrote a game around {made.sheet} in {path} ({len(made.files)} files): {made.summary}.")
+    click.echo(f"The sheet: {made.header}.")
     click.echo(f"Build it with: kitgen build {path}")
 
 

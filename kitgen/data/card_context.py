@@ -70,8 +70,9 @@ def sources(setting, card, game) -> list[str]:
     found: list[str] = []
 
     def column(header: str) -> None:
-        if f"column '{header}'" not in found:
-            found.append(f"column '{header}'")
+        shown = header if header.startswith("[columns]") else f"column '{header}'"
+        if shown not in found:
+            found.append(shown)
 
     members = dict.fromkeys(setting.members)
     for name in sorted(setting.names):

@@ -25,8 +25,8 @@ from typing import Any, Iterator
 from kitgen.errors import GameDataError
 from kitgen.layout.tiling import column_letters
 
-FIELDS = ("name", "type", "count", "value", "corner", "text", "art", "color", "face", "back")
-EXPLICIT_ONLY = ("face", "back")     # layout names: mapped only when [columns] names the column
+FIELDS = ("name", "type", "count", "value", "corner", "text", "art", "color", "face", "back", "deck")
+EXPLICIT_ONLY = ("face", "back", "deck")     # mapped only when [columns] names the column
 IMPLICIT = {"count": ("count", "qty", "quantity", "copies"), "color": ("color", "colour")}
 
 # Headers `kitgen new --from` maps on its own (compared as header_key), tried in this order...
@@ -58,20 +58,30 @@ def header_key(text: str) -> str:
 
 
 class Columns:
-    """The header row of a sheet: names as written, lookup by :func:`header_key`, and columns read."""
+    """The header row of a sheet: names as written, lookup by :func:`header_key`, and columns read.
+    A sheet without a header (``lettered``) names its columns A, B, ...; they are also found by
+    number (1 is A)."""
 
-    def __init__(self, names: tuple[str, ...]):
+    def __init__(self, names: tuple[str, ...], lettered: bool = False):
         self.names = names
+        self.lettered = lettered
         self.positions: dict[str, list[int]] = {}
         for i, name in enumerate(names):
             if name:
                 self.positions.setdefault(header_key(name), []).append(i)
         self.used: set[int] = set()
 
-    def find(self, name: str) -> int | None:
-        """The position of the column headed ``name`` (the first, if two share it), or None."""
+    def find(self, name: str | int) -> int | None:
+        """The position of the column headed ``name`` (the first, if two share it), or None; in a sheet
+        without a header, also of the column numbered ``name`` (1 is A)."""
+        if isinstance(name, int):
+            return name - 1 if 1 <= name <= len(self.names) else None
         found = self.positions.get(header_key(name))
-        return found[0] if found else None
+        if found:
+            return found[0]
+        if self.lettered and name.strip().isdigit():
+            return self.find(int(name.strip()))
+        return None
 
     def named(self) -> list[int]:
         """Positions of the columns with a header, each header once."""
@@ -92,6 +102,8 @@ class Fields(Mapping):
         self._columns, self._cells = columns, cells
 
     def _position(self, key: Any) -> int | None:
+        if isinstance(key, int) and not isinstance(key, bool):
+            return self._columns.find(key) if self._columns.lettered else None
         return self._columns.find(key) if isinstance(key, str) else None
 
     def __getitem__(self, key: str) -> str:
@@ -119,8 +131,15 @@ class Fields(Mapping):
         return f"Fields({dict(zip(self, cells))!r})"      # without marking the columns used
 
 
-def map_columns(columns: Columns, table: Any, toml_file: str, sheet_file: str, header_row: int) -> dict[str, int]:
-    """Kitgen's field -> column position, from game.toml's ``[columns]`` and the headers' own names."""
+def is_template(value: Any) -> bool:
+    """Whether a ``[columns]`` entry is a template over the row rather than a column's header."""
+    return isinstance(value, str) and ("{{" in value or "{%" in value)
+
+
+def map_columns(columns: Columns, table: Any, toml_file: str, sheet_file: str, header_row: int,
+                name_required: bool = True) -> dict[str, int]:
+    """Kitgen's field -> column position, from game.toml's ``[columns]`` and the headers' own names;
+    fields written as templates are left to :mod:`kitgen.data.derived`."""
     if not isinstance(table, dict):
         raise GameDataError("'columns' must be a table such as [columns] name = \"Front Name\"", file=toml_file)
     mapping: dict[str, int] = {}
@@ -128,16 +147,25 @@ def map_columns(columns: Columns, table: Any, toml_file: str, sheet_file: str, h
     for field, header in table.items():
         if field not in FIELDS:
             raise GameDataError(f"unknown key 'columns.{field}' (accepted: {', '.join(FIELDS)})", file=toml_file)
-        if not isinstance(header, str):
-            raise GameDataError(f"'columns.{field}' must be the text of a header in {sheet_file}", file=toml_file)
-        if not header.strip():
+        if is_template(header):
+            continue                                # worked out from the row: kitgen.data.derived
+        if isinstance(header, int) and not isinstance(header, bool):
+            i = columns.find(header)                # the column's number: 1 is A
+            if i is None:
+                raise GameDataError(f"[columns] {field} = {header}: {sheet_file} has no column {header} "
+                                    f"(it has {len(columns.names)})", file=toml_file)
+        elif not isinstance(header, str):
+            raise GameDataError(f"'columns.{field}' must be the text of a header in {sheet_file}, its number, or "
+                                "a template such as \"{{ Name or 'Card ' ~ row }}\"", file=toml_file)
+        elif not header.strip():
             continue                                # "" says: this sheet has no such column
-        i = columns.find(header)
+        else:
+            i = columns.find(header)
         if i is None:
             raise GameDataError(f"[columns] {field} = {header!r}: {sheet_file} has no such column "
                                 f"(its headers: {columns.listing()})", file=toml_file)
-        if len(columns.positions[header_key(header)]) > 1:
-            letters = " and ".join(column_letters(p) for p in columns.positions[header_key(header)])
+        if len(columns.positions.get(header_key(columns.names[i]), ())) > 1:
+            letters = " and ".join(column_letters(p) for p in columns.positions[header_key(columns.names[i])])
             raise GameDataError(f"[columns] {field} = {header!r}: the header names two columns "
                                 f"({letters}) of {sheet_file}; rename one of them", file=toml_file)
         if i in taken:
@@ -152,7 +180,7 @@ def map_columns(columns: Columns, table: Any, toml_file: str, sheet_file: str, h
         if i is not None:
             mapping[field] = i
             taken[i] = field
-    if "name" not in mapping:
+    if "name" not in mapping and not is_template(table.get("name")) and name_required:
         first = columns.names[columns.named()[0]] if columns.named() else "Name"
         raise GameDataError(f"no column for the card names (its headers: {columns.listing()}); name it in "
                             f"game.toml, e.g. [columns] name = {first!r}", file=sheet_file, row=header_row)
@@ -213,3 +241,62 @@ def guess_columns(columns: Columns, rows) -> dict[str, int]:
         if free:
             guessed = {"name": free[0], **guessed}
     return guessed
+
+
+FLAG_VALUES = (({"1", "0"}, "1"), ({"x"}, "x"), ({"true", "false"}, "true"), ({"yes", "no"}, "yes"),
+               ({"y", "n"}, "y"))     # what a flag column holds, and the value that sets it
+FLAGGED_ROWS = 0.8        # of the rows with a flag set, for flag columns to be taken for the type
+
+
+def flag_columns(columns: Columns, rows, taken: set[int]) -> list[tuple[int, str]]:
+    """Columns that spread the card's type over flags (Action, Treasure, Victory holding 0 or 1):
+    (position, the value that sets it, as written), for two or more such columns of which most rows set
+    one; [] when the sheet has none."""
+    found = []
+    for i in columns.named():
+        if i in taken:
+            continue
+        values = {c[i].strip() for _, c in rows if i < len(c) and c[i].strip()}
+        folded = {v.casefold() for v in values}
+        for kind, on in FLAG_VALUES:
+            if folded and folded <= kind and on in folded:
+                found.append((i, next(v for v in values if v.casefold() == on)))
+                break
+    if len(found) < 2:
+        return []
+    flagged = sum(1 for _, c in rows if any(i < len(c) and c[i].strip() == on for i, on in found))
+    return found if flagged >= FLAGGED_ROWS * max(1, len(rows)) else []
+
+
+def guess_by_content(columns: Columns, rows) -> dict[str, int]:
+    """For a sheet without a header: the name (the first column of short text, mostly different
+    from row to row), the text (the column of longest text) and the type (a column of a few short
+    words that repeat), judged from the cells alone."""
+    from kitgen.data.header import number
+
+    def cells(i):
+        return [c[i].strip() for _, c in rows if i < len(c) and c[i].strip()]
+
+    found: dict[str, int] = {}
+    stats = {}
+    for i in range(len(columns.names)):
+        values = cells(i)
+        if not values:
+            continue
+        numeric = sum(number(v) is not None for v in values) / len(values)
+        stats[i] = (values, numeric, sum(len(v) for v in values) / len(values), len(set(values)))
+    text = [i for i, (v, num, avg, _) in stats.items() if num < 0.5 and avg > 25]
+    if text:
+        found["text"] = max(text, key=lambda i: stats[i][2])
+    for i, (values, num, avg, distinct) in stats.items():
+        if i in found.values() or num >= 0.5:
+            continue
+        if "name" not in found and distinct >= 0.8 * len(values):
+            found["name"] = i
+        elif "type" not in found and distinct <= max(2, min(12, len(values) // 2)) and avg <= 20:
+            found["type"] = i
+    for i, (values, num, avg, distinct) in stats.items():
+        if i not in found.values() and num >= 0.9 and all(len(v) <= MAX_GUESSED_VALUE for v in values):
+            found["value"] = i
+            break
+    return found

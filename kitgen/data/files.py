@@ -3,11 +3,12 @@
 :func:`open_inside` is how every file a game names is read (game.toml, the
 card sheet, templates and what they include, art, icons, fonts): the path is
 checked by :func:`kitgen.data.paths.inside`, then read by :func:`read_regular`,
-which opens it without following a symlink and without waiting (a FIFO would
-block a plain open), checks once more that the file it opened lies inside the
-folder (:func:`kitgen.data.paths.opened_inside`), and refuses anything but a
-regular file: a FIFO, a device, a socket or a folder is named as such.  A game
-folder may come from someone else, so no file is read past :data:`MAX_FILE_BYTES`.
+which opens it (:func:`open_regular`) without following a symlink and without
+waiting (a FIFO would block a plain open), checks once more that the file it
+opened lies inside the folder (:func:`kitgen.data.paths.opened_inside`), and
+refuses anything but a regular file: a FIFO, a device, a socket or a folder is
+named as such.  A game folder may come from someone else, so no file is read
+past :data:`MAX_FILE_BYTES`.
 :func:`read_toml` reads game.toml and layouts.toml through it, within the
 bounds of :mod:`kitgen.data.limits` on nesting.
 """
@@ -41,7 +42,7 @@ def open_inside(root: Path, name: str | Path, where: str, base: Path | None = No
 
 def read_bytes(path: Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of a regular file at ``path`` (symlinks followed), for files the user names directly."""
-    return read_regular(Path(os.path.realpath(path)), where, limit)
+    return read_regular(real(path, where), where, limit)
 
 
 def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES, boundary: Path | None = None) -> bytes:
@@ -51,6 +52,28 @@ def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES, boundary: 
     ``boundary``: the real path of the folder ``path`` was checked against; the file once open must
     still lie inside it (a folder on the way may have been swapped for a symlink since the check).
     """
+    fd = open_regular(path, where, limit, boundary)
+    try:
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise GameDataError(f"the file grew past {_size(limit)} while being read", file=where)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise GameDataError(f"cannot read file ({exc.strerror})", file=where) from None
+    finally:
+        os.close(fd)
+
+
+def open_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES, boundary: Path | None = None) -> int:
+    """The file descriptor of the regular file at ``path``, open for reading, after the checks of
+    :func:`read_regular` (the caller reads it and closes it); a :class:`GameDataError` naming ``where``
+    when it is not one."""
     try:
         fd = os.open(path, _OPEN_FLAGS)
     except FileNotFoundError:
@@ -72,20 +95,13 @@ def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES, boundary: 
         if info.st_size > limit:
             raise GameDataError(f"the file is {_size(info.st_size, limit)}; kitgen reads files of at most "
                                 f"{_size(limit)}", file=where)
-        chunks, total = [], 0
-        while True:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > limit:
-                raise GameDataError(f"the file grew past {_size(limit)} while being read", file=where)
-        return b"".join(chunks)
+        return fd
     except OSError as exc:
-        raise GameDataError(f"cannot read file ({exc.strerror})", file=where) from None
-    finally:
         os.close(fd)
+        raise GameDataError(f"cannot read file ({exc.strerror})", file=where) from None
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _size(n: int, limit: int | None = None) -> str:

@@ -24,6 +24,7 @@ from kitgen.data.art_files import ArtLibrary, art_name
 from kitgen.data.card_context import column_names, mark_used
 from kitgen.data.columns import Fields, map_columns
 from kitgen.data.files import open_inside, read_toml
+from kitgen.data.header import header_option
 from kitgen.data.layouts import DEFAULT_BACK, DEFAULT_FACE, read_layouts
 from kitgen.data.limits import MAX_CARDS
 from kitgen.data.model import Back, Card, CardType, Game
@@ -40,7 +41,7 @@ MAX_COUNT = 10_000           # copies of one card; more is a typing slip, not a 
 TOP_LEVEL_KEYS = {
     "title", "slug", "subtitle", "players", "card_size", "rulebook", "back", "types",
     "components", "rules", "rulings", "simulation", "designer", "version", "fonts", "data", "columns",
-    "layouts", "face",
+    "layouts", "face", "header", "name_required", "icons", "decks",
 }
 MAX_TITLE = 120              # characters of the game's title
 SHOWN_TYPES = 12             # undeclared types named in the warning; the rest are counted
@@ -88,7 +89,8 @@ def load_game(game_or_path: str | Path, problems: Problems | None = None) -> Gam
     data = read_toml(root, "game.toml", toml_file)
     name, sheet_name = _data_file(data, root, toml_file)
     raw = open_inside(root, name, label(name))
-    sheet = read_sheet(inside(root, name, label(name)), label(name), sheet_name, problems, raw=raw)
+    header = header_option(data.get("header"), toml_file)
+    sheet = read_sheet(inside(root, name, label(name)), label(name), sheet_name, problems, raw=raw, header=header)
     game = _build_game(data, sheet, root, template_dir, art_dir, builtin, toml_file, problems)
     _check_art(game, toml_file, problems)
     return game
@@ -207,12 +209,17 @@ def _back(data: dict, title: str, where: str) -> Back:
 
 
 def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType], game_toml: str,
-           problems: Problems, layouts: dict) -> tuple[tuple[Card, ...], dict[str, CardType], list[str]]:
+           problems: Problems, layouts: dict, derived: list | None = None,
+           name_required: bool = True) -> tuple[tuple[Card, ...], dict[str, CardType], list[str]]:
     """The cards of every good row, the card types (declared ones first, then those found in the
     sheet), and warnings; a bad row is reported to ``problems`` and left out."""
+    from kitgen.data.derived import RowFields
+
     names = sheet.columns.names
     header = {field: names[i] for field, i in mapping.items()}
-    type_col = mapping.get("type")
+    header.update((d.field, d.key) for d in derived or ())
+    worked_out = RowFields(derived or [], sheet.columns, mapping, sheet.file)
+    type_col = mapping.get("type") if "type" in mapping else ("type" if "type" in header else None)
     if type_col is None and len(declared) > 1:
         raise GameDataError(f"game.toml declares {len(declared)} card types ({', '.join(declared)}) but "
                             f"{sheet.file} has no type column; name it: [columns] type = \"...\"", file=game_toml)
@@ -224,7 +231,15 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
     untyped: list[int] = []
     cards = []
     for row, cells in sheet.rows:
+        fields = Fields(sheet.columns, cells)
+        values = worked_out.values(row, cells, fields) if derived else {}
+        if isinstance(values, GameDataError):
+            problems.add(values)
+            continue
+
         def cell(field: str) -> str:
+            if field in values:
+                return values[field]
             i = mapping.get(field)
             return cells[i] if i is not None and i < len(cells) else ""
 
@@ -234,8 +249,8 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
         errors: list[GameDataError] = []
         name = cell("name").strip()
         invisible = control_character(name)
-        if not name:
-            problem("missing card name", "name")
+        if not name and name_required:
+            problem("missing card name (name_required = false in game.toml lets a card go without one)", "name")
         elif invisible:
             problem(f"the name holds the invisible character {invisible}; a name that looks the same "
                     "as another must be the same", "name")
@@ -244,7 +259,7 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
             if rtl:
                 problem(rtl, field)
         count = 1
-        if "count" in mapping:
+        if "count" in header:
             count_text = cell("count").strip()
             number = whole_number(count_text)
             if number is None or number < 1:
@@ -285,14 +300,20 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
             if not type_text:
                 untyped.append(row)
         cards.append(Card(name=name, type=key, count=count, value=cell("value").strip(),
-                          text=cell("text").strip(), art=art, row=row, fields=Fields(sheet.columns, cells),
-                          color=color, face=chosen["face"], back=chosen["back"], corner=cell("corner").strip()))
+                          text=cell("text").strip(), art=art, row=row, fields=fields,
+                          color=color, face=chosen["face"], back=chosen["back"], corner=cell("corner").strip(),
+                          deck=cell("deck").strip()))
     if type_col is None and not declared:
         found[""] = ""
     colors = type_colors(len(found), {t.color for t in declared.values()})
     types = dict(declared)
     types.update((key, CardType(key=key, label=label, color=c)) for (key, label), c in zip(found.items(), colors))
     return tuple(cards), types, _type_warnings(sheet, header.get("type"), types, found, untyped)
+
+
+def _column_text(column: str) -> str:
+    """A column as messages name it: "column 'Kind'", or the key that works it out ("[columns] type")."""
+    return column if column.startswith("[columns]") else f"column {column!r}"
 
 
 def _type_warnings(sheet: Sheet, column: str | None, types: dict[str, CardType], found: dict[str, str],
@@ -303,12 +324,12 @@ def _type_warnings(sheet: Sheet, column: str | None, types: dict[str, CardType],
         shown = ", ".join(f"{key} ({types[key].color})" for key in named[:SHOWN_TYPES])
         more = f" and {len(named) - SHOWN_TYPES} more" if len(named) > SHOWN_TYPES else ""
         kinds = "type is" if len(named) == 1 else "types are"
-        warnings.append(f"{sheet.file}, column {column!r}: {len(named)} card {kinds} not declared in game.toml, "
+        warnings.append(f"{sheet.file}, {_column_text(column)}: {len(named)} card {kinds} not declared in game.toml, "
                         f"so kitgen chose colours: {shown}{more}; declare them as [types.KEY] with "
                         "label and color to choose your own")
     if untyped:
         rows = ", ".join(str(r) for r in untyped[:10]) + (", ..." if len(untyped) > 10 else "")
-        warnings.append(f"{sheet.file}, column {column!r}: {len(untyped)} rows have no type (rows {rows}); "
+        warnings.append(f"{sheet.file}, {_column_text(column)}: {len(untyped)} rows have no type (rows {rows}); "
                         "their cards print no type line")
     return warnings
 
@@ -339,7 +360,14 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
     if len(sheet.rows) > MAX_CARDS:          # every row is one card at least: refused before reading them
         raise LimitError(f"the sheet has {len(sheet.rows):,} rows of cards; kitgen prints at most "
                          f"{MAX_CARDS:,} cards", file=sheet.file)
-    mapping = map_columns(sheet.columns, data.get("columns", {}), toml_file, sheet.file, sheet.header_row)
+    name_required = data.get("name_required", True)
+    if not isinstance(name_required, bool):
+        raise GameDataError("'name_required' must be true or false", file=toml_file)
+    table = data.get("columns", {})
+    mapping = map_columns(sheet.columns, table, toml_file, sheet.file, sheet.header_row, name_required)
+    from kitgen.data.derived import derived_fields
+
+    derived = derived_fields(table, sheet.columns, mapping, toml_file)
     layouts = read_layouts(data, None if builtin else root, toml_file, sheet.columns)
     face = _str(data, "face", toml_file, DEFAULT_FACE)
     back = _back(data, title, toml_file)
@@ -348,7 +376,17 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
         if name and name not in layouts:
             raise GameDataError(f"'{key}' = {name!r}: no such layout (layouts: {', '.join(sorted(layouts))})",
                                 file=toml_file)
-    cards, types, warnings = _cards(sheet, mapping, declared, toml_file, problems, layouts)
+    from kitgen.data.icons import IconLibrary, check_tokens, icon_table
+
+    icon_map = icon_table(data, toml_file)
+    check_tokens(icon_map, IconLibrary(None if builtin else root), toml_file)
+    cards, types, warnings = _cards(sheet, mapping, declared, toml_file, problems, layouts, derived, name_required)
+    from kitgen.data.decks import assign_decks
+
+    deck_column = next((d.key for d in derived if d.field == "deck"), None) or (
+        f"column '{sheet.columns.names[mapping['deck']]}'" if "deck" in mapping else None)
+    cards, decks = assign_decks(cards, types, back.layout, data, slug, title, toml_file,
+                                sheet.file, deck_column)
     if not cards:
         problems.raise_all()          # every row was bad: those are the problems to show
     deck = sum(card.count for card in cards)
@@ -363,7 +401,8 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
                 types=types, cards=cards, back=back, components=(),
                 rules=dict(data.get("rules", {})), rulings=dict(data.get("rulings", {})),
                 root=root, template_dir=template_dir, art_dir=art_dir, builtin=builtin, raw=data,
-                sheet=sheet, mapping=mapping, warnings=tuple(warnings), layouts=layouts, face=face,
+                sheet=sheet, mapping=mapping, derived={d.field: d.key for d in derived},
+                warnings=tuple(warnings), layouts=layouts, face=face, deck_list=decks, icon_map=icon_map,
                 layout_columns=column_names(sheet.columns))
     for layout in layouts.values():
         for box in layout.boxes:

@@ -36,6 +36,7 @@ class Card:
     face: str = ""     # a layout named by the card's own row ([columns] face), "" for its type's
     back: str = ""     # the layout of its back named by its row ([columns] back), "" for its type's
     corner: str = ""   # a short mark for the corners of a card without a value, "" for none
+    deck: str = ""     # the key of its deck (kitgen.data.decks); as read from the sheet until decks are assigned
 
     @property
     def numeric_value(self) -> int | None:
@@ -76,11 +77,37 @@ class Game:
     raw: dict[str, Any] = field(compare=False, repr=False, default_factory=dict)
     sheet: Any = field(compare=False, repr=False, default=None)   # the card sheet read (kitgen.data.sheet.Sheet)
     mapping: dict[str, int] = field(compare=False, repr=False, default_factory=dict)  # field -> sheet column
+    derived: dict[str, str] = field(compare=False, repr=False, default_factory=dict)  # field -> "[columns] field"
     warnings: tuple[str, ...] = field(compare=False, default=())  # found while reading, not mistakes
     art: Any = field(compare=False, repr=False, default=None)     # the ArtLibrary that checked the art as it loaded
     layouts: dict[str, Any] = field(compare=False, repr=False, default_factory=dict)  # name -> Layout
     face: str = "kitgen"          # the layout of every face, unless its type or row names one
     layout_columns: dict[str, int] = field(compare=False, repr=False, default_factory=dict)  # template name -> column
+    deck_list: tuple = field(compare=False, repr=False, default=())   # kitgen.data.decks.Deck, in order
+    icon_map: dict[str, str] = field(compare=False, repr=False, default_factory=dict)  # game.toml's [icons]
+
+    @property
+    def tokens(self):
+        """The text that prints as icons: ``[icons]`` and the emoji with a built-in twin (kitgen.data.icons)."""
+        from kitgen.data.icons import tokens_for
+
+        return tokens_for(tuple(sorted(self.icon_map.items())))
+
+    @property
+    def decks(self) -> tuple:
+        """The decks, each printed and exported apart (one deck, named after the game, unless the game
+        keeps several: kitgen.data.decks)."""
+        if self.deck_list:
+            return self.deck_list
+        from kitgen.data.decks import Deck
+
+        return (Deck(self.slug, self.title, self.cards),)
+
+    @property
+    def deck_order(self) -> list[int]:
+        """The indices of :attr:`cards`, deck by deck (each deck's cards in the sheet's order)."""
+        index = {id(card): i for i, card in enumerate(self.cards)}
+        return [index[id(card)] for deck in self.decks for card in deck.cards]
 
     @property
     def template_root(self) -> Path:
@@ -115,6 +142,8 @@ class Game:
     def column(self, name: str) -> str:
         """The header of the column holding kitgen's field ``name`` (e.g. 'Front Name' for 'name'),
         as messages name it; the field's own name when no column holds it."""
+        if name in self.derived:
+            return self.derived[name]
         if self.sheet is None or name not in self.mapping:
             return name
         return self.sheet.columns.names[self.mapping[name]]

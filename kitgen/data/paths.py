@@ -29,6 +29,7 @@ from kitgen.data import builtin
 from kitgen.errors import GameDataError
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
+SETTLE_TRIES = 8        # times a path is followed again when a symlink on the way changes meanwhile
 
 
 def control_character(text: str) -> str | None:
@@ -57,14 +58,33 @@ def relative(name: str, where: str) -> Path:
     return Path(text)
 
 
-def real(folder: Path) -> Path:
-    """The folder's real path, every symlink followed."""
-    return Path(os.path.realpath(folder))
+def real(folder: Path, where: str | None = None) -> Path:
+    """The real path of ``folder`` (or of a file), every symlink followed.
+
+    A symlink on the way may be replaced while it is followed: the system says a name is a
+    symlink, then, asked where it leads, that it is none (or that it is gone), and
+    ``os.path.realpath`` raises.  The path is then followed again; one that is still changing
+    after :data:`SETTLE_TRIES` tries is a :class:`GameDataError` naming ``where`` (default: the path).
+    """
+    for _ in range(SETTLE_TRIES):
+        try:
+            return Path(os.path.realpath(folder))
+        except OSError as exc:
+            problem = exc.strerror or str(exc)
+    raise GameDataError(f"{folder} kept changing while its symlinks were followed ({problem}); "
+                        "try again once it has settled", file=where)
 
 
 def within(path: Path, folder: Path) -> bool:
     """Whether the real path ``path`` is ``folder`` or lies under it (both already resolved)."""
-    return path == folder or path.is_relative_to(folder)
+    return path.is_relative_to(folder)
+
+
+def file_within(path: Path, folder: Path) -> Path | None:
+    """The real path of ``path`` when it is a regular file inside the real path of ``folder``, or None
+    (for what a program wrote in a folder of its own: a path kept since may lead elsewhere now)."""
+    target = real(path)
+    return target if within(target, real(folder)) and target.is_file() else None
 
 
 def opened_inside(fd: int, boundary: Path) -> bool:
@@ -86,9 +106,9 @@ def inside(root: Path, name: str | Path, where: str, base: Path | None = None) -
     reader says it is missing.
     """
     rel = relative(str(name), where)
-    boundary = real(root)
-    start = real(base) if base is not None else boundary
-    target = Path(os.path.realpath(start / rel))
+    boundary = real(root, where)
+    start = real(base, where) if base is not None else boundary
+    target = real(start / rel, where)
     if not within(target, boundary):
         shown = str(name) if base is None or base == root else f"{Path(base).name}/{name}"
         raise GameDataError(f"path {shown!r} leads outside the game folder (to {target}); "

@@ -6,6 +6,10 @@ row 1 when it is the sheet's first row).  Blank rows are left out, and so are
 comment rows (only the first cell filled, starting with ``#``).  A problem in
 one row (too many fields) is reported to the :class:`Problems` collector while
 the other rows are read on.
+
+Which row is the header is found (:mod:`kitgen.data.header`) unless game.toml
+says it (``header = 3``, ``header = false``): a sheet whose first row holds
+values has no header, and its columns are named by their letters (A, B, ...).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pathlib import Path
 
 from kitgen.data.columns import Columns
 from kitgen.data.files import decode_text, read_bytes
+from kitgen.data.header import HeaderChoice, choose_header
 from kitgen.data.problems import Problems
 from kitgen.errors import GameDataError
 from kitgen.layout.tiling import column_letters
@@ -37,6 +42,16 @@ class Sheet:
     header_row: int
     rows: tuple[tuple[int, tuple[str, ...]], ...]   # (row number, cells), blank rows left out
     notes: tuple[str, ...] = ()                 # things worth knowing that are not mistakes
+    header: HeaderChoice | None = None          # which row was taken as the header, and why
+
+    @property
+    def has_header(self) -> bool:
+        return self.header is None or self.header.row is not None
+
+    @property
+    def header_line(self) -> str:
+        """Which row is the header and why, in a few words: "header on row 1", "no header row: ..."."""
+        return self.header.why if self.header is not None else f"header on row {self.header_row}"
 
 
 def split_sheet_name(data: str) -> tuple[str, str | None]:
@@ -46,11 +61,12 @@ def split_sheet_name(data: str) -> tuple[str, str | None]:
 
 
 def read_sheet(path: Path, where: str, sheet: str | None = None, problems: Problems | None = None,
-               raw: bytes | None = None) -> Sheet:
+               raw: bytes | None = None, header: int | bool | None = None) -> Sheet:
     """The sheet at ``path`` (``where`` names it in messages; ``sheet``: a workbook's sheet).
 
     ``raw``: the file's bytes, already read (a game's sheet is read by
     :func:`~kitgen.data.files.open_inside`); without them the file is read here.
+    ``header``: the row number of the header, False for none, None to find it.
     """
     problems = problems if problems is not None else Problems()
     suffix = path.suffix.lower()
@@ -63,7 +79,8 @@ def read_sheet(path: Path, where: str, sheet: str | None = None, problems: Probl
         book = read_xlsx(read_bytes(path, where) if raw is None else raw, where, sheet)
         file = f"{where}, sheet {book.name!r}"
         formulas = book.formulas
-        result = _sheet(file, "XLSX workbook", book.rows, problems, fields_may_spill=False, bad_rows=formulas.rows)
+        result = _sheet(file, "XLSX workbook", book.rows, problems, fields_may_spill=False, bad_rows=formulas.rows,
+                        header=header)
         names = result.columns.names
         if formulas.more:
             total = len(formulas.found) + formulas.more
@@ -87,7 +104,7 @@ def read_sheet(path: Path, where: str, sheet: str | None = None, problems: Probl
     else:
         delimiter = sniff_delimiter(text)
         kind = f"CSV separated by {DELIMITERS[delimiter]}"
-    return _sheet(where, kind, _csv_rows(text, delimiter, where), problems, fields_may_spill=True)
+    return _sheet(where, kind, _csv_rows(text, delimiter, where), problems, fields_may_spill=True, header=header)
 
 
 def sniff_delimiter(text: str) -> str:
@@ -129,19 +146,28 @@ def _comment(cells: list[str]) -> bool:
 
 
 def _sheet(file: str, kind: str, rows: list[tuple[int, list[str]]], problems: Problems,
-           fields_may_spill: bool, bad_rows: set[int] = frozenset()) -> Sheet:
+           fields_may_spill: bool, bad_rows: set[int] = frozenset(), header: int | bool | None = None) -> Sheet:
     """Header and records from raw rows: blank rows dropped, cells beyond the header checked,
     ``bad_rows`` (reported apart) left out."""
     rows = [(n, [_nfc(c) for c in cells]) for n, cells in rows if any(c.strip() for c in cells) and not _comment(cells)]
     if not rows:
         raise GameDataError("empty sheet; its first row must name the columns (name, and type, count, "
                             "text... as you like)", file=file)
-    header_row, header = rows[0]
-    names = tuple(h.strip() for h in header)
-    columns = Columns(names)
-    width = len(names)
+    choice = choose_header(rows, header, file)
+    if choice.row is None:
+        header_row = 0
+        width = max(_filled_width(cells) for _, cells in rows)
+        names = tuple(column_letters(i) for i in range(width))
+        body = [(n, cells) for n, cells in rows if n >= choice.first]
+    else:
+        at = next(i for i, (n, _) in enumerate(rows) if n == choice.row)
+        header_row, head = rows[at]
+        names = tuple(h.strip() for h in head)
+        width = len(names)
+        body = rows[at + 1:]
+    columns = Columns(names, lettered=choice.row is None)
     records, spilled = [], set()
-    for number, cells in rows[1:]:
+    for number, cells in body:
         if number in bad_rows:
             continue
         extra = [i for i in range(width, len(cells)) if cells[i].strip()]
@@ -168,4 +194,12 @@ def _sheet(file: str, kind: str, rows: list[tuple[int, list[str]]], problems: Pr
             notes.append(f"{file}: the header {names[positions[0]]!r} names {len(positions)} columns ({letters}); "
                          "card.fields gives the first")
     return Sheet(file=file, format=kind, columns=columns, header_row=header_row, rows=tuple(records),
-                 notes=tuple(notes))
+                 notes=tuple(notes), header=choice)
+
+
+def _filled_width(cells: list[str]) -> int:
+    """The cells of a row up to its last filled one."""
+    for i in range(len(cells) - 1, -1, -1):
+        if cells[i].strip():
+            return i + 1
+    return 0

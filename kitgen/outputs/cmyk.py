@@ -13,6 +13,16 @@ is a safety net after it: where the profile's interpolation lands a pixel a
 hair over the limit, cyan, magenta and yellow are scaled down together, black
 kept (the rule of LittleCMS's ink-limiting device link), so no pixel of the
 written file exceeds the limit.
+
+An area of one colour is separated as a picture's pixel of that colour is
+(:func:`separated`).  Text and lines whose colour looks as dark as solid black
+ink or darker, and has next to no hue, print in black ink alone (C 0 M 0 Y 0
+K 100), so a press that misregisters its plates leaves no coloured fringe
+around small type and hairlines (:func:`prints_black_only`).  Which colours
+those are is worked out from the profile: the sRGB colour's L* at most
+:data:`BLACK_MARGIN` above the L* that K 100 prints at (about 17), and its
+chroma C*ab at most :data:`NEUTRAL_CHROMA`: neutral greys from #000000 to
+#353535, and near-blacks such as kitgen's ink #2b2420.
 """
 
 from __future__ import annotations
@@ -28,6 +38,8 @@ CONDITION_TEXT = "Offset printing on coated paper, ISO 12647-2:2004/Amd 1 (FOGRA
 PROFILE_INK = 240                      # the total ink the print profile separates to, in percent
 VISIBLE_DELTA_E = 2.3                  # CIE76: about the smallest difference seen side by side
 VISIBLE_SHARE = 0.01                    # of a card's pixels, before its change is worth a warning
+BLACK_MARGIN = 5.0                     # L*: text this little lighter than solid black ink prints black-only
+NEUTRAL_CHROMA = 8.0                   # C*ab: kitgen's ink #2b2420 has 5, a dark green #2d3a2e 10
 
 
 def profile_bytes(name: str = PRINT_PROFILE) -> bytes:
@@ -70,17 +82,20 @@ def limit_ink(cmyk, ink_limit: int):
     import numpy as np
     from PIL import Image
 
-    a = np.asarray(cmyk, dtype=np.int32)
+    a = np.asarray(cmyk)
     limit = ink_limit * 255 // 100
-    total = a.sum(axis=2)
-    over = total > limit
-    if not over.any():
+    total = a[..., 0].astype(np.uint16) + a[..., 1] + a[..., 2] + a[..., 3]
+    over = np.nonzero(total > limit)
+    if not over[0].size:
         return cmyk
-    cmy = a[..., :3].sum(axis=2)
-    room = np.maximum(limit - a[..., 3], 0)
-    scale = np.where(over & (cmy > 0), room / np.maximum(cmy, 1), 1.0)
-    a[..., :3] = np.floor(a[..., :3] * scale[..., None]).astype(np.int32)
-    return Image.fromarray(a.astype(np.uint8), "CMYK")
+    px = a[over].astype(np.int32)                   # only the pixels over the limit
+    cmy = px[:, :3].sum(axis=1)
+    room = np.maximum(limit - px[:, 3], 0)
+    scale = np.where(cmy > 0, room / np.maximum(cmy, 1), 1.0)
+    px[:, :3] = np.floor(px[:, :3] * scale[:, None]).astype(np.int32)
+    out = a.copy()
+    out[over] = px.astype(np.uint8)
+    return Image.fromarray(out, "CMYK")
 
 
 def soft_proof(cmyk, profile: str = PRINT_PROFILE):
@@ -132,3 +147,37 @@ def _lab(image):
     lightness = raw[..., 0].astype(np.float64) * (100.0 / 255.0)
     ab = raw[..., 1:].copy().view(np.int8).astype(np.float64)
     return np.concatenate([lightness[..., None], ab], axis=2)
+
+
+def _pixel(rgb):
+    """A picture of one sRGB pixel."""
+    from PIL import Image
+
+    return Image.new("RGB", (1, 1), rgb)
+
+
+@lru_cache(maxsize=None)
+def _solid_black_lightness() -> float:
+    """The L* that black ink alone, at 100%, prints at on the press (FOGRA39: about 17)."""
+    from PIL import Image, ImageCms
+
+    black = ImageCms.applyTransform(Image.new("CMYK", (1, 1), (0, 0, 0, 255)),
+                                    _transform(PRINT_PROFILE, "LAB", "relative"))
+    return float(_lab(black)[0, 0, 0])
+
+
+@lru_cache(maxsize=4096)
+def prints_black_only(rgb: tuple[int, int, int]) -> bool:
+    """Whether text or a line of the sRGB colour ``rgb`` prints in black ink alone: it looks as dark as
+    solid black ink or darker (within :data:`BLACK_MARGIN` L*) and has next to no hue."""
+    from PIL import ImageCms
+
+    lab = _lab(ImageCms.applyTransform(_pixel(rgb), _transform("sRGB", "LAB", "relative")))[0, 0]
+    chroma = float((lab[1] ** 2 + lab[2] ** 2) ** 0.5)
+    return chroma <= NEUTRAL_CHROMA and float(lab[0]) <= _solid_black_lightness() + BLACK_MARGIN
+
+
+@lru_cache(maxsize=4096)
+def separated(rgb: tuple[int, int, int], ink_limit: int = PROFILE_INK) -> tuple[int, int, int, int]:
+    """The CMYK (0 to 255 each) an area of the sRGB colour ``rgb`` prints in, as the pictures are separated."""
+    return to_cmyk(_pixel(rgb), ink_limit).getpixel((0, 0))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -38,6 +38,7 @@ class ExportJob:
     source: str
     options: ExportOptions
     progress: Callable[[int, int], None] | None = None    # told (pages done, pages in all) as pages rasterise
+    notes: list[str] = field(default_factory=list)       # what the export says besides warnings (pages written)
 
     def painter(self, bleed: float | None = None):
         from kitgen.render.card import CardPainter

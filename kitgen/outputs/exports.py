@@ -36,6 +36,7 @@ class ExportResult:
     cards: int                # copies in the deck
     faces: int                # distinct card faces
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def export_game(game_or_path: str | Path, fmt: str, out: str | Path = "output",
@@ -54,7 +55,8 @@ def export_game(game_or_path: str | Path, fmt: str, out: str | Path = "output",
     with kit_lock(target.parent, f"kitgen export {game_or_path} --format {fmt}"):
         files = module.export(job, target)
     return ExportResult(format=fmt, title=job.game.title, target=target, files=list(files),
-                        cards=job.deck_size, faces=len(job.game.cards), warnings=list(job.art.warnings))
+                        cards=job.deck_size, faces=len(job.game.cards), warnings=list(job.art.warnings),
+                        notes=list(job.notes))
 
 
 def _check_applies(fmt: str, module, options: ExportOptions) -> None:

@@ -70,7 +70,10 @@ class ValidationReport:
                  f"{len(game.components)} components: OK"]
         if sheet is not None:
             rows = f"rows {sheet.rows[0][0]}-{sheet.rows[-1][0]}" if sheet.rows else "no rows"
-            lines.append(f"  {sheet.file}: {sheet.format}, header on row {sheet.header_row}, cards on {rows}")
+            if sheet.header_line == f"header on row {sheet.header_row}":
+                lines.append(f"  {sheet.file}: {sheet.format}, header on row {sheet.header_row}, cards on {rows}")
+            else:
+                lines.append(f"  {sheet.file}: {sheet.format}, cards on {rows}; {sheet.header_line}")
         return lines
 
 

@@ -38,11 +38,22 @@ def sheet_manifest(game, layout, placements: list[CardPlacement], pages: int, pa
     manifest["cards_per_page"] = layout.per_page
     manifest["cards_turned"] = bool(layout.front_rotation)
     manifest["gap_mm"] = [round(to_mm(g), 3) for g in layout.sheet.gap]
-    manifest["cards"] = [{"name": game.cards[pl.index].name, "row": game.cards[pl.index].row, "copy": pl.copy,
+    manifest["decks"] = _decks(game, placements)
+    manifest["cards"] = [{"name": game.cards[pl.index].name, "row": game.cards[pl.index].row,
+                          "deck": game.cards[pl.index].deck or game.decks[0].key, "copy": pl.copy,
                           "front": {"page": pl.front_page, "box": pl.front.box(), **front_turn},
                           "back": {"page": pl.back_page, "box": pl.back.box(), **back_turn}}
                          for pl in placements]
     return manifest
+
+
+def _decks(game, placements: list[CardPlacement]) -> list[dict]:
+    """Each deck: its key and label, its cards (every copy) and the pages its fronts are on."""
+    pages: dict[str, list[int]] = {}
+    for pl in placements:
+        pages.setdefault(game.cards[pl.index].deck or game.decks[0].key, []).append(pl.front_page)
+    return [{"key": d.key, "label": d.label, "cards": d.size,
+             "front_pages": sorted(set(pages.get(d.key, [])))} for d in game.decks]
 
 
 def manifest_bytes(manifest: dict) -> bytes:

@@ -14,16 +14,18 @@ import math
 
 from kitgen.data.limits import check_pages
 from kitgen.errors import LayoutError
+from kitgen.layout.deck import deck_sheets
 from kitgen.layout.packing import GAP, content_area
 from kitgen.layout.sheet import fit_count
 from kitgen.layout.tiling import part_count
 from kitgen.units import Size
 
 
-def card_pages(deck: int, layout) -> int:
-    """Pages of cards.pdf: fronts and backs of every sheet."""
-    sheets = math.ceil(deck / max(1, layout.per_page))
-    return layout.page_count(sheets)
+def card_pages(decks: int | list[int], layout) -> int:
+    """Pages of cards.pdf: fronts and backs of every sheet (each deck, of ``decks`` cards, on its own)."""
+    if isinstance(decks, int):
+        return layout.page_count(math.ceil(decks / max(1, layout.per_page)))
+    return layout.page_count(deck_sheets(decks, layout.per_page))
 
 
 def aid_pages(components, paper: Size, card: Size) -> int:
@@ -50,7 +52,7 @@ def aid_pages(components, paper: Size, card: Size) -> int:
 
 def check_kit_pages(game, layout, paper: Size, card: Size, where: str) -> dict[str, int]:
     """The pages of cards.pdf and aids.pdf; a kit of more than MAX_PAGES is refused naming ``where``."""
-    pages = {"cards.pdf": card_pages(game.deck_size, layout),
+    pages = {"cards.pdf": card_pages([deck.size for deck in game.decks], layout),
              "aids.pdf": aid_pages(game.components, paper, card)}
     check_pages(pages, where)
     return pages

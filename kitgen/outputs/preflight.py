@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from kitgen.errors import GameDataError, KitgenError, ProblemList
@@ -180,10 +181,12 @@ def _check_pdf(f: ShopFile, profile) -> list[str]:
         out.append(f"format PDF; {profile.shop} takes {profile.format.upper()} files, one per card")
     try:
         out += _document_markers(f.data, reader, profile)
+        forms: dict = {}                   # what each form holds, found once for all the pages drawing it
         for i, page in enumerate(reader.pages, start=1):
-            out += _page_problems(i, page, profile)
-        out += _count_and_order(f.data, count, profile)
-        out += _placed_images_and_text(f.data, reader, profile)
+            out += _page_problems(i, page, profile, forms)
+        signatures = reader_signatures(reader)
+        out += _count_and_order(f.data, count, profile, signatures)
+        out += _placed_images_and_text(f.data, reader, profile, signatures)
     except GameDataError as exc:
         raise GameDataError(exc.message, file=exc.file or f.name) from None
     except KitgenError:
@@ -191,7 +194,7 @@ def _check_pdf(f: ShopFile, profile) -> list[str]:
     except Exception:                      # pypdf's and PDFium's errors for a damaged page
         raise GameDataError("cannot read this PDF's pages; it is damaged", file=f.name) from None
     if profile.ink_limit:
-        out += _pdf_ink(f, count, profile)
+        out += _pdf_ink(f, profile, signatures)
     return out
 
 
@@ -225,7 +228,7 @@ def _document_markers(data: bytes, reader, profile) -> list[str]:
     return out
 
 
-def _page_problems(number: int, page, profile) -> list[str]:
+def _page_problems(number: int, page, profile, forms: dict) -> list[str]:
     out = []
     where = f"page {number}: "
     media = [float(v) for v in page.mediabox]
@@ -250,7 +253,7 @@ def _page_problems(number: int, page, profile) -> list[str]:
             out.append(where + f"{what}; {profile.shop} asks {to_mm(size.bleed):.1f} mm on every side "
                        "(BleedBox past the TrimBox, art reaching it)")
     if profile.colour == "cmyk":
-        scan = _Scan()
+        scan = _Scan(forms)
         scan.resources(page.get("/Resources"), "page")
         scan.content(page, page.get("/Resources"))
         if "/Group" in page and str(page["/Group"].get_object().get("/S")) == "/Transparency":
@@ -266,11 +269,13 @@ def _page_problems(number: int, page, profile) -> list[str]:
 
 
 class _Scan:
-    """What a page and the forms it draws hold: RGB colour, transparency, fonts not embedded."""
+    """What a page and the forms it draws hold: RGB colour, transparency, fonts not embedded.  ``forms``
+    keeps what each form (by object number) was found to hold, for the other pages that draw it."""
 
-    def __init__(self):
+    def __init__(self, forms: dict | None = None):
         self.rgb, self.transparency, self.fonts = set(), set(), set()
         self.seen = 0
+        self.forms = {} if forms is None else forms
 
     def _count(self):
         self.seen += 1
@@ -315,9 +320,11 @@ class _Scan:
         for name, font in (res.get("/Font") or {}).items():
             self._count()
             self.font(font.get_object(), name)
-        for name, xo in (res.get("/XObject") or {}).items():
+        xobjects = res.get("/XObject") or {}
+        for name in xobjects:
             self._count()
-            xo = xo.get_object()
+            ref = xobjects.raw_get(name) if hasattr(xobjects, "raw_get") else xobjects[name]
+            xo = ref.get_object()
             subtype = str(xo.get("/Subtype"))
             if subtype == "/Image":
                 if not xo.get("/ImageMask"):
@@ -325,11 +332,27 @@ class _Scan:
                 if "/SMask" in xo:
                     self.transparency.add(f"soft mask of image {name}")
             elif subtype == "/Form":
-                group = xo.get("/Group")
-                if group is not None and str(group.get_object().get("/S")) == "/Transparency":
-                    self.transparency.add(f"transparency group {name}")
-                self.resources(xo.get("/Resources"), name, depth + 1)
-                self.content(xo, xo.get("/Resources"))
+                key = getattr(ref, "idnum", None)
+                if key is None or key not in self.forms:
+                    form = _Scan(self.forms)
+                    form.seen = self.seen
+                    group = xo.get("/Group")
+                    if group is not None and str(group.get_object().get("/S")) == "/Transparency":
+                        form.transparency.add(f"transparency group {name}")
+                    form.resources(xo.get("/Resources"), name, depth + 1)
+                    form.content(xo, xo.get("/Resources"))
+                    self.seen = form.seen
+                    found = (form.rgb, form.transparency, form.fonts)
+                    if key is None:
+                        self.rgb |= found[0]
+                        self.transparency |= found[1]
+                        self.fonts |= found[2]
+                        continue
+                    self.forms[key] = found
+                rgb, transparency, fonts = self.forms[key]
+                self.rgb |= rgb
+                self.transparency |= transparency
+                self.fonts |= fonts
 
     def font(self, font, name: str) -> None:
         subtype = str(font.get("/Subtype"))
@@ -374,14 +397,14 @@ class _Scan:
                     self.rgb.add("an inline RGB image")
 
 
-def _count_and_order(data: bytes, count: int, profile) -> list[str]:
+def _count_and_order(data: bytes, count: int, profile, signatures: list[bytes]) -> list[str]:
     if profile.order not in ("back-then-face", "face-then-back"):
         return []
     if count % 2:
         return [f"{count} pages, an odd number; {profile.shop} takes a back and a face for every card"]
     if count < 4:
         return []
-    odd, even = _page_prints(data, reader_signatures(data))
+    odd, even = _page_prints(data, signatures)
     backs, faces = (odd, even) if profile.order == "back-then-face" else (even, odd)
     if len(set(faces)) == 1 and len(set(backs)) > 1:
         first = "back" if profile.order == "back-then-face" else "face"
@@ -390,13 +413,16 @@ def _count_and_order(data: bytes, count: int, profile) -> list[str]:
     return []
 
 
-def _pdfium_pages(data: bytes):
-    """Every page of the PDF ``data`` as (0-based index, PDFium page), each closed after its turn."""
+def _pdfium_pages(data: bytes, skip=None):
+    """Every page of the PDF ``data`` (but those ``skip(index)`` is true of) as (0-based index, PDFium
+    page), each closed after its turn."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(data)
     try:
         for i in range(len(document)):
+            if skip is not None and skip(i):
+                continue
             page = document[i]
             try:
                 yield i, page
@@ -406,14 +432,12 @@ def _pdfium_pages(data: bytes):
         document.close()
 
 
-def reader_signatures(data: bytes) -> list[bytes]:
-    """A digest of what each page draws (its boxes, content and the objects its resources name): pages
-    with the same digest look the same, so each is rendered once (a deck's shared back, copies of a card)."""
+def reader_signatures(reader) -> list[bytes]:
+    """A digest of what each page of a pypdf reader draws (its boxes, content and the objects its resources
+    name): pages with the same digest look the same, so each is rendered and checked once (a deck's shared
+    back, copies of a card)."""
     import hashlib
 
-    from pypdf import PdfReader
-
-    reader = PdfReader(io.BytesIO(data), strict=False)
     out = []
     for page in reader.pages:
         digest = hashlib.sha256()
@@ -442,49 +466,58 @@ def _page_prints(data: bytes, signatures: list[bytes]) -> tuple[list[bytes], lis
     import hashlib
 
     prints: dict[bytes, bytes] = {}
-    for i, page in _pdfium_pages(data):
-        if signatures[i] not in prints:
-            prints[signatures[i]] = hashlib.sha256(
-                page.render(scale=ORDER_DPI / 72).to_pil().convert("L").tobytes()).digest()
+    for i, page in _pdfium_pages(data, skip=lambda i: signatures[i] in prints):
+        prints[signatures[i]] = hashlib.sha256(
+            page.render(scale=ORDER_DPI / 72).to_pil().convert("L").tobytes()).digest()
     ordered = [prints[sig] for sig in signatures]
     return ordered[0::2], ordered[1::2]
 
 
-def _placed_images_and_text(data: bytes, reader, profile) -> list[str]:
-    """The resolution of every placed image and text outside the safe zone, page by page (PDFium)."""
+def _placed_images_and_text(data: bytes, reader, profile, signatures: list[bytes]) -> list[str]:
+    """The resolution of every placed image and text outside the safe zone, on each page that looks
+    different from the pages before it (PDFium); a problem names the first page and how many more
+    pages look the same."""
     import pypdfium2.raw as pdfium_c
 
+    alike: dict[bytes, int] = {}
+    for sig in signatures:
+        alike[sig] = alike.get(sig, 0) + 1
+    seen: set[bytes] = set()
     out = []
-    for i, page in _pdfium_pages(data):
-        out += _page_images(i + 1, page, profile, pdfium_c)
+    for i, page in _pdfium_pages(data, skip=lambda i: signatures[i] in seen):
+        seen.add(signatures[i])
+        more = alike[signatures[i]] - 1
+        also = f" (and {more} more page{'s' if more > 1 else ''} alike)" if more else ""
+        lines = _page_images(page, profile, pdfium_c)
         text = _page_text(page, reader.pages[i], profile)
-        if text:
-            out.append(f"page {i + 1}: {text}")
+        out += [f"page {i + 1}{also}: {line}" for line in lines + ([text] if text else [])]
     return out
 
 
-def text_outside_safe_zone(data: bytes, profile) -> list[tuple[int, str]]:
-    """(page number, what) for every page of the PDF ``data`` with text outside the safe zone."""
+def text_outside_safe_zone(data: bytes, profile, pages=None) -> list[tuple[int, str]]:
+    """(page number, what) for every page of the PDF ``data`` (of ``pages``, 0-based, when given) with
+    text outside the safe zone."""
     from pypdf import PdfReader
 
     reader = PdfReader(io.BytesIO(data))
-    found = ((i + 1, _page_text(page, reader.pages[i], profile)) for i, page in _pdfium_pages(data))
+    skip = None if pages is None else (lambda i: i not in pages)
+    found = ((i + 1, _page_text(page, reader.pages[i], profile)) for i, page in _pdfium_pages(data, skip))
     return [(number, text) for number, text in found if text]
 
 
-def _page_images(number: int, page, profile, pdfium_c) -> list[str]:
+def _page_images(page, profile, pdfium_c) -> list[str]:
     lowest = None
     for count, obj in enumerate(page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=8)):
         if count > MAX_OBJECTS:
             break
         left, bottom, right, top = obj.get_bounds()
         px_w, px_h = obj.get_px_size()
-        if right - left < 1 or top - bottom < 1:
-            continue
+        if right - left < 1 or top - bottom < 1 or min(px_w, px_h) <= 1:
+            continue            # a row or column of pixels stretched (art carried into the bleed) is a band
         dpi = min(px_w / ((right - left) / 72), px_h / ((top - bottom) / 72))
         lowest = dpi if lowest is None else min(lowest, dpi)
     if lowest is not None and lowest < profile.dpi - 1:
-        return [f"page {number}: an image at {lowest:.0f} dpi; {profile.shop} asks {profile.dpi} dpi"]
+        return [f"an image at {lowest:.0f} dpi; {profile.shop} asks {profile.dpi} dpi"]
     return []
 
 
@@ -529,41 +562,56 @@ def _word_at(textpage, i: int, n: int) -> str:
     return textpage.get_text_range(start, end - start + 1)
 
 
-def _pdf_ink(f: ShopFile, count: int, profile) -> list[str]:
-    gs = shutil.which("gs")
-    if gs is None:
+def _pdf_ink(f: ShopFile, profile, signatures: list[bytes]) -> list[str]:
+    if shutil.which("gs") is None:
         return ["total ink not measured: rendering PDF pages in CMYK needs Ghostscript (gs); install it "
                 "(Debian and Ubuntu: apt-get install ghostscript)"]
+    first = first_pages(signatures)
+    try:
+        rendered = cmyk_renderings(f.data, tuple(first.values()), INK_DPI)
+    except GameDataError as exc:
+        raise GameDataError(exc.message, file=f.name) from None
+    lines = {sig: _ink_line(rendered[number], profile) for sig, number in first.items()}
+    return [f"page {number}: {lines[sig]}" for number, sig in enumerate(signatures, start=1) if lines[sig]]
+
+
+def first_pages(signatures: list[bytes]) -> dict[bytes, int]:
+    """The first page number (from 1) of each signature, in page order."""
+    first: dict[bytes, int] = {}
+    for number, sig in enumerate(signatures, start=1):
+        first.setdefault(sig, number)
+    return first
+
+
+@lru_cache(maxsize=1)
+def cmyk_renderings(data: bytes, pages: tuple[int, ...], dpi: int) -> dict:
+    """Pages ``pages`` (numbers from 1) of the PDF ``data`` rendered in CMYK by Ghostscript at ``dpi``:
+    page number -> CMYK Pillow image.  The last answer is kept, so the export's soft proof and its
+    preflight render once."""
     from PIL import Image
 
-    out = []
+    gs = shutil.which("gs")
+    if gs is None:
+        raise GameDataError("rendering PDF pages in CMYK needs Ghostscript (gs); install it (Debian and "
+                            "Ubuntu: apt-get install ghostscript)")
+    out = {}
     with tempfile.TemporaryDirectory(prefix="kitgen-preflight-") as folder:
         source = os.path.join(folder, "in.pdf")
         with open(source, "wb") as fh:
-            fh.write(f.data)
-        signatures = reader_signatures(f.data)
-        first = {}
-        for number, sig in enumerate(signatures, start=1):
-            first.setdefault(sig, number)
-        pages = sorted(first.values())
-        command = [gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=tiff32nc", f"-r{INK_DPI}",
+            fh.write(data)
+        command = [gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=tiff32nc", f"-r{dpi}",
                    "-sCompression=lzw", f"-sPageList={','.join(map(str, pages))}",
                    f"-sOutputFile={os.path.join(folder, 'p%05d.tif')}", source]
         try:
             done = subprocess.run(command, capture_output=True, timeout=RENDER_SECONDS, check=False)
         except subprocess.TimeoutExpired:
-            raise GameDataError(f"rendering took more than {RENDER_SECONDS} s; kitgen checks card files",
-                                file=f.name) from None
+            raise GameDataError(f"rendering took more than {RENDER_SECONDS} s; kitgen checks card files") from None
         if done.returncode != 0:
-            raise GameDataError("Ghostscript cannot render this PDF; it is damaged", file=f.name)
-        lines = {}
+            raise GameDataError("Ghostscript cannot render this PDF; it is damaged")
         for rendered, number in enumerate(pages, start=1):
             path = os.path.join(folder, f"p{rendered:05d}.tif")
             if not os.path.exists(path):
-                raise GameDataError(f"Ghostscript rendered no page {number}; the PDF is damaged", file=f.name)
+                raise GameDataError(f"Ghostscript rendered no page {number}; the PDF is damaged")
             with Image.open(path) as image:
-                lines[signatures[number - 1]] = _ink_line(image.convert("CMYK"), profile)
-        for number, sig in enumerate(signatures, start=1):
-            if lines[sig]:
-                out.append(f"page {number}: {lines[sig]}")
+                out[number] = image.convert("CMYK")
     return out

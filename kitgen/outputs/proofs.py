@@ -4,9 +4,9 @@
 bleed's edge (red), the cut (blue) and the safe zone (green, dashed) drawn
 over it, so art that stops short of the bleed or text that strays past the
 safe zone shows at a glance.  For a CMYK shop, ``soft-proof-<deck>.png`` sets
-each picture as designed (sRGB, left) beside the CMYK file rendered back to
-the screen through the print profile (right), so a colour shift is seen
-before the order.
+each picture as designed (sRGB, left) beside the print file's page rendered
+in CMYK and brought back to the screen through the print profile (right), so
+a colour shift is seen before the order.
 """
 
 from __future__ import annotations
@@ -69,8 +69,9 @@ def _header(draw, title: str, subtitle: str, legend: list[tuple[str, tuple]] = (
         x += 32 + draw.textlength(text, font=_font(15)) + 22
 
 
-def guide_sheet(job, deck, size, profile, names: list[str], images: list) -> bytes:
-    """Every picture of ``deck`` with the bleed's edge, the cut and the safe zone drawn over it."""
+def guide_sheet(deck, size, profile, names: list[str], images: list) -> bytes:
+    """Every picture of ``deck`` (at any resolution) with the bleed's edge, the cut and the safe zone drawn
+    over it."""
     from PIL import ImageDraw
 
     w0, h0 = images[0].size
@@ -78,11 +79,13 @@ def guide_sheet(job, deck, size, profile, names: list[str], images: list) -> byt
     cell_h = round(h0 * scale)
     sheet, cols = _sheet(len(images), COLUMNS, CELL_WIDTH, cell_h)
     draw = ImageDraw.Draw(sheet)
+    w, h = size.image_pixels(profile.dpi)
     subtitle = (f"{profile.shop}: {size.name}, {to_mm(size.bleed):.1f} mm bleed, {to_mm(size.safe):.1f} mm "
-                f"safe zone, {images[0].size[0]} x {images[0].size[1]} px")
+                f"safe zone, {w} x {h} px at {profile.dpi} dpi")
     _header(draw, f"{deck.title}: proof", subtitle, [("bleed edge", BLEED_EDGE), ("cut", CUT), ("safe zone", SAFE)])
-    bleed_px = size.bleed / 72 * job.dpi * scale
-    safe_px = (size.bleed + size.safe) / 72 * job.dpi * scale
+    per_point = CELL_WIDTH / (size.width + 2 * size.bleed)
+    bleed_px = size.bleed * per_point
+    safe_px = (size.bleed + size.safe) * per_point
     for i, (name, image) in enumerate(zip(names, images)):
         x = GAP + (i % cols) * (CELL_WIDTH + GAP)
         y = HEADER + (i // cols) * (cell_h + LABEL + GAP)
@@ -105,8 +108,9 @@ def _dashed_rect(draw, x0: float, y0: float, x1: float, y1: float, colour, dash:
             t += 2 * dash
 
 
-def soft_proof_sheet(job, deck, profile, names: list[str], images: list, separations: list) -> bytes:
-    """Each picture as designed (left) beside its CMYK separation rendered back to the screen (right)."""
+def soft_proof_sheet(deck, profile, names: list[str], images: list, separations: list) -> bytes:
+    """Each picture as designed (left) beside it as printed (right): ``separations`` are the print file's
+    pages in CMYK, brought back to the screen through the print profile."""
     from PIL import ImageDraw
 
     from kitgen.outputs.cmyk import soft_proof

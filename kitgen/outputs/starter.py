@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from kitgen.data.columns import GUESSES, guess_columns, implicit_column
+from kitgen.data.columns import GUESSES, flag_columns, guess_by_content, guess_columns, implicit_column
 from kitgen.data.paths import control_character
 from kitgen.data.problems import Problems
 from kitgen.data.sheet import TSV_SUFFIXES, XLSX_SUFFIXES, read_sheet, split_sheet_name
@@ -164,6 +164,7 @@ class MadeFromSheet:
     files: list[Path]
     sheet: str                 # the sheet as copied, e.g. "cards.xlsx#Deck"
     summary: str               # what was mapped and declared, for the command's report
+    header: str = ""           # which row is the header, and why
 
 
 def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFromSheet:
@@ -178,13 +179,19 @@ def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFr
     path, title = _new_folder(path, title)
     table = read_sheet(source, str(source), sheet_name, Problems(collect=True))
     columns = table.columns
-    mapped = guess_columns(columns, table.rows)
+    mapped = guess_by_content(columns, table.rows) if columns.lettered else guess_columns(columns, table.rows)
     copy = source.name if _plain_file_name(source.name) else "cards" + _suffix(source)
     data = copy + (f"#{sheet_name}" if sheet_name is not None else "")
+    worked_out = _templates(columns, table.rows, mapped)
+    flags = worked_out.pop("flags", None)
 
     lines = []
     for field in GUESSES:
-        if field in mapped:
+        if field in worked_out:
+            template, note = worked_out[field]
+            lines.append(f"# {note}:")
+            lines.append(f"{field} = {toml_string(template)}")
+        elif field in mapped:
             lines.append(f"{field + ' = ' + toml_string(columns.names[mapped[field]]):<30} # {FIELD_NOTES[field]}")
         elif (i := implicit_column(columns, field, set(mapped.values()))) is not None:
             lines.append(f"{field + ' = ' + toml_string(''):<30} # not {toml_string(columns.names[i])}: "
@@ -192,26 +199,83 @@ def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFr
         else:
             unmapped = f'# {field} = ""'
             lines.append(f"{unmapped:<30} # no column found for {FIELD_NOTES[field]}")
-    taken = set(mapped.values())
+    taken = set(mapped.values()) | {i for i, _ in flags or ()}
     left = [columns.names[i] for i in columns.named() if i not in taken]
     for header in left:
         shown = toml_string(_spaced(header))
         lines.append(f"# {shown} is not mapped: templates read it as card.fields[{shown}]")
+    data_comment = "" if sheet_name else "  # the card sheet; \"file.xlsx#Sheet\" names one sheet of a workbook"
+    if not (table.has_header and table.header_row == 1):
+        row = table.header_row if table.has_header else "false"
+        data_comment += f"\nheader = {row}  # {comment_text(table.header_line)}"
     toml = FROM_SHEET_TOML.format(
         title=title, title_q=toml_string(title), sheet=comment_text(source.name), folder=path.name,
-        data_q=toml_string(data),
-        data_comment="" if sheet_name else "  # the card sheet; \"file.xlsx#Sheet\" names one sheet of a workbook",
-        columns="\n".join(lines))
-    types = _found_types(table, mapped.get("type"))
-    toml += _types_toml(types)
+        data_q=toml_string(data), data_comment=data_comment, columns="\n".join(lines))
+    if flags:
+        types = [columns.names[i] for i, _ in flags]
+        toml += _types_toml(types, [_flag_key(columns.names[i]) for i, _ in flags],
+                            "# The card types, one for each column of flags.")
+    else:
+        types = _found_types(table, mapped.get("type"))
+        toml += _types_toml(types)
 
     files = {"game.toml": toml.encode("utf-8"), copy: source.read_bytes(),
              "templates": {"rules.md.j2": _rulebook_stub(left).encode("utf-8")}, "art": {}}
     written = replace_folder(path, files, option="PATH")
-    mapped_names = ", ".join(f for f in GUESSES if f in mapped)
-    summary = (f"mapped {mapped_names}; {len(types)} card {'type' if len(types) == 1 else 'types'} declared; "
+    mapped_names = ", ".join(f for f in GUESSES if f in mapped and f not in worked_out)
+    derived = ", ".join(f for f in GUESSES if f in worked_out)
+    summary = (f"mapped {mapped_names or 'nothing'}" + (f"; worked out {derived} from the row" if derived else "")
+               + f"; {len(types)} card {'type' if len(types) == 1 else 'types'} declared; "
                f"{len(left)} {'column' if len(left) == 1 else 'columns'} left to templates")
-    return MadeFromSheet(files=written, sheet=data, summary=summary)
+    return MadeFromSheet(files=written, sheet=data, summary=summary, header=table.header_line)
+
+
+def _name_in_template(columns, i: int) -> str:
+    """How a template reads column ``i``: by its header when that is a name, else ``fields["..."]``."""
+    from kitgen.data.derived import column_namespace
+
+    names = column_namespace(columns)
+    header = columns.names[i].strip()
+    if names.get(header) == i:
+        return header
+    for name, at in names.items():
+        if at == i:
+            return name
+    return "fields[" + toml_string(_spaced(columns.names[i]))[1:-1].join("''") + "]"
+
+
+def _flag_key(header: str) -> str:
+    return slugify(header, "type")
+
+
+def _templates(columns, rows, mapped: dict[str, int]) -> dict:
+    """The fields the starter writes as templates: ``type`` from flag columns, ``name`` where rows
+    lack one (or hold markup around it); ``"flags"``: the flag columns found."""
+    out: dict = {}
+    if "type" not in mapped:
+        flags = flag_columns(columns, rows, set(mapped.values()))
+        if flags:
+            out["flags"] = flags
+            parts = " else ".join(f"'{_flag_key(columns.names[i])}' if {_name_in_template(columns, i)} == {on!r}"
+                                  for i, on in flags)
+            headers = ", ".join(columns.names[i] for i, _ in flags)
+            out["type"] = ("{{ " + parts + " else '' }}",
+                           f"the type, from the flag columns {headers} (the first set, in this order)")
+    i = mapped.get("name")
+    if i is not None:
+        name = _name_in_template(columns, i)
+        values = [c[i].strip() if i < len(c) else "" for _, c in rows]
+        if any("<" in v and ">" in v for v in values):
+            out["name"] = ("{{ " + name + " | striptags }}", "the name: the text of its cell without its markup")
+        elif any(not v for v in values):
+            blank = sum(1 for v in values if not v)
+            fallback = "'Card ' ~ row"
+            if "type" in mapped:
+                fallback = f"({_name_in_template(columns, mapped['type'])} or 'Card') ~ ' ' ~ row"
+            out["name"] = ("{{ " + name + " or (" + fallback + ") }}",
+                           f"the name; {blank} {'row has' if blank == 1 else 'rows have'} none: they are named "
+                           "after their type and row")
+    return out
 
 
 def _plain_file_name(name: str) -> bool:
@@ -262,13 +326,14 @@ def _found_types(table, column: int | None) -> list[str]:
     return list(seen.values())
 
 
-def _types_toml(types: list[str]) -> str:
+def _types_toml(types: list[str], given: list[str] | None = None,
+                note: str = "# The card types found in the sheet: a label for the type line and a frame colour.") -> str:
     if not types:
         return ""
-    out = ["", "# The card types found in the sheet: a label for the type line and a frame colour."]
+    out = ["", note]
     keys: set[str] = set()
-    for label, color in zip(types, type_colors(len(types))):
-        key = base = slugify(label, "type")
+    for n, (label, color) in enumerate(zip(types, type_colors(len(types)))):
+        key = base = given[n] if given is not None else slugify(label, "type")
         n = 2
         while key in keys:
             key, n = f"{base}-{n}", n + 1

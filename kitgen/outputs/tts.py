@@ -11,6 +11,10 @@ When the cards' backs differ (double-faced cards, backs chosen per card), each
 sheet of faces gets a sheet of backs in the same grid and its deck entry says
 ``UniqueBack``: the simulator then shows every card's own back, also as the
 hidden side other players see of a card in a hand.
+
+A game of several decks (:mod:`kitgen.data.decks`) gets one deck object per
+deck in the saved object, side by side on the table, each with its own sheets
+(``<slug>-<deck>-sheet-1.png``) and back.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from kitgen.outputs.raster import PageJob, png_bytes, rasterise
 USES_BLEED = False     # the simulator shows the card cut to size
 DEFAULT_BLEED = 0.0
 DEFAULT_DPI = 300      # an upper bound: sheets shrink faces to stay within 4096 px
+DECK_SPACING = 3.0     # table units between two decks' centres: a card is about 2.2 wide
 TRANSFORM = {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
              "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 
@@ -47,12 +52,12 @@ def _guid(*parts) -> str:
     return hashlib.sha1("/".join(map(str, parts)).encode("utf-8")).hexdigest()[:6]
 
 
-def render_sheets(job, grids: list[SheetGrid], unique_backs: bool = False) -> tuple[list, object]:
+def render_sheets(job, grids: list[SheetGrid], unique_backs: bool = False, cards=None) -> tuple[list, object]:
     """Pillow images of every sheet of faces, and either the back at the first sheet's face size or,
     with ``unique_backs``, a sheet of backs in the same grid as each sheet of faces."""
     from PIL import Image
 
-    cards = list(job.game.cards)
+    cards = list(job.game.cards if cards is None else cards)
     pages = [CardPage(card) for card in cards]
     pages += [CardPage(card, back=True) for card in (cards if unique_backs else cards[:1])]
     pdf = card_pages_pdf(job, pages, f"{job.game.title} - deck", "deck faces", bleed=0.0, boxes=False)
@@ -77,20 +82,24 @@ def render_sheets(job, grids: list[SheetGrid], unique_backs: bool = False) -> tu
     return sheets, next(images)
 
 
-def saved_object(job, grids: list[SheetGrid], urls: dict[str, str], unique_backs: bool = False) -> dict:
-    """The simulator's saved-object JSON of the deck: one card per copy, in deck order."""
-    game, slug = job.game, job.game.slug
+def deck_object(job, deck, grids: list[SheetGrid], urls: dict[str, str], stem: str, unique_backs: bool,
+                number: int, first_id: int = 0) -> dict:
+    """One deck object of the saved object: one card per copy, in deck order (``number``: its place
+    on the table, from the left; its sheets are numbered from ``first_id`` + 1, after the decks' before
+    it, so no two decks of the save share a number)."""
+    slug = job.game.slug
     custom = {}
-    for number, grid in enumerate(grids, start=1):
-        back = urls[backs_name(slug, number)] if unique_backs else urls[back_name(slug)]
-        custom[str(number)] = {"FaceURL": urls[sheet_name(slug, number)], "BackURL": back,
-                               "NumWidth": grid.cols, "NumHeight": grid.rows, "BackIsHidden": True,
-                               "UniqueBack": unique_backs, "Type": 0}
+    for n, grid in enumerate(grids, start=first_id + 1):
+        local = n - first_id
+        back = urls[backs_name(stem, local)] if unique_backs else urls[back_name(stem)]
+        custom[str(n)] = {"FaceURL": urls[sheet_name(stem, local)], "BackURL": back,
+                          "NumWidth": grid.cols, "NumHeight": grid.rows, "BackIsHidden": True,
+                          "UniqueBack": unique_backs, "Type": 0}
     cards, ids = [], []
-    for number, grid in enumerate(grids, start=1):
+    for n, grid in enumerate(grids, start=first_id + 1):
         for slot in range(grid.count):
-            card = game.cards[grid.first + slot]
-            card_id = number * 100 + slot
+            card = deck.cards[grid.first + slot]
+            card_id = n * 100 + slot
             for copy in range(1, card.count + 1):
                 ids.append(card_id)
                 cards.append({
@@ -98,15 +107,22 @@ def saved_object(job, grids: list[SheetGrid], urls: dict[str, str], unique_backs
                     "Nickname": card.name, "Description": card.text,
                     "GMNotes": json.dumps({"type": card.type, "value": card.value}, ensure_ascii=False),
                     "CardID": card_id, "SidewaysCard": False, "HideWhenFaceDown": True,
-                    "CustomDeck": {str(number): custom[str(number)]},
+                    "CustomDeck": {str(n): custom[str(n)]},
                 })
-    deck = {"GUID": _guid(slug, "deck"), "Name": "Deck", "Transform": dict(TRANSFORM),
-            "Nickname": game.title, "Description": f"{len(ids)} cards",
-            "SidewaysCard": False, "HideWhenFaceDown": True,
+    several = len(job.game.decks) > 1
+    transform = dict(TRANSFORM, posX=DECK_SPACING * (number - 1))
+    return {"GUID": _guid(slug, "deck", deck.key) if several else _guid(slug, "deck"), "Name": "Deck",
+            "Transform": transform, "Nickname": f"{job.game.title}: {deck.label}" if several else job.game.title,
+            "Description": f"{len(ids)} cards", "SidewaysCard": False, "HideWhenFaceDown": True,
             "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": cards}
+
+
+def saved_object(job, decks: list[dict]) -> dict:
+    """The simulator's saved-object JSON of the game's decks."""
+    game = job.game
     return {"SaveName": game.title, "GameMode": "", "Date": "", "VersionNumber": "", "Gravity": 0.5,
             "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "",
-            "LuaScript": "", "LuaScriptState": "", "TabStates": {}, "ObjectStates": [deck]}
+            "LuaScript": "", "LuaScriptState": "", "TabStates": {}, "ObjectStates": decks}
 
 
 def image_url(base_url: str | None, folder: Path, name: str) -> str:
@@ -116,23 +132,33 @@ def image_url(base_url: str | None, folder: Path, name: str) -> str:
 
 
 def tts_files(job, folder: Path) -> dict[str, bytes]:
-    """Every file of the export by name: sheets, back, saved object and a short how-to."""
+    """Every file of the export by name: each deck's sheets and back, the saved object and a short how-to."""
     slug = job.game.slug
-    grids = plan_sheets(len(job.game.cards), job.card.width, job.card.height, job.dpi)
-    unique = job.painter(0.0).distinct_backs()
-    sheets, back = render_sheets(job, grids, unique)
+    several = len(job.game.decks) > 1
     files: dict[str, bytes] = {}
-    for number, sheet in enumerate(sheets, start=1):
-        files[sheet_name(slug, number)] = png_bytes(sheet, _sheet_dpi(job, grids[number - 1]))
-    if unique:
-        for number, sheet in enumerate(back, start=1):
-            files[backs_name(slug, number)] = png_bytes(sheet, _sheet_dpi(job, grids[number - 1]))
-    else:
-        files[back_name(slug)] = png_bytes(back, _sheet_dpi(job, grids[0]))
+    planned = []
+    for deck in job.game.decks:
+        stem = f"{slug}-{deck.key}" if several else slug
+        grids = plan_sheets(len(deck.cards), job.card.width, job.card.height, job.dpi)
+        painter = job.painter(0.0)
+        unique = len({painter.back_key(card) for card in deck.cards}) > 1
+        sheets, back = render_sheets(job, grids, unique, deck.cards)
+        for number, sheet in enumerate(sheets, start=1):
+            files[sheet_name(stem, number)] = png_bytes(sheet, _sheet_dpi(job, grids[number - 1]))
+        if unique:
+            for number, sheet in enumerate(back, start=1):
+                files[backs_name(stem, number)] = png_bytes(sheet, _sheet_dpi(job, grids[number - 1]))
+        else:
+            files[back_name(stem)] = png_bytes(back, _sheet_dpi(job, grids[0]))
+        planned.append((deck, grids, stem, unique))
     urls = {name: image_url(job.options.base_url, folder, name) for name in files}
-    data = saved_object(job, grids, urls, unique)
+    objects, first = [], 0
+    for n, (deck, grids, stem, unique) in enumerate(planned, start=1):
+        objects.append(deck_object(job, deck, grids, urls, stem, unique, n, first))
+        first += len(grids)
+    data = saved_object(job, objects)
     files[f"{slug}.json"] = (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
-    files["README.txt"] = _readme(job, grids).encode("utf-8")
+    files["README.txt"] = _readme(job, [g for _, grids, _, _ in planned for g in grids]).encode("utf-8")
     return files
 
 
@@ -142,7 +168,9 @@ def _sheet_dpi(job, grid: SheetGrid) -> float:
 
 def _readme(job, grids) -> str:
     slug = job.game.slug
-    lines = [f"{job.game.title}: a Tabletop Simulator deck of {job.deck_size} cards "
+    decks = job.game.decks
+    what = "deck" if len(decks) == 1 else f"set of {len(decks)} decks ({', '.join(d.label for d in decks)})"
+    lines = [f"{job.game.title}: a Tabletop Simulator {what} of {job.deck_size} cards "
              f"({len(job.game.cards)} faces on {len(grids)} sheet{'s' if len(grids) > 1 else ''}).",
              "",
              f"Copy {slug}.json into Documents/My Games/Tabletop Simulator/Saves/Saved Objects",

@@ -1,14 +1,108 @@
-"""Deterministic PDF canvases in memory: the one way every renderer starts and ends a PDF."""
+"""Deterministic PDF canvases in memory: the one way every renderer starts and ends a PDF.
+
+A canvas may draw for a printing press (``inks``, see :class:`Inks`): then
+every colour set on it, and every art file drawn on it, goes through the inks
+on its way into the PDF (kitgen's drawing code stays the same), and what it
+draws that a press file cannot hold (transparency) is noted, so the caller
+can treat it.
+"""
 
 from __future__ import annotations
 
 import io
+from typing import Protocol
 
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.lib.colors import Color
+from reportlab.pdfgen.canvas import Canvas, ExtGState
+
+from kitgen.render.colors import TextColor, text_color
+
+
+class Inks(Protocol):
+    """What a canvas that draws for a press draws with (kitgen's is
+    :class:`kitgen.outputs.print_inks.PrintInks`)."""
+
+    def area(self, color):
+        """The press colour of a filled area (a shape, a background)."""
+
+    def line(self, color):
+        """The press colour of text and of stroked lines."""
+
+    def art(self, path, width: float, height: float) -> tuple:
+        """The name and the press encoding (an ``EncodedImage``) of an art file drawn ``width`` x ``height``."""
+
+    def art_edge(self, path, width: float, height: float, column: int | None, row: int | None) -> tuple:
+        """Likewise, of the first (0) or last (-1) column and/or row of its pixels (None: all of them)."""
+
+
+class _WatchedGState(ExtGState):
+    """reportlab's graphics states, noting on the canvas every one that makes drawing transparent."""
+
+    canvas = None
+
+    def set(self, canv, a, v):
+        if (a in ("ca", "CA") and v < 1) or (a == "BM" and v != "Normal"):
+            self.canvas.note_transparency("a translucent colour" if a in ("ca", "CA") else f"blend mode {v}")
+        super().set(canv, a, v)
+
+    def pushCopy(self):
+        copy = super().pushCopy()
+        copy.canvas = self.canvas
+        return copy
 
 
 class KitCanvas(Canvas):
-    """reportlab's canvas, drawing a game's icons (in paragraphs' <img> tags) the way kitgen embeds art."""
+    """reportlab's canvas, drawing a game's icons (in paragraphs' <img> tags) the way kitgen embeds art,
+    and, with ``inks``, in a press's colours."""
+
+    inks: Inks | None = None
+
+    def use_inks(self, inks: Inks) -> None:
+        """Draw from now on in ``inks``: areas as ``inks.area`` says; text and strokes as ``inks.line`` (text
+        is what is drawn inside a text object, or in a :class:`kitgen.render.colors.TextColor`)."""
+        self.inks = inks
+        self._enforceColorSpace = inks.area
+        self.transparency: list[str] = []        # what made the drawing transparent, in order met
+        self._watch_states()
+
+    def _watch_states(self) -> None:
+        watched = _WatchedGState()
+        watched.canvas = self
+        watched._d, watched._c = self._extgstate._d, self._extgstate._c
+        self._extgstate = watched
+
+    def init_graphics_state(self):
+        super().init_graphics_state()          # a new page or form starts with fresh graphics states
+        if self.inks is not None:
+            self._watch_states()
+
+    def note_transparency(self, what: str) -> None:
+        if self.inks is not None:
+            self.transparency.append(what)
+
+    def setFillColor(self, aColor, alpha=None):
+        if self.inks is not None and isinstance(aColor, TextColor):
+            aColor = self.inks.line(aColor)          # text's colour, set before the text is drawn
+        super().setFillColor(aColor, alpha)
+
+    def beginText(self, x=0, y=0, direction=None):
+        text = super().beginText(x, y, direction=direction)
+        if self.inks is not None:
+            text._enforceColorSpace = self.inks.line       # colours set inside text: the text's own
+        return text
+
+    def setStrokeColor(self, aColor, alpha=None):
+        super().setStrokeColor(self.inks.line(aColor) if self.inks is not None else aColor, alpha)
+
+    def setFillGray(self, gray, alpha=None):
+        if self.inks is None:
+            return super().setFillGray(gray, alpha)
+        self.setFillColor(Color(gray, gray, gray), alpha)      # a press takes no DeviceGray from kitgen
+
+    def setStrokeGray(self, gray, alpha=None):
+        if self.inks is None:
+            return super().setStrokeGray(gray, alpha)
+        self.setStrokeColor(Color(gray, gray, gray), alpha)
 
     def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
         draw = getattr(image, "draw", None)
@@ -17,12 +111,18 @@ class KitCanvas(Canvas):
         return super().drawImage(image, x, y, width, height, *args, **kwargs)
 
 
-def new_canvas(pagesize, title: str, subject: str = "", canvas_class=None):
+def set_text_fill(canvas, color) -> None:
+    """Set ``color`` as the fill of the text drawn next (on a press canvas, in the inks of text)."""
+    canvas.setFillColor(text_color(color))
+
+
+def new_canvas(pagesize, title: str, subject: str = "", canvas_class=None, inks: Inks | None = None):
     """A reportlab canvas writing to memory, set up for byte-identical rebuilds.
 
     ``invariant`` fixes the creation date and document id; viewers are asked
     to print at actual size, never "fit to page".  ``canvas_class`` is a
-    subclass of reportlab's Canvas to use instead of it.
+    subclass of reportlab's Canvas to use instead of it; ``inks``, the colours
+    of a press to draw in.
     """
     from reportlab import rl_config
 
@@ -35,6 +135,8 @@ def new_canvas(pagesize, title: str, subject: str = "", canvas_class=None):
     # the initial font is a registered TrueType face, so no unembedded Helvetica is ever referenced
     canvas = (canvas_class or KitCanvas)(buffer, pagesize=tuple(pagesize), invariant=1, pageCompression=1,
                     initialFontName=fonts.REGULAR)
+    if inks is not None:
+        canvas.use_inks(inks)
     canvas.setTitle(title)
     canvas.setAuthor("kitgen")
     canvas.setCreator("kitgen")

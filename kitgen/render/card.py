@@ -31,6 +31,7 @@ class CardPainter:
         self.fonts = fonts.FontSet(game.root if user else None)
         self.icons = IconLibrary(game.root if user else None)
         self._icons: dict[str, Icon] = {}
+        self._with_icons: dict[str, str] = {}
         self.rendered: dict[tuple, str] = {}          # (setting, the values its template reads) -> its text
         self._known: dict[tuple, Known] = {}          # places and boxes worked out, see known()
         self.constants: dict[str, dict] = {}          # layout -> (box, key, step) -> a setting without a template
@@ -61,6 +62,13 @@ class CardPainter:
         if key not in self._known:
             self._known[key] = Known()
         return self._known[key]
+
+    def with_icons(self, text: str) -> str:
+        """A box's text with what ``[icons]`` (and the emoji with a built-in twin) stand for made ``:name:``."""
+        got = self._with_icons.get(text)
+        if got is None:
+            got = self._with_icons[text] = self.game.tokens.substitute(text)
+        return got
 
     def icon(self, name: str, where: str) -> Icon:
         if name not in self._icons:

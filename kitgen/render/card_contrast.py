@@ -89,7 +89,9 @@ def _judge(under: tuple[Drawn, ...], points, painter) -> list[tuple[Drawn, str, 
         if value < LEAST and _has_letters(d.content):
             found.append((d, "text", over(colour, worst), worst, value))
     else:
-        names = [n.strip(":") for n in re.split(r"[\s,]+", d.content.strip()) if n.strip(":")]
+        from kitgen.render.card_draw import icon_box_names
+
+        names = icon_box_names(d.content)
     for name in dict.fromkeys(names):
         colour = one_colour(painter.icon(name, d.where).path)
         if colour is None:
@@ -158,8 +160,12 @@ def _behind(under: tuple[Drawn, ...], x: float, y: float) -> tuple[float, float,
 
 
 def one_colour(path) -> tuple[float, float, float] | None:
-    """The colour of a picture drawn in one colour (its opaque parts of one lightness), else None."""
+    """The colour of a picture drawn in one colour (its opaque parts of one lightness), else None (also
+    for an SVG, drawn in the colour of its text where it says currentColor, which the text's own check
+    covers)."""
     path = Path(path)
+    if path.suffix.lower() == ".svg":
+        return None
     stat = path.stat()
     return _one_colour(str(path), stat.st_mtime_ns, stat.st_size)
 

@@ -13,6 +13,7 @@ from reportlab.lib.colors import Color
 
 from kitgen.layout.card_face import fit_image
 from kitgen.layout.geometry import Rect
+from kitgen.render.canvas import set_text_fill
 from kitgen.render.card_fit import Drawn
 from kitgen.render.card_text import CAP_HEIGHT, LINE_LEADING
 from kitgen.render.images import draw_art, draw_art_to_bleed, draw_image, image_size
@@ -36,8 +37,11 @@ def draw_boxes(canvas, drawn: list[Drawn], painter) -> None:
         canvas.restoreState()
 
 
-def _set_fill(canvas, rgba) -> None:
-    canvas.setFillColor(Color(*rgba[:3]))
+def _set_fill(canvas, rgba, text: bool = False) -> None:
+    if text:
+        set_text_fill(canvas, Color(*rgba[:3]))
+    else:
+        canvas.setFillColor(Color(*rgba[:3]))
     if rgba[3] < 1:
         canvas.setFillAlpha(rgba[3])
 
@@ -77,7 +81,7 @@ def _text(canvas, d: Drawn, rect: Rect, painter) -> None:
     fit, valign = d.text, d.style.get("valign") or "middle"
     color = d.style.get("color")
     if color is not None:
-        _set_fill(canvas, color)
+        _set_fill(canvas, color, text=True)
     if fit.para is not None:
         y = {"middle": inner.y + (inner.h - fit.height) / 2, "top": inner.y1 - fit.height, "bottom": inner.y}[valign]
         fit.para.drawOn(canvas, inner.x, y)
@@ -121,9 +125,14 @@ def _image(canvas, d: Drawn, rect: Rect, painter) -> None:
     draw_image(canvas, path, r.x, r.y, r.w, r.h)
 
 
+def icon_box_names(content: str) -> list[str]:
+    """The icons an icons box shows: names separated by spaces or commas, each bare or as :name:."""
+    return [a or b for a, b in re.findall(r":([A-Za-z][A-Za-z0-9_-]*):|([^\s,:]+)", content)]
+
+
 def _icons(canvas, d: Drawn, rect: Rect, painter) -> None:
     inner = d.inner.pdf(painter.height)
-    names = [n.strip(":") for n in re.split(r"[\s,]+", d.content.strip()) if n.strip(":")]
+    names = icon_box_names(d.content)
     icons = [painter.icon(n, d.where) for n in names]
     h = inner.h
     gap = d.style.get("gap")
@@ -135,6 +144,8 @@ def _icons(canvas, d: Drawn, rect: Rect, painter) -> None:
     align, valign = d.style.get("align") or "center", d.style.get("valign") or "middle"
     x = {"left": inner.x, "right": inner.x1 - total, "center": inner.x + (inner.w - total) / 2}[align]
     y = {"top": inner.y1 - h, "bottom": inner.y, "middle": inner.y + (inner.h - h) / 2}[valign]
+    colour = d.style.get("color")
+    _set_fill(canvas, colour if colour is not None else (0.0, 0.0, 0.0, 1.0))   # an SVG's currentColor
     for icon, w in zip(icons, widths):
         icon.draw(canvas, x, y, w * k, h)
         x += (w + gap) * k

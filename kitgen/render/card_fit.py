@@ -31,7 +31,7 @@ from kitgen.render import fonts
 from kitgen.render.art_frame import frame_depths
 from kitgen.render.card_text import ALIGN, PARA_LEADING, TextFit, TextSetting, attempts, largest_fit, needed_width
 from kitgen.render.images import image_size
-from kitgen.render.rich_text import LineSetter, icon_names, parse, plain_text
+from kitgen.render.rich_text import LineSetter, icon_names, parse, plain_text, unread_markers
 from kitgen.units import MM, to_mm
 
 DEFAULT_FLOOR = 6.0               # no text prints smaller, unless a box says so (points)
@@ -109,7 +109,7 @@ class Arrangement:
         """How a message names the place of a problem: the cell(s) a value came from, else the layout."""
         card, painter = self.card, self.painter
         found = sources(setting, card, painter.game) if setting is not None and not setting.constant else []
-        columns = [s for s in found if s.startswith("column")]
+        columns = [s for s in found if s.startswith(("column", "[columns]"))]
         if columns and card is not None:
             return f"{painter.source}, row {card.row}, {', '.join(columns)} (card {card.name!r})"
         if found:
@@ -394,7 +394,10 @@ class Arrangement:
         return True
 
     def content(self, box) -> str:
-        return self.value(box, "content") or "" if "content" in box.settings else ""
+        text = self.value(box, "content") or "" if "content" in box.settings else ""
+        if text and box.kind in ("text", "icons"):
+            text = self.painter.with_icons(text)
+        return text
 
     # --- text ------------------------------------------------------------------------------
 
@@ -429,6 +432,7 @@ class Arrangement:
     def _fit(self, box) -> TextFit:
         p = self.painter
         where = _Where(self, box)
+        self._markers(box, where)
         bold, italic = bool(self.value(box, "bold")), bool(self.value(box, "italic"))
         family = self.value(box, "font") or fonts.DEFAULT_FAMILY
         if not p.fonts.has(family):
@@ -443,8 +447,10 @@ class Arrangement:
             pieces = parse(self.content(box), bold, italic)
             names = icon_names(pieces)
             icons = {name: p.icon(name, str(where)) for name in names} if names else {}
-            for style in {(r.bold, r.italic) for r in pieces if hasattr(r, "bold")}:
-                fonts.check_glyphs(plain_text(pieces, style), where, p.fonts.face(family, *style))
+            for style in sorted({(r.bold, r.italic) for r in pieces if hasattr(r, "bold")}):
+                missing = fonts.missing_glyphs(plain_text(pieces, style), p.fonts.face(family, *style))
+                if missing:
+                    raise RenderError(f"{self._holding(box, missing[0], where)}: {fonts.glyph_problem(missing)}")
             if how is None:
                 raise late
             fitted = largest_fit(attempts(how, pieces, icons, p.fonts), how.top, how.low)
@@ -454,6 +460,36 @@ class Arrangement:
                                                    bold, italic))
             p.fitted_texts[how] = fitted
         return fitted
+
+    def _holding(self, box, ch: str, where) -> str:
+        """Where the character ``ch`` of a box's text comes from: the one column (or [columns] key) whose
+        value holds it, as the designer wrote it, else where the box's text comes from."""
+        setting = box.get("content", self.steps[box.name])
+        if setting is not None and not setting.constant and self.card is not None:
+            for name in sorted(setting.names):
+                value = self.context.get(name)
+                members = tuple((n, m) for n, m in setting.members if n == name)
+                if name == "fields":
+                    members = tuple((n, m) for n, m in members if ch in str(self.card.fields.get(m, "")))
+                    if not members:
+                        continue
+                elif not (isinstance(value, str) and ch in value):
+                    continue
+                return self.where(box, _One(frozenset({name}), members))
+        return str(where)
+
+    def _markers(self, box, where) -> None:
+        """Warn of ``*`` and ``**`` that open or close nothing: they print as written."""
+        content = self.content(box)
+        if "*" not in content:
+            return
+        unread = unread_markers(content)
+        if unread:
+            shown = content if len(content) <= 40 else content[:39] + "…"
+            marks = " and ".join(sorted(set(unread), key=len, reverse=True))
+            self.painter.warn(("markers", self.card.row if self.card is not None else None, box.name),
+                              f"{where}: {marks!s} in {shown!r} opens or closes no bold or italic type, so it prints "
+                              "as written; pair it (**bold**, *italic*, ***both***) or write \\* for an asterisk")
 
     def _text_setting(self, box, family: str, bold: bool, italic: bool) -> TextSetting:
         """How the text of ``box`` is to be set on this card: all that its fit depends on.  A length of
@@ -527,6 +563,15 @@ class Arrangement:
         x = self._pad(box, left, "w")
         y = self._pad(box, top, "h")
         return Place(place.x + x, place.y + y, self.inner_w(box), self.inner_h(box))
+
+
+@dataclass(frozen=True)
+class _One:
+    """One name of a setting's template, for :func:`~kitgen.data.card_context.sources`."""
+
+    names: frozenset
+    members: tuple
+    constant: bool = False
 
 
 class _Where:

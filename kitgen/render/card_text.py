@@ -17,6 +17,7 @@ from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from kitgen.render.colors import text_color
 from kitgen.render.rich_text import IconParagraph, LineSetter, para_markup, parse
 
 STEP = 0.25                       # points between the sizes tried
@@ -67,7 +68,7 @@ def attempts(how: TextSetting, pieces, icons: dict, font_set):
             return None
         return attempt
     base = face(how.bold, how.italic)
-    color = _color(how.color) if how.color else Color(0, 0, 0)
+    color = text_color(_color(how.color) if how.color else Color(0, 0, 0))
 
     def style(size: float) -> ParagraphStyle:
         return ParagraphStyle("card", fontName=base, fontSize=size, leading=size * how.leading,

@@ -48,6 +48,17 @@ REFERENCE = HexColor("#d9822b")      # reference lines such as the fair share
 WARNING_FILL = HexColor("#fbeceb")   # behind a warning
 
 
+class TextColor(Color):
+    """The colour of text: a press canvas (:mod:`kitgen.render.canvas`) prints it in the inks of text and
+    lines (a black one in black ink alone); on every other canvas it is the colour it says."""
+
+
+def text_color(value: Color | str) -> TextColor:
+    """``value`` as the colour of text."""
+    c = _color(value)
+    return c if isinstance(c, TextColor) else TextColor(c.red, c.green, c.blue, alpha=c.alpha)
+
+
 def _color(value: Color | str) -> Color:
     return HexColor(value) if isinstance(value, str) else value
 

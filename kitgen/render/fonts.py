@@ -68,9 +68,18 @@ def _missing(text: str, font_name: str) -> tuple[str, ...]:
 def check_glyphs(text: str, where: str, font_name: str = REGULAR) -> None:
     missing = _missing(text, font_name) if len(text) <= 200 else missing_glyphs(text, font_name)
     if missing:
-        shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
-        raise RenderError(f"{where}: the font has no glyph for {shown}; "
-                          "replace those characters in the text")
+        raise RenderError(f"{where}: {glyph_problem(missing)}")
+
+
+def glyph_problem(missing) -> str:
+    """What to say of characters the font lacks: for an emoji, the [icons] line that draws it as an icon."""
+    from kitgen.data.icons import emoji_advice, is_emoji
+
+    shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
+    emoji = [ch for ch in missing if is_emoji(ch) and not 0x1F3FB <= ord(ch) <= 0x1F3FF]
+    if emoji:
+        return f"the font has no glyph for {shown}; to print {emoji[0]!r} as an icon, {emoji_advice(emoji[0])}"
+    return f"the font has no glyph for {shown}; replace those characters in the text"
 
 
 DEFAULT_FAMILY = "DejaVu Sans"

@@ -12,6 +12,11 @@ predictors declared, and only a palette's transparency is decoded, into a
 soft mask.  Other files (JPEG, PNG with an alpha channel, ...) are encoded by
 reportlab, as ``canvas.drawImage`` would.  Encodings are kept for the whole
 process, so a picture on the cards and on the aids is encoded once.
+
+On a canvas that draws for a press (``canvas.inks``), the inks encode the art
+instead (in the press's colours, its clear pixels as a stencil mask where they
+are wholly clear); a picture that still needs a soft mask is noted as
+transparency on the canvas.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from kitgen.errors import RenderError
 from kitgen.layout.card_face import fit_image
 from kitgen.layout.geometry import Rect
 from kitgen.render import fonts
+from kitgen.render.canvas import set_text_fill
 from kitgen.render.colors import INK, PLACEHOLDER, PLACEHOLDER_EDGE
 from kitgen.render.text_fit import fit_line, shorten_line
 
@@ -64,7 +70,7 @@ def draw_art(canvas, path, box: Rect, label: str, cover: bool = False) -> None:
     clip = canvas.beginPath()
     clip.rect(box.x, box.y, box.w, box.h)
     canvas.clipPath(clip, stroke=0, fill=0)
-    canvas.setFillColor(INK)
+    set_text_fill(canvas, INK)
     canvas.setFont(fonts.REGULAR, size)
     cx, cy = box.center
     canvas.drawCentredString(cx, cy - size / 3, text)
@@ -79,7 +85,9 @@ def draw_art_to_bleed(canvas, path, box: Rect, bleed: float, label: str) -> None
     drawn again, clipped, one pixel as wide as the strip), so a cut that drifts
     into the bleed finds the colour of the card's edge.  The picture itself,
     and any border drawn near its edge, stays exactly where it would be
-    without bleed.
+    without bleed.  For a press (``canvas.inks``) each strip is that row or
+    column of pixels alone, stretched, so no image in the file is drawn many
+    times larger than it shows.
     """
     if path is None:
         draw_art(canvas, None, box, label)
@@ -88,23 +96,28 @@ def draw_art_to_bleed(canvas, path, box: Rect, bleed: float, label: str) -> None
     r = fit_image(box, w_px, h_px, cover=True)
     out = box.outset(bleed)
     draw_image(canvas, path, r.x, r.y, r.w, r.h)
-    # for each direction: (from, to) of a span and where the image goes in it, how long
-    spans_x = [(r.x, r.x1, r.x, r.w)]
+    inks = getattr(canvas, "inks", None)
+    # for each direction: (from, to) of a span, where the image goes in it and how long, the pixels it shows
+    spans_x = [(r.x, r.x1, r.x, r.w, None)]
     if r.x > out.x + 1e-6:                     # the first column stretched over the left bleed
-        spans_x.append((out.x, r.x, out.x, (r.x - out.x) * w_px))
+        spans_x.append((out.x, r.x, out.x, (r.x - out.x) * w_px, 0))
     if r.x1 < out.x1 - 1e-6:                   # the last column over the right bleed
         px = out.x1 - r.x1
-        spans_x.append((r.x1, out.x1, out.x1 - px * w_px, px * w_px))
-    spans_y = [(r.y, r.y1, r.y, r.h)]
+        spans_x.append((r.x1, out.x1, out.x1 - px * w_px, px * w_px, -1))
+    spans_y = [(r.y, r.y1, r.y, r.h, None)]
     if r.y1 < out.y1 - 1e-6:                   # the top row over the top bleed
         px = out.y1 - r.y1
-        spans_y.append((r.y1, out.y1, out.y1 - px * h_px, px * h_px))
+        spans_y.append((r.y1, out.y1, out.y1 - px * h_px, px * h_px, 0))
     if r.y > out.y + 1e-6:                     # the bottom row over the bottom bleed
-        spans_y.append((out.y, r.y, out.y, (r.y - out.y) * h_px))
-    for i, (x0, x1, ix, iw) in enumerate(spans_x):
-        for j, (y0, y1, iy, ih) in enumerate(spans_y):
+        spans_y.append((out.y, r.y, out.y, (r.y - out.y) * h_px, -1))
+    for i, (x0, x1, ix, iw, column) in enumerate(spans_x):
+        for j, (y0, y1, iy, ih, row) in enumerate(spans_y):
             if i == 0 and j == 0:
                 continue            # the picture itself, drawn above
+            if inks is not None:    # for a press: that row or column alone, stretched (no clipped giant)
+                name, edge = inks.art_edge(path, r.w, r.h, column, row)
+                draw_encoded(canvas, f"art{name}", edge, x0, y0, x1 - x0, y1 - y0)
+                continue
             canvas.saveState()
             clip = canvas.beginPath()
             clip.rect(x0, y0, x1 - x0, y1 - y0)
@@ -118,7 +131,10 @@ def draw_image(canvas, path, x: float, y: float, width: float, height: float) ->
 
     The file is embedded in the canvas's PDF once, under a name made from its content.
     """
-    digest, image = _art_file(path)
+    inks = getattr(canvas, "inks", None)
+    digest, image = _art_file(path) if inks is None else inks.art(path, width, height)
+    if image.smask is not None and inks is not None:
+        canvas.note_transparency(f"the soft edges of {os.path.basename(os.fspath(path))}")
     draw_encoded(canvas, f"art{digest}", image, x, y, width, height)
 
 
@@ -129,12 +145,13 @@ def draw_encoded(canvas, name: str, image: "EncodedImage", x: float, y: float, w
     reg_name = doc.getXObjectName(name)
     if reg_name not in doc.idToObject:
         xobject = _ImageXObject(image)
-        if image.smask is not None:       # stored once for all the pictures that share it
-            mask_name = doc.getXObjectName(f"mask{hashlib.sha256(image.smask.stream).hexdigest()[:32]}")
+        mask = image.smask or image.stencil
+        if mask is not None:              # stored once for all the pictures that share it
+            mask_name = doc.getXObjectName(f"mask{hashlib.sha256(mask.stream).hexdigest()[:32]}")
             if mask_name in doc.idToObject:
-                xobject.smask = PDFObjectReference(mask_name)
+                xobject.mask_ref = PDFObjectReference(mask_name)
             else:
-                xobject.smask = doc.Reference(_ImageXObject(image.smask), mask_name)
+                xobject.mask_ref = doc.Reference(_ImageXObject(mask), mask_name)
         doc.Reference(xobject, reg_name)
         doc.addForm(name, xobject)
     canvas._currentPageHasImages = 1
@@ -179,13 +196,15 @@ class EncodedImage:
     decode_parms: dict | None = None
     decode: tuple | None = None
     mask: tuple | None = None         # colour-key masking
-    smask: "EncodedImage | None" = None
+    smask: "EncodedImage | None" = None     # a soft mask (transparency)
+    stencil: "EncodedImage | None" = None   # an explicit mask: its 1 bits hide the picture's pixels
+    image_mask: bool = False          # this is such a mask (1 bit a pixel, no colour space)
 
 
 class _ImageXObject(PDFObject):
     def __init__(self, encoded: EncodedImage):
         self.encoded = encoded
-        self.smask = None                 # a reference to the soft mask's XObject, if any
+        self.mask_ref = None              # a reference to the soft or stencil mask's XObject, if any
 
     def format(self, document):
         e = self.encoded
@@ -195,7 +214,10 @@ class _ImageXObject(PDFObject):
         d["Subtype"] = PDFName("Image")
         d["Width"], d["Height"] = e.width, e.height
         d["BitsPerComponent"] = e.bits
-        d["ColorSpace"] = e.colour_space
+        if e.image_mask:
+            d["ImageMask"] = "true"
+        else:
+            d["ColorSpace"] = e.colour_space
         if e.decode:
             d["Decode"] = PDFArray(e.decode)
         d["Filter"] = PDFArray([PDFName(f) for f in e.filters])
@@ -204,8 +226,8 @@ class _ImageXObject(PDFObject):
         d["Length"] = len(e.stream)
         if e.mask:
             d["Mask"] = PDFArray(e.mask)
-        if self.smask is not None:
-            d["SMask"] = self.smask
+        if self.mask_ref is not None:
+            d["SMask" if e.smask is not None else "Mask"] = self.mask_ref
         return stream.format(document)
 
 

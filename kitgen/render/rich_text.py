@@ -25,7 +25,11 @@ from reportlab.platypus.paraparser import ParaParser
 from kitgen.render.images import draw_image, image_size
 from kitgen.render.xml_text import escape
 
-_INLINE = re.compile(r"\\(.)|\*\*(.+?)\*\*|\*(.+?)\*|:([A-Za-z][A-Za-z0-9_-]*):", re.S)
+_INLINE = re.compile(r"\\(?P<escaped>.)|\*\*\*(?P<both>[^*].*?)\*\*\*|\*\*(?P<bold>.+?)\*\*|\*(?P<italic>.+?)\*"
+                     r"|:(?P<icon>[A-Za-z][A-Za-z0-9_-]*):", re.S)
+# markers left once pairs are read: "**" anywhere, or "*" opening a word ("*x"); a "*" after a word
+# ("VP*") or standing alone is a footnote mark
+_UNREAD = re.compile(r"\*\*+|(?<![^\s(\[])\*(?=[^\s*])")
 ICON_SRC = "kitgen-icon:"
 ICON_HEIGHT = 1.0            # of the type size
 
@@ -48,41 +52,76 @@ Piece = Run | IconRef | str
 
 @dataclass(frozen=True)
 class Icon:
-    """A picture that stands in text: drawn from the game's file as the kit's art is."""
+    """A picture that stands in text: drawn from the game's file as the kit's art is, or an SVG drawn as
+    vectors in the colour of the text around it (its ``currentColor``)."""
 
     name: str
     path: object
 
     @property
+    def svg(self) -> bool:
+        return str(self.path).lower().endswith(".svg")
+
+    @property
     def aspect(self) -> float:
-        w, h = image_size(self.path)
+        if self.svg:
+            from kitgen.render.svg_icons import svg_size
+
+            w, h = svg_size(self.path)
+        else:
+            w, h = image_size(self.path)
         return w / h
 
-    def draw(self, canvas, x: float, y: float, w: float, h: float) -> None:
-        draw_image(canvas, self.path, x, y, w, h)
+    def draw(self, canvas, x: float, y: float, w: float, h: float, colour: str | None = None) -> None:
+        """Draw the icon in the box; an SVG's currentColor is ``colour``, else the canvas's fill colour
+        (the colour the text around it is set in)."""
+        if self.svg:
+            from kitgen.render.svg_icons import draw_svg, hex_of
+
+            draw_svg(canvas, self.path, x, y, w, h, colour or hex_of(getattr(canvas, "_fillColorObj", None)))
+        else:
+            draw_image(canvas, self.path, x, y, w, h)
 
 
-_ICONS_ONLY = re.compile(r"()()():([A-Za-z][A-Za-z0-9_-]*):")
+_ICONS_ONLY = re.compile(r":(?P<icon>[A-Za-z][A-Za-z0-9_-]*):")
 
 
 def parse(text: str, bold: bool = False, italic: bool = False, icons_only: bool = False) -> list[Piece]:
     """The pieces of ``text``: runs in their style, icons, and BREAK for each line break
-    (``icons_only``: every other character prints as written, as card text in the rulebook does)."""
+    (``icons_only``: every other character prints as written, as card text in the rulebook does).
+    ``***x***`` is bold italic; a marker without its pair prints as written (see :func:`unread_markers`)."""
     out: list[Piece] = []
     pos = 0
     for m in (_ICONS_ONLY if icons_only else _INLINE).finditer(text):
         _plain(text[pos:m.start()], bold, italic, out)
-        if m.group(1):
-            _plain(m.group(1), bold, italic, out)
-        elif m.group(2):
-            out += parse(m.group(2), True, italic)
-        elif m.group(3):
-            out += parse(m.group(3), bold, True)
+        kind = m.lastgroup
+        if kind == "escaped":
+            _plain(m.group(kind), bold, italic, out)
+        elif kind == "both":
+            out += parse(m.group(kind), True, True)
+        elif kind == "bold":
+            out += parse(m.group(kind), True, italic)
+        elif kind == "italic":
+            out += parse(m.group(kind), bold, True)
         else:
-            out.append(IconRef(m.group(4)))
+            out.append(IconRef(m.group(kind)))
         pos = m.end()
     _plain(text[pos:], bold, italic, out)
     return out
+
+
+def unread_markers(text: str) -> list[str]:
+    """The ``*`` and ``**`` markers of ``text`` that open or close nothing, as written (they print as
+    they are): ``**x``, ``x**``, ``*x``.  A ``*`` after a word or standing alone is a footnote mark."""
+    found: list[str] = []
+    pos = 0
+    for m in _INLINE.finditer(text):
+        found += _UNREAD.findall(text[pos:m.start()])
+        if m.lastgroup in ("both", "bold", "italic"):
+            found += unread_markers(m.group(m.lastgroup))
+        pos = m.end()
+    found += _UNREAD.findall(text[pos:])
+    return found
 
 
 def _plain(text: str, bold: bool, italic: bool, out: list) -> None:

@@ -50,9 +50,14 @@ def render_card_sheets(game, layout, art, source: str, on_page=None) -> CardShee
     painter = CardPainter(game, layout.card.width, layout.card.height, layout.bleed, art, source)
     for card in game.cards:
         painter.check(card)
-    placements, pages = place_cards([c.count for c in game.cards], layout)
+    index = {id(card): i for i, card in enumerate(game.cards)}
+    decks = game.decks
+    placements, pages = place_cards([c.count for c in game.cards], layout,
+                                    [[index[id(c)] for c in deck.cards] for deck in decks])
+    deck_of = {index[id(c)]: deck for deck in decks for c in deck.cards}
     sheets = len({pl.front_page for pl in placements})
     sides: dict[int, tuple[str, int]] = {}          # page -> (what it holds, its sheet's number)
+    page_deck: dict[int, object] = {}               # page -> the deck it holds (one a page)
     for sheet in range(sheets):
         front_page, back_page = layout.page_numbers(sheet, sheets)
         sides[back_page] = ("backs", sheet + 1)
@@ -78,13 +83,15 @@ def render_card_sheets(game, layout, art, source: str, on_page=None) -> CardShee
             draw_scale_bar(canvas, bar)
             taken.append(bar.box)
         for pl in by_page.get(page, ()):
+            page_deck.setdefault(page, deck_of[pl.index])
             if pl.front_page == page:
                 _place(canvas, painter.face(canvas, game.cards[pl.index]), pl.front, layout.front_rotation)
             if pl.back_page == page:
                 _place(canvas, painter.back(canvas, game.cards[pl.index]), pl.back, layout.back_rotation)
         if side == "fronts":
             draw_cut_guides(canvas, layout.sheet)
-        _draw_note(canvas, layout, side, _note(game, layout, side, sheet, sheets), taken)
+        deck = page_deck.get(page) if len(decks) > 1 else None
+        _draw_note(canvas, layout, side, _note(game, layout, side, sheet, sheets, deck), taken)
         canvas.showPage()
         if on_page is not None:
             on_page()
@@ -95,9 +102,14 @@ def _duplex(layout) -> str:
     return "none" if isinstance(layout, GutterfoldLayout) else layout.duplex
 
 
-def _note(game, layout, side: str, sheet: int, sheets: int) -> tuple[str, ...]:
-    """What the page is and how to print it, then shorter versions for a margin with less room."""
+def _note(game, layout, side: str, sheet: int, sheets: int, deck=None) -> tuple[str, ...]:
+    """What the page is and how to print it, then shorter versions for a margin with less room
+    (with the deck it holds, when the game has several)."""
     size = f"{to_mm(layout.card.width):g} x {to_mm(layout.card.height):g} mm"
+    if deck is not None:
+        title = f"{game.title} · {deck.label}"
+        return tuple(t.replace(game.title, title, 1) if t.startswith(game.title) else f"{deck.label} · {t}"
+                     for t in _note(game, layout, side, sheet, sheets))
     if isinstance(layout, GutterfoldLayout):
         return (f"{game.title} · gutterfold {sheet}/{sheets} · {size} · {GUTTERFOLD_HINT}",
                 f"{game.title} · gutterfold {sheet}/{sheets} · print at 100%, fold, glue, cut",

@@ -7,11 +7,12 @@ their folders; on stop it ends them and removes its temporary folder.
 
 Only three kinds of file can be fetched: the package's own assets
 (``/static``, ``/fonts``), the files of a served game folder
-(``/game/<key>/files/...``, through :meth:`kitgen.web.games.ServedGame.file`,
-the build's own containment check at each request) and what the server built
-in its own temporary folder.  Every request must name the server by its own
-names, and every change must come from its own pages as JSON
-(:mod:`kitgen.web.trust`); a request must arrive whole within a deadline
+(``/game/<key>/files/...``, through :meth:`kitgen.web.games.ServedGame.open`,
+the build's own containment check at each request, then sent as it is read)
+and what the server built in its own temporary folder.  Every request must
+name the server by its own names, no request may come from another site's
+page, and every change must be JSON (:mod:`kitgen.web.trust`); a request must
+arrive whole, and an answer be taken, within a deadline
 (:mod:`kitgen.web.connections`).
 """
 
@@ -36,13 +37,14 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from kitgen.data.paths import real, within
+from kitgen.data.paths import file_within
 from kitgen.errors import KitgenError
 from kitgen.web import connections, simulation, solving
 from kitgen.web.games import ServedGame, served_games
 from kitgen.web.limits import MAX_BODY, BodyLimit, read_json
 from kitgen.web.live import LiveGame, watch
 from kitgen.web.pages import render_page
+from kitgen.web.responses import OpenFileResponse
 from kitgen.web.trust import Guard, allowed_hosts
 from kitgen.web.worker import Worker, WorkerError
 
@@ -56,6 +58,9 @@ KEEP_ALIVE = 15.0              # seconds between comments on an idle event strea
 # .svg could otherwise run its scripts as this server's own page, and ask the API as one.
 GAME_FILE_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
                      "Content-Security-Policy": "sandbox; default-src 'none'"}
+# The server's pages are never shown inside another page, whose user could be led to click in them
+# (browsers that say where a request comes from are refused by kitgen.web.trust before this).
+PAGE_HEADERS = {"X-Frame-Options": "DENY", "Content-Security-Policy": "frame-ancestors 'none'"}
 log = logging.getLogger("kitgen.web")
 
 
@@ -120,8 +125,7 @@ class Server:
 
     def own_file(self, path: str | Path) -> Path | None:
         """``path``, a file the server made, when it is one: a regular file inside its own folder."""
-        target = real(Path(path))
-        return target if within(target, real(self.folder)) and target.is_file() else None
+        return file_within(Path(path), self.folder)
 
     def picture(self, key: tuple, make) -> bytes:
         if key in self.pictures:
@@ -145,7 +149,7 @@ class Server:
 # --- pages ---------------------------------------------------------------------------------
 
 def _page(server: Server, name: str, **values) -> HTMLResponse:
-    return HTMLResponse(render_page(name, games=server.game_list(), **values))
+    return HTMLResponse(render_page(name, games=server.game_list(), **values), headers=PAGE_HEADERS)
 
 
 async def index(request: Request):
@@ -279,11 +283,11 @@ async def kit_file(request: Request):
 async def game_file(request: Request):
     game = request.app.state.server.game(request)
     relative = request.path_params["path"]
-    data = await run_in_threadpool(game.served.file, relative)
-    if data is None:
+    fd = await run_in_threadpool(game.served.open, relative)
+    if fd is None:
         raise HTTPException(404)
-    return Response(data, media_type=mimetypes.guess_type(relative)[0] or "application/octet-stream",
-                    headers=GAME_FILE_HEADERS)
+    return OpenFileResponse(fd, media_type=mimetypes.guess_type(relative)[0] or "application/octet-stream",
+                            headers=GAME_FILE_HEADERS)
 
 
 # --- the JSON API --------------------------------------------------------------------------

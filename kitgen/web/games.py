@@ -3,9 +3,9 @@
 The key is the game's slug (``my-game``), made unique when two served folders
 share one.  A game folder is pinned when the server starts: its real path then
 is the only place its files come from, for as long as the server runs.
-:meth:`ServedGame.file` is the only way a request reaches a file of a game
-folder; it reads through the same check as a build
-(:func:`kitgen.data.paths.inside` and :func:`kitgen.data.files.read_regular`),
+:meth:`ServedGame.open` is the only way a request reaches a file of a game
+folder; it opens through the same check as a build
+(:func:`kitgen.data.paths.inside` and :func:`kitgen.data.files.open_regular`),
 at the time of each request, so a sub-folder that is (or becomes) a symlink out
 of the folder, or the folder itself swapped for a symlink, hands out nothing.
 """
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path, PurePath, PurePosixPath
 
-from kitgen.data.files import read_regular
+from kitgen.data.files import open_regular
 from kitgen.data.game import load_game
 from kitgen.data.paths import inside, real, resolve_game_dirs, within
 from kitgen.data.values import slugify
@@ -52,7 +52,10 @@ class ServedGame:
         than when the server started (the folder was swapped for a symlink, or for another folder's)."""
         if self.builtin:
             return None
-        now = real(Path(self.argument))
+        try:
+            now = real(Path(self.argument))
+        except KitgenError as exc:          # a symlink on the way keeps changing
+            return str(exc)
         if now == self.root and os.path.isdir(now):
             return None
         if not os.path.isdir(now):
@@ -61,28 +64,34 @@ class ServedGame:
         return (f"{self.argument} now leads to {now}, not to the folder kitgen serve started with "
                 f"({self.root}); restart kitgen serve to serve what is there now")
 
-    def file(self, relative: str) -> bytes | None:
-        """The bytes of the file ``relative`` of the game folder, or None when it is not one.
+    def open(self, relative: str) -> int | None:
+        """The file ``relative`` of the game folder, open for reading (the caller closes it), or None
+        when it is not one.
 
-        None for absolute paths, ``..``, backslashes, hidden names, control characters, anything
-        that leads out of the folder once every symlink is followed (now, not when the server
-        started), a folder that moved (:meth:`moved`) or holds no game.toml, and what is not a
-        regular file.
+        None for absolute paths, ``..``, backslashes, hidden names (asked for, or reached through
+        a symlink), control characters, anything that leads out of the folder once every symlink
+        is followed (now, not when the server started), a folder that moved (:meth:`moved`) or
+        holds no game.toml, and what is not a regular file.  The file is checked once open: what
+        is read is what was checked.
         """
-        path = PurePosixPath(relative)
-        if not relative or "\\" in relative or any(part.startswith(".") for part in path.parts) \
-                or self.moved() is not None:
+        if not relative or "\\" in relative or _hidden(PurePosixPath(relative)) or self.moved() is not None:
             return None
         if not self.builtin and not (self.root / "game.toml").is_file():
             return None                     # not a game folder (any more): nothing of it is handed out
         for folder in self.folders:
             try:
                 target = inside(folder, relative, relative)
-                if within(target, folder):    # the folder itself is still where it was
-                    return read_regular(target, relative, boundary=folder)
-            except KitgenError:
+                # the folder itself is still where it was, and no symlink led to a hidden name
+                if within(target, folder) and not _hidden(target.relative_to(folder)):
+                    return open_regular(target, relative, boundary=folder)
+            except KitgenError:             # outside, missing, not a file, or changing while followed
                 continue
         return None
+
+
+def _hidden(path: PurePath) -> bool:
+    """Whether a name on ``path`` is hidden (.git, .env...): such files are never handed out."""
+    return any(part.startswith(".") for part in path.parts)
 
 
 def served_games(arguments: list[str]) -> list[ServedGame]:

@@ -60,24 +60,24 @@ class BodyLimit:
 class BadNumber:
     """A number of a request that no field takes, kept in place so the error can name its field."""
 
-    def __init__(self, text: str, why: str):
-        self.text, self.why = text, why
+    def __init__(self, why: str):
+        self.why = why
 
 
 def _whole(text: str):
     digits = len(text.lstrip("-"))
     if digits > MAX_DIGITS:
-        return BadNumber(text, f"a whole number of {digits:,} digits is far too large (at most {MAX_DIGITS})")
+        return BadNumber(f"a whole number of {digits:,} digits is far too large (at most {MAX_DIGITS})")
     return int(text)
 
 
 def _real(text: str):
     value = float(text)
-    return value if math.isfinite(value) else BadNumber(text, f"{text[:40]} is too large a number")
+    return value if math.isfinite(value) else BadNumber(f"{text[:40]} is too large a number")
 
 
 def _constant(text: str):
-    return BadNumber(text, f"{text} is not a number JSON allows")
+    return BadNumber(f"{text} is not a number JSON allows")
 
 
 def _field(path: list) -> str:

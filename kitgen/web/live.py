@@ -20,7 +20,7 @@ from pathlib import Path
 
 import anyio.to_thread
 
-from kitgen.data.paths import real, within
+from kitgen.data.paths import file_within, real
 from kitgen.errors import KitgenError
 from kitgen.web.games import ServedGame
 from kitgen.web.preview import DOCUMENTS
@@ -95,8 +95,7 @@ class LiveGame:
         data = self.builds.get(number)
         if data is None or name not in DOCUMENTS:
             return None
-        path = real(Path(data["folder"]) / name)
-        return path if within(path, real(self.folder)) and path.is_file() else None
+        return file_within(Path(data["folder"]) / name, self.folder)
 
     # --- building --------------------------------------------------------------------------
 
@@ -162,19 +161,18 @@ def games_touched(games: list[LiveGame], changes) -> list[LiveGame]:
     return [g for g in games if any(p.is_relative_to(f) for p in paths for f in g.served.folders)]
 
 
-_CROWDED: set[str] = set()      # games already warned about: the folders are walked every second
-
-
-def watched_folders(served: ServedGame) -> frozenset[tuple[str, int, int]]:
+def watched_folders(served: ServedGame, warned: set[str] | None = None) -> frozenset[tuple[str, int, int]]:
     """Every real folder of a game, found without following a symlink: (path, device, inode).
 
     A sub-folder that is a symlink is not entered (a build refuses one that leads out of the game
     folder, and one that stays inside is watched where it really is); nor is a folder that has
     become a symlink since the server started, the game folder included.  At most
-    :data:`MAX_WATCHED` folders a game.
+    :data:`MAX_WATCHED` folders a game; the log says so once for each game key in ``warned``
+    (the folders are walked every second), each time when ``warned`` is None.
     """
     from watchfiles import DefaultFilter
 
+    warned = set() if warned is None else warned
     found: dict[str, tuple[int, int]] = {}
     for top in served.folders:
         for path, dirs, _ in os.walk(top):
@@ -182,19 +180,27 @@ def watched_folders(served: ServedGame) -> frozenset[tuple[str, int, int]]:
                 info = os.lstat(path)
             except OSError:
                 info = None
-            if info is None or not stat.S_ISDIR(info.st_mode) or real(Path(path)) != Path(path):
+            if info is None or not stat.S_ISDIR(info.st_mode) or not _unmoved(path):
                 dirs[:] = []        # swapped for a symlink (or gone) since it was listed
                 continue
             found[path] = (info.st_dev, info.st_ino)
             if len(found) >= MAX_WATCHED:
-                if served.key not in _CROWDED:
-                    _CROWDED.add(served.key)
+                if served.key not in warned:
+                    warned.add(served.key)
                     log.warning("%s holds more than %d folders: changes in the others are not watched",
                                 served.argument, MAX_WATCHED)
                 return frozenset((p, *k) for p, k in found.items())
             dirs[:] = sorted(d for d in dirs if d not in DefaultFilter.ignore_dirs
                              and not os.path.islink(os.path.join(path, d)))
     return frozenset((p, *k) for p, k in found.items())
+
+
+def _unmoved(path: str) -> bool:
+    """Whether the folder ``path`` is where it really is (no symlink on the way, none changing)."""
+    try:
+        return real(Path(path)) == Path(path)
+    except KitgenError:
+        return False
 
 
 async def watch(games: list[LiveGame], stop: asyncio.Event) -> None:
@@ -208,25 +214,39 @@ async def watch(games: list[LiveGame], stop: asyncio.Event) -> None:
     """
     from watchfiles import awatch
 
-    def walk() -> dict[str, tuple]:
-        return {g.key: (g.served.moved(), watched_folders(g.served)) for g in games}
+    crowded: set[str] = set()       # games whose many folders the log has told of
 
-    layout = await anyio.to_thread.run_sync(walk)
-    while not stop.is_set():
-        folders = sorted({path for _, entries in layout.values() for path, _, _ in entries})
+    def walk() -> dict[str, tuple]:
+        return {g.key: (g.served.moved(), watched_folders(g.served, crowded)) for g in games}
+
+    async def walked() -> dict[str, tuple]:
+        return await anyio.to_thread.run_sync(walk)
+
+    async def follow(folders: list[str], layout: dict[str, tuple]) -> dict[str, tuple] | None:
+        """Rebuild the games whose files change until their folders do: the folders as they are then;
+        None when a folder cannot be watched (removed, or swapped for something else, since the walk)."""
         now = layout
-        if folders:
+        try:
             async for changes in awatch(*folders, stop_event=stop, debounce=WATCH_DEBOUNCE_MS, step=20,
                                         recursive=False, rust_timeout=WATCH_RESCAN_MS, yield_on_timeout=True):
-                now = await anyio.to_thread.run_sync(walk)
+                now = await walked()
                 touched = games_touched(games, changes)
                 _rebuild(touched + [g for g in games if now[g.key] != layout[g.key] and g not in touched])
                 if now != layout:
                     break           # watch the folders as they are now
-        else:
+        except OSError as exc:
+            log.debug("could not watch the folders as walked (%s); walking them again", exc)
+            return None
+        return now
+
+    layout = await walked()
+    while not stop.is_set():
+        folders = sorted({path for _, entries in layout.values() for path, _, _ in entries})
+        now = await follow(folders, layout) if folders else None
+        if now is None:             # nothing to watch, or a folder changed under the watch: look again soon
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(stop.wait(), WATCH_RESCAN_MS / 1000)
-            now = await anyio.to_thread.run_sync(walk)
+            now = await walked()
             _rebuild([g for g in games if now[g.key] != layout[g.key]])
         layout = now
 

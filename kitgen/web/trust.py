@@ -4,17 +4,27 @@ Any web page the user opens can make the browser send requests to this
 server: a form or a ``fetch`` aimed at ``127.0.0.1:8000`` (cross-site request
 forgery), or a name of its own that it points at this machine once its page
 has loaded (DNS rebinding), after which the browser lets it read the answers.
-Two rules, in :class:`Guard`, close both ways in:
+Three rules, in :class:`Guard`, close these ways in:
 
 - **Host**: a request must name the server by a name or address it was
   started on (:func:`allowed_hosts`).  A page elsewhere that rebinds its name
   sends that name, and is refused.
+- **Other pages**: a request that sends an ``Origin`` (a browser sends one
+  with every request a page makes by script to another site, event streams
+  included, and with every change) must name this server's own: ``http://``,
+  one of its names, and the port the request came in on.  A page elsewhere
+  reads none of the answers anyway (its browser keeps them from it); refused
+  at once, its requests start no work either.  What a page elsewhere embeds
+  (an image, a script, a frame) sends no ``Origin``, but browsers say where it
+  comes from (``Sec-Fetch-Site``): it is refused too, so such a page can
+  neither learn which files a game folder holds (by an image that loads or
+  fails), nor set the server drawing pages, nor frame the server's pages to
+  have the user click in them.  Only a link followed from elsewhere (the whole
+  window navigating) is answered.
 - **Changes**: every request but GET and HEAD (the API's questions, the
   simulator's runs) must send ``Content-Type: application/json``, which a page
   elsewhere cannot send without the browser asking this server first (a
-  question it never says yes to), and, when it sends an ``Origin``, that origin
-  must be this server's own: ``http://``, one of its names, and the port the
-  request came in on.
+  question it never says yes to).
 
 Refusals are one line of JSON, ``{"error": "..."}``: 400 for the Host, 403
 for the rest.
@@ -33,6 +43,7 @@ from starlette.responses import JSONResponse
 WILDCARDS = frozenset({"0.0.0.0", "::", ""})      # every address of the machine
 LOOPBACK_NAMES = frozenset({"localhost"})
 SAFE_METHODS = frozenset({"GET", "HEAD"})
+OTHER_SITES = frozenset({"cross-site", "same-site"})   # Sec-Fetch-Site of a page elsewhere (same-site: another port)
 JSON = "application/json"
 SHOWN = 80                                         # characters of a refused header shown back
 
@@ -137,7 +148,7 @@ def _shown(text: str) -> str:
 
 
 class Guard:
-    """ASGI middleware: the Host rule for every request, the JSON and Origin rules for changes."""
+    """ASGI middleware: the Host and Origin rules for every request, the JSON rule for changes."""
 
     def __init__(self, app, hosts: Hosts):
         self.app, self.hosts = app, hosts
@@ -148,8 +159,10 @@ class Guard:
         headers = Headers(scope=scope)
         server = scope.get("server") or (None, None)
         problem, status = self._host_problem(headers.get("host", ""), server[0]), 400
+        if problem is None:
+            problem, status = self._elsewhere_problem(scope, headers, server), 403
         if problem is None and scope["method"] not in SAFE_METHODS:
-            problem, status = self._change_problem(scope, headers, server), 403
+            problem, status = self._kind_problem(scope, headers), 403
         if problem is not None:
             return await JSONResponse({"error": problem}, status_code=status)(scope, receive, send)
         await self.app(scope, receive, send)
@@ -161,17 +174,22 @@ class Guard:
         return (f"this server answers only to the names it was started on, not to Host {_shown(value)}; "
                 "open the address kitgen serve printed")
 
-    def _change_problem(self, scope, headers: Headers, server) -> str | None:
-        method = scope["method"]
-        origin = headers.get("origin")
+    def _elsewhere_problem(self, scope, headers: Headers, server) -> str | None:
+        method, origin, site = scope["method"], headers.get("origin"), headers.get("sec-fetch-site")
         if origin is not None and not self._own_origin(origin, scope, server):
-            return (f"a {method} from another web page is refused: Origin {_shown(origin)} is not this "
-                    "server's own")
-        kind = headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind != JSON:
-            return (f"a {method} must send JSON with Content-Type: {JSON}, not "
-                    f"{_shown(kind) if kind else 'without a Content-Type'}")
+            return f"a {method} from another web page is refused: Origin {_shown(origin)} is not this server's own"
+        if site in OTHER_SITES and not (method in SAFE_METHODS and headers.get("sec-fetch-mode") == "navigate"
+                                        and headers.get("sec-fetch-dest") == "document"):
+            return (f"a {method} from another web page is refused (Sec-Fetch-Site: {site}); open the address "
+                    "kitgen serve printed")
         return None
+
+    def _kind_problem(self, scope, headers: Headers) -> str | None:
+        kind = headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind == JSON:
+            return None
+        return (f"a {scope['method']} must send JSON with Content-Type: {JSON}, not "
+                f"{_shown(kind) if kind else 'without a Content-Type'}")
 
     def _own_origin(self, origin: str, scope, server) -> bool:
         """Whether ``origin`` is this server's: its scheme, one of its names, the port the request came in on."""

@@ -17,7 +17,17 @@ def _blocks(game):
     inserts: list[markup.Insert] = []
     context = template.build_context(game, inserts)
     text, where = template.render_text(game, context, inserts)
-    return markup.parse(text, inserts, where), where
+    return markup.parse(text, inserts, where) + _credits(game), where
+
+
+def _credits(game) -> list:
+    """A credits section naming the built-in icons the game prints, with their authors and licence."""
+    from kitgen.data.icons import builtin_icons_used, credits_text
+
+    used = builtin_icons_used(game)
+    if not used:
+        return []
+    return [markup.Heading(2, "Credits"), markup.Paragraph(markup.escape_value(credits_text(used)))]
 
 
 def render_rulebook(game, paper: Size, art=None) -> bytes:

@@ -86,24 +86,68 @@ def _styles(primary) -> dict[str, ParagraphStyle]:
 
 # --- text and glyphs ------------------------------------------------------------
 
-class _Text:
-    """Turns inline markup into paragraphs, refusing glyphs the font lacks."""
+def _without_icons(game, value: str) -> str:
+    """The characters of a sheet's text that print as letters: its icons and [icons] tokens left out."""
+    from kitgen.render.rich_text import parse, plain_text
 
-    def __init__(self, where: str):
-        self.where = where
+    return plain_text(parse(game.tokens.substitute(value), icons_only=True))
+
+
+class _Text:
+    """Turns inline markup into paragraphs, refusing glyphs the font lacks; the text ``[icons]`` maps
+    (and emoji with a built-in twin) is drawn as icons, in the colour of the words around it."""
+
+    def __init__(self, where: str, game=None):
+        self.where, self.game = where, game
+        self._library = None
+
+    def _icons(self, text: str) -> tuple[str, dict]:
+        """``text`` with each icon token made one private-use character, and those characters' icons."""
+        tokens = self.game.tokens if self.game is not None else None
+        used = sorted(tokens.used(text)) if tokens is not None else []
+        if not used:
+            return text, {}
+        from kitgen.data.icons import IconLibrary
+        from kitgen.render.rich_text import Icon
+
+        if self._library is None:
+            self._library = IconLibrary(None if self.game.builtin else self.game.root)
+        marks = {name: chr(PRIVATE + i) for i, name in enumerate(used)}
+        text = tokens.pattern.sub(lambda m: marks[tokens.names[_strip_emoji(m.group())]], text)
+        return text, {marks[n]: Icon(n, self._library.find(n, self.where)) for n in used}
 
     def para(self, text: str, style: ParagraphStyle) -> Paragraph:
         self.check(text, style)
-        return Paragraph(markup.to_para(text), style)
+        marked, icons = self._icons(text)
+        if not icons:
+            return Paragraph(markup.to_para(text), style)
+        from kitgen.render.rich_text import ICON_SRC, IconParagraph
+
+        body = markup.to_para(marked)
+        size = style.fontSize
+        for mark, icon in icons.items():
+            body = body.replace(mark, f'<img src="{ICON_SRC}{icon.name}" width="{size * icon.aspect:.4f}" '
+                                      f'height="{size:.4f}" valign="baseline"/>')
+        return IconParagraph(body, style, {icon.name: icon for icon in icons.values()})
 
     def check(self, text: str, style: ParagraphStyle) -> None:
-        """Refuse ``text`` (inline markup) if the style's font lacks a glyph of it."""
-        fonts.check_glyphs(markup.plain(text), f"{self.where}: in {markup.plain(text)[:60]!r}",
-                           style.fontName)
+        """Refuse ``text`` (inline markup) if the style's font lacks a glyph of it (icons aside)."""
+        marked, icons = self._icons(text)
+        letters = "".join(ch for ch in markup.plain(marked) if ch not in icons)
+        fonts.check_glyphs(letters, f"{self.where}: in {markup.plain(text)[:60]!r}", style.fontName)
 
     def literal(self, text: str, style: ParagraphStyle) -> Paragraph:
         """Data text (card names, effects) printed exactly as written."""
         return self.para(markup.escape_value(text), style)
+
+
+PRIVATE = 0xF0000            # private-use characters stand for icons while markup is read
+
+
+def _strip_emoji(text: str) -> str:
+    from kitgen.data.icons import strip_emoji
+
+    return strip_emoji(text)
 
 
 # --- blocks -> flowables ----------------------------------------------------------
@@ -111,7 +155,7 @@ class _Text:
 class Builder:
     def __init__(self, game, theme: Theme, where: str, width: float, art=None, checking: bool = False):
         self.game, self.theme, self.st = game, theme, theme.styles
-        self.text = _Text(where)
+        self.text = _Text(where, game)
         self.width = width
         self.art = art
         self.painter = None           # the kit's card painter, made when a template shows a card
@@ -226,8 +270,9 @@ class Builder:
         for card in self.game.cards:
             if type is None or card.type == type:
                 for col, value in (("name", card.name), ("text", card.text)):
-                    fonts.check_glyphs(value, f"{self.game.sheet.file}, row {card.row}, card {card.name!r}, "
-                                                  f"column '{self.game.column(col)}'")
+                    fonts.check_glyphs(_without_icons(self.game, value),
+                                       f"{self.game.sheet.file}, row {card.row}, card {card.name!r}, "
+                                       f"column '{self.game.column(col)}'")
         widths = None if self.checking else self._column_widths(data)
         styles = None
         if "type" in data.columns:
@@ -265,7 +310,8 @@ class Builder:
                 style = styles[r][i] if styles and styles[r][i] else self.st["cell"]
                 header = game.column(col) if col in tables.DEFAULT_COLUMNS else col
                 where = f"{game.sheet.file}, row {card.row}, card {card.name!r}, column '{header}'"
-                pieces = parse(" ".join(value.split("\n")), icons_only=True)   # the rest as written, on one line
+                text = game.tokens.substitute(" ".join(value.split("\n")))    # [icons] and emoji drawn as icons
+                pieces = parse(text, icons_only=True)                       # the rest as written, on one line
                 icons = {n: Icon(n, library.find(n, where)) for n in icon_names(pieces)}
                 fonts.check_glyphs(plain_text(pieces), where, style.fontName)
                 markup = para_markup(pieces, style.fontSize, icons)      # an icon's size, worked out here
