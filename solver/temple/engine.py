@@ -48,6 +48,15 @@ class TempleEngine:
     def changed_rules(self, rules: Rules) -> list[str]:
         return list(rules.changed)
 
+    def rule_numbers(self, rules: Rules) -> list[dict]:
+        """The rule numbers a construction's answer depends on, for the solver page's switches."""
+        from solver.temple.rules import NUMBERS
+
+        names = ("cards_per_level", "max_cards_per_player", "jewels_per_card", "summon_cost", "jewel_points")
+        return [{"name": name, "title": NUMBERS[name][2][:1].upper() + NUMBERS[name][2][1:], "kind": "number",
+                 "default": getattr(rules, name), "min": NUMBERS[name][0], "max": NUMBERS[name][1]}
+                for name in names]
+
     def figures(self, state: TempleState) -> dict:
         return _figures.figures(state)
 

@@ -12,6 +12,8 @@ window.kitgenSolverView = function (kit) {
   const hands = view.fields.find((f) => f.name === "hands");
   const players = () => view.playersOf(hands);
   const who = (p) => "Player " + (p + 1);
+  // a rule number as the page plays it: switched on the page, else the game's
+  const rule = (name) => Number(state.rules[name] ?? (kit.switches.find((s) => s.name === name) || {}).default);
   let check = [];                       // [cards, pairs] of each player, by player
 
   // The name of the construction card of a level, and of the jewel, from the deck.
@@ -118,9 +120,9 @@ window.kitgenSolverView = function (kit) {
       const set = check[p];
       rows.push(el("div", { class: "check-set", "data-player": String(p + 1) }, [
         el("div", { class: "who" }, [el("strong", { text: who(p) }), i === 0 ? " (summoner)" : ""]),
-        stepper(names.level || "level cards", () => set[0], (v) => { set[0] = v; }, 3),
-        stepper("jewel pairs", () => set[1], (v) => { set[1] = v; }, 3),
-        el("div", { class: "mini-cards" }, setPictures(names, set[0], set[1], 2))]));
+        stepper(names.level || "level cards", () => set[0], (v) => { set[0] = v; }, rule("max_cards_per_player")),
+        stepper("jewel pairs", () => set[1], (v) => { set[1] = v; }, rule("max_cards_per_player")),
+        el("div", { class: "mini-cards" }, setPictures(names, set[0], set[1], rule("jewels_per_card")))]));
     }
     panel.replaceChildren(el("h2", { text: "Your play" }),
       el("p", { class: "hint", text: "The cards each player sets, in turn from the summoner." }), ...rows,
