@@ -223,3 +223,20 @@ def test_a_bad_simulation_option_is_one_error_line(args, line, tmp_path):
     assert result.exit_code == 2
     assert result.output.splitlines() == [line]
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("game", [TEMPLE, ANCESTRAL])
+def test_a_run_sent_to_other_processes_plays_the_same_games(game):
+    # worker processes and Dask workers receive the run pickled: the rules must come back equal, and the
+    # games they play the same
+    import pickle
+
+    from solver.simulation.runner import Spec, run_games
+
+    engine = get_engine(game)
+    spec = Spec(game, engine.rules(load_game(game), {"round_cap": "60"}, "--set"), 3, ("greedy", "random"), 9)
+    copy = pickle.loads(pickle.dumps(spec))
+    assert copy == spec and hash(copy.rules) == hash(spec.rules)
+    assert run_games(copy, 6, workers=1) == run_games(spec, 6, workers=1)
+    records = run_games(spec, 6, workers=1)
+    assert json.loads(json.dumps(records)) == records
