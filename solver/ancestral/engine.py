@@ -47,6 +47,12 @@ class AncestralEngine:
         tools count it as stopped at the cap, never as an end of the rules."""
         return rules.round_cap
 
+    def clear_caches(self) -> None:
+        """Forget the tables of plays made for each rule set (to time a cold start)."""
+        from solver.ancestral.moves import table_for
+
+        table_for.cache_clear()
+
     def cap_text(self, rules: Rules) -> str:
         return f"{rules.round_cap:,} rounds or {rules.turn_cap:,} turns"
 

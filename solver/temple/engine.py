@@ -42,6 +42,12 @@ class TempleEngine:
     def round_cap(self, rules: Rules) -> int:
         return rules.round_cap
 
+    def clear_caches(self) -> None:
+        """Forget the action tables made for each rule set (to time a cold start)."""
+        from solver.temple.state import _TABLES
+
+        _TABLES.clear()
+
     def rule_values(self, rules: Rules) -> dict:
         return rules.values()
 
