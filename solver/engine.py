@@ -196,6 +196,18 @@ def shares_of(winning: Sequence[int], players: int) -> list[float]:
     return [1.0 / len(won) if p in won else 0.0 for p in range(players)]
 
 
+ON, OFF = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
+
+
+def on_off(raw: Any) -> bool | None:
+    """A switch as typed (true/false, on/off, yes/no, 1/0, any case) or as a JSON bool; None when it is none
+    of these (the caller names the option and what it takes)."""
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    return True if text in ON else False if text in OFF else None
+
+
 def split_settings(items: Sequence[str], option: str, accepted: Sequence[str] = ()) -> dict[str, str]:
     """``["chain=off", ...]`` (``--set``, ``--rule``) -> ``{"chain": "off"}``; an item without ``=`` is an
     OptionError naming ``option`` (and the ``accepted`` names, when given)."""

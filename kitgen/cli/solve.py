@@ -211,12 +211,11 @@ def _number(text: str, option: str) -> int:
 
 
 def _flag(text: str, option: str) -> bool:
-    value = text.strip().lower()
-    if value in ("true", "on", "yes", "1"):
-        return True
-    if value in ("false", "off", "no", "0"):
-        return False
-    raise OptionError(option, f"takes on or off, not {text!r}")
+    from solver.engine import on_off
+
+    if on_off(text) is None:
+        raise OptionError(option, f"takes on or off, not {text!r}")
+    return on_off(text)
 
 
 def json_answer(engine, position, rules):

@@ -20,6 +20,7 @@ from typing import Any, Mapping
 from kitgen.data.rulings import parse_rulings, value_text
 from kitgen.errors import GameDataError, OptionError
 from solver.ancestral.deck import REFERENCE, Deck, deck_from_game
+from solver.engine import on_off
 
 ENGINE_KEY, ENGINE = "engine", "ancestral"   # game.toml [rules] engine = "ancestral"
 
@@ -49,7 +50,6 @@ SWITCHES: tuple[str, ...] = ("pass_allowed", "protect_many", "leaf_reshuffle")
 RULINGS: tuple[str, ...] = (*CHOICES, *SWITCHES)
 SETTINGS: tuple[str, ...] = (*NUMBERS, DAMAGE, *SIMULATION, *RULINGS)   # what --set may change (and count.<card>)
 COUNT_PREFIX, MAX_COUNT = "count.", 1000
-_TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
 _WHOLE = re.compile(r"\+?[0-9]{1,7}")
 
 
@@ -179,11 +179,11 @@ def _value(name: str, raw: Any, where: str, error=OptionError) -> Any:
             raise _error(error, where, f"damage takes 1 to {MAX_WINDS} numbers of leaves, for 1, 2, 3... winds, "
                                        f"e.g. 1,3,5; not {raw!r}")
         return tuple(_whole("each damage", item, 0, MAX_DAMAGE, where, error) for item in items)
-    text = value_text(raw) if isinstance(raw, bool) else str(raw).strip().lower()
     if name in SWITCHES:
-        if text in _TRUE or text in _FALSE:
-            return text in _TRUE
-        raise _error(error, where, f"{name} takes on or off, not {raw!r}")
+        if on_off(raw) is None:
+            raise _error(error, where, f"{name} takes on or off, not {raw!r}")
+        return on_off(raw)
+    text = value_text(raw) if isinstance(raw, bool) else str(raw).strip().lower()
     if text not in CHOICES[name]:
         raise _error(error, where, f"{name} takes one of {', '.join(CHOICES[name])}, not {raw!r}")
     return text

@@ -22,6 +22,7 @@ from typing import Any
 
 from kitgen.data.rulings import Ruling, parse_rulings, value_text
 from kitgen.errors import GameDataError, OptionError
+from solver.engine import on_off
 
 JEWEL = 0                   # the kind of a jewel card; construction cards are their level, 1..levels
 CONSTRUCTION, JEWEL_TYPE = "construction", "jewel"   # the card types of cards.csv the engine plays
@@ -55,7 +56,6 @@ RULINGS: dict[str, tuple[str, ...] | type] = {
     "ties": ("jewels", "shared"),
 }
 SETTINGS: tuple[str, ...] = (*NUMBERS, *RULINGS, ROUND_CAP)
-_TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
 _WHOLE = re.compile(r"\+?[0-9]+")
 
 
@@ -256,11 +256,11 @@ def with_settings(rules: Rules, settings: dict[str, Any], option: str = "--set")
 
 
 def _ruling_value(name: str, raw: Any, option: str) -> bool | str:
-    text = value_text(raw) if isinstance(raw, bool) else str(raw).strip().lower()
     if RULINGS[name] is bool:
-        if text in _TRUE or text in _FALSE:
-            return text in _TRUE
-        raise OptionError(option, f"{name} takes true or false, not {raw!r}")
+        if on_off(raw) is None:
+            raise OptionError(option, f"{name} takes true or false, not {raw!r}")
+        return on_off(raw)
+    text = value_text(raw) if isinstance(raw, bool) else str(raw).strip().lower()
     if text not in RULINGS[name]:
         raise OptionError(option, f"{name} takes one of {', '.join(RULINGS[name])}, not {raw!r}")
     return text

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kitgen.errors import OptionError
+from solver.engine import on_off
 from solver.temple.rules import JEWEL, Rules, fold
 from solver.temple.search import (
     GAIN,
@@ -166,14 +167,9 @@ def _number(raw: Any, field: str, low: int, high: int, default: int) -> int:
 def _flag(raw: Any, field: str, default: bool) -> bool:
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return default
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw).strip().lower()
-    if text in ("true", "on", "yes", "1"):
-        return True
-    if text in ("false", "off", "no", "0"):
-        return False
-    raise OptionError(field, f"takes on or off, not {raw!r}")
+    if on_off(raw) is None:
+        raise OptionError(field, f"takes on or off, not {raw!r}")
+    return on_off(raw)
 
 
 def read_position(raw: dict, rules: Rules) -> Position:
