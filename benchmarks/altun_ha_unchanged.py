@@ -37,7 +37,7 @@ SIMULATIONS = [
     ("mix-3p-seed7", ["-p", "3", "--seed", "7"]),
     ("random-2p-seed1", ["-p", "2", "--policy", "random", "--seed", "1"]),
     ("closer-greedy-5p-cap12", ["-p", "5", "--policy", "closer,greedy", "--seed", "3", "--set", "round_cap=12"]),
-    ("rulings-4p-seed5", ["-p", "4", "--seed", "5", "--set", "chain=off", "--set", "empty_bid_never_wins=on",
+    ("rulings-4p-seed5", ["-p", "4", "--seed", "5", "--set", "chain=off", "--set", "empty_bid=never_wins",
                           "--set", "count.Jade=0", "--set", "amount.Obsidian=8"]),
     ("cautious-random-6p-empty-deck", ["-p", "6", "--policy", "cautious,random", "--seed", "11",
                                        "--set", "empty_deck_ends=on", "--set", "calendar_clockwise=on"]),

@@ -34,7 +34,8 @@ engine without them still works; docs/engines.md says more):
   ``Engine.rule_numbers(rules)`` - rule numbers the solver page offers to change;
   ``Engine.play_help``, ``Engine.play_example`` - how a play is written;
   ``Engine.web_view`` - the path of a script drawing the engine's answers on the solver
-  page; ``Engine.forget_games()`` - read game folders afresh.
+  page, ``Engine.web_style`` - the path of its stylesheet; ``Engine.forget_games()`` - read game
+  folders afresh.
 * Position fields may also say ``required``, ``example`` and ``short`` (a one-letter
   option), and be of kind ``numbers`` (a list of whole numbers).  ``position_fields`` may take
   the rules (``position_fields(rules=None)``) when the fields follow them (card names, players);

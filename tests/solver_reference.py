@@ -17,6 +17,7 @@ from itertools import combinations_with_replacement
 from solver.altunha.cards import FEED, GOD, load_deck
 from solver.altunha.rules import (
     BUILT,
+    DEFAULT_PREFERENCE,
     DECLINED,
     FAMINE,
     OPTIMAL_FIELDS,
@@ -33,7 +34,7 @@ def _farms(counts: Counter, population: int, rules: Rules):
     """Every legal Farm discard as a tuple of kinds."""
     if counts[FEED]:
         yield (FEED,)
-    kinds = sorted((k for k in counts if k == GOD or isinstance(k, int)), key=farm_cost)
+    kinds = sorted((k for k in counts if k == GOD or isinstance(k, int)), key=lambda k: farm_cost(k, rules.max_stage))
     for size in range(1, rules.max_farm_cards + 1):
         for combo in combinations_with_replacement(kinds, size):
             need = Counter(combo)
@@ -42,6 +43,8 @@ def _farms(counts: Counter, population: int, rules: Rules):
             value = sum(rules.god_value if k == GOD else k for k in combo)
             if value >= population:
                 yield combo
+            if counts[FEED] and not rules.feed_alone and size < rules.max_farm_cards:
+                yield combo + (FEED,)     # Maize pays; the cards with it are lost
 
 
 def _builds(counts: Counter, tops: list[int], touched: frozenset, rules: Rules, left: int):
@@ -70,10 +73,13 @@ def _builds(counts: Counter, tops: list[int], touched: frozenset, rules: Rules, 
                     yield ((kind, value, temple),) + more
 
 
-def all_plans(hand, population, temples, rules: Rules | None = None):
-    """Every distinct legal plan, best first."""
+def all_plans(hand, population, temples, rules: Rules | None = None, preference: str = DEFAULT_PREFERENCE,
+              feed_allowed: bool = True):
+    """Every distinct legal plan, best first (under ``preference`` among plans of equal points)."""
     rules, deck = rules or Rules.from_game(), load_deck()
     counts = Counter(deck.kind_of(n) for n in hand)
+    if not feed_allowed:
+        counts[FEED] = 0
     plans = {}
     farms = list(_farms(counts, population, rules))
     if not farms:
@@ -92,17 +98,34 @@ def all_plans(hand, population, temples, rules: Rules | None = None):
             plan = plan_from_kinds(hand, farm, build, outcome, points, deck)
             plan = type(plan)(plan.outcome, plan.points, plan.farm,
                               canonical_build(plan.build, temples, deck))
-            plans[(plan.farm, plan.build)] = plan
-    return sorted(plans.values(), key=lambda p: plan_key(p, deck))
+            # one play whatever the names: two God cards swapped are the same play
+            kinds = (tuple(sorted(map(str, farm))), tuple((str(deck.kind_of(p.card)), p.value, p.temple)
+                                                          for p in plan.build))
+            plans.setdefault(kinds, plan)
+    return sorted(plans.values(), key=lambda p: plan_key(p, deck, preference))
 
 
-def best_plan(hand, population, temples, rules: Rules | None = None):
-    return all_plans(hand, population, temples, rules)[0]
+def best_plan(hand, population, temples, rules: Rules | None = None, preference: str = DEFAULT_PREFERENCE):
+    return all_plans(hand, population, temples, rules, preference)[0]
 
 
-def optimal_plans(hand, population, temples, rules: Rules | None = None):
-    """Every plan equal to the best on the rulings (the first four key fields)."""
+def optimal_plans(hand, population, temples, rules: Rules | None = None, preference: str = DEFAULT_PREFERENCE):
+    """Every plan with the most points (the rules' fields of the key: famine, points)."""
     deck = load_deck()
-    plans = all_plans(hand, population, temples, rules)
+    plans = all_plans(hand, population, temples, rules, preference)
     best = plan_key(plans[0], deck)[:OPTIMAL_FIELDS]
     return [p for p in plans if plan_key(p, deck)[:OPTIMAL_FIELDS] == best]
+
+
+def best_with_other_farm(hand, population, temples, rules: Rules | None = None,
+                         preference: str = DEFAULT_PREFERENCE):
+    """The best plan whose Farm discards other kinds of card than the best plan's, or None."""
+    deck = load_deck()
+    plans = all_plans(hand, population, temples, rules, preference)
+    if plans[0].outcome == FAMINE:
+        return None
+
+    def kinds(plan):
+        return Counter(deck.kind_of(n) for n in plan.farm)
+
+    return next((p for p in plans if kinds(p) != kinds(plans[0])), None)

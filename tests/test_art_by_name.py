@@ -43,7 +43,15 @@ def test_art_is_found_by_path_case_or_without_its_ending(tmp_path):
     assert library.find("dragon", "cards.csv, row 9, column 'Image'") is None
     assert library.warnings == ["cards.csv, row 9, column 'Image': art file 'dragon' (as .png, .jpg or .jpeg) "
                                 "not found in art/; drawing a placeholder"]
-    with pytest.raises(GameDataError, match="'dragon.gif' must be a PNG or JPEG"):
+    # a sheet written for SVG or GIF art: its PNG export of the same name is drawn, the sheet left as it is
+    _png(tmp_path / "art" / "icons" / "cartels.png")
+    assert library.find("icons/cartels.svg", "w").name == "cartels.png"
+    assert library.find("default.svg", "cards.csv, row 2, column 'Image'") is None
+    assert library.warnings[-1] == ("cards.csv, row 2, column 'Image': art file 'default.svg' (as default.png, .jpg "
+                                    "or .jpeg: kitgen draws PNG or JPEG art) not found in art/; drawing a placeholder")
+    (tmp_path / "art" / "dragon.gif").write_bytes(b"GIF89a")
+    with pytest.raises(GameDataError, match="'dragon.gif' is a GIF file; kitgen draws PNG or JPEG art: export it "
+                                            "as dragon.png into art/"):
         library.find("dragon.gif", "w")
 
 

@@ -42,7 +42,7 @@ def previous_kit(altun_kit: Path, out: Path) -> Path:
     ("title,type,count\nPlaza,bid,1\n", ["cards.csv", "row 1", "no column for the card names", "title, type"]),
     (HEADER + "Plaza,bid,2,1,,\n,bid,1,2,,\n", ["row 3", "column 'name'", "missing card name"]),
     (HEADER + "Plaza,bid,two,1,,\n", ["row 2", "column 'count'", "'two'"]),
-    (HEADER + "Plaza,bid,0,1,,\n", ["row 2", "column 'count'", ">= 1"]),
+    (HEADER + "Plaza,bid,-1,1,,\n", ["row 2", "column 'count'", "not a whole number (0 leaves the row out"]),
     (HEADER + "Plaza,bid,1.5,1,,\n", ["row 2", "column 'count'"]),
     (HEADER + "Plaza,bid,99999999999999999,1,,\n", ["row 2", "column 'count'", "more than 10,000"]),
     (HEADER + "Plaza,bid,²,1,,\n", ["row 2", "column 'count'"]),

@@ -65,8 +65,8 @@ def test_the_rulebook_made_beside_is_byte_for_byte_the_one_made_here(tmp_path, m
 def test_a_forked_process_that_dies_leaves_the_rulebook_to_this_one(tmp_path):
     result = build_fresh("altun-ha", tmp_path / "out", "die-beside")
     assert result["exit_code"] == 0 and result["forked"] == [True]
-    assert len(PdfReader(tmp_path / "out" / "altun-ha" / "rules.pdf").pages) == 11
-    assert "rules.pdf  (11 pages)" in result["output"]
+    assert len(PdfReader(tmp_path / "out" / "altun-ha" / "rules.pdf").pages) == 12
+    assert "rules.pdf  (12 pages)" in result["output"]
 
 
 def test_a_mistake_in_the_rulebook_is_the_same_one_line_as_without_the_fork(tmp_path, monkeypatch):

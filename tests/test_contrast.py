@@ -73,3 +73,24 @@ def test_text_on_a_picture_is_not_judged(tmp_path):
 def test_the_built_in_games_and_the_layout_examples_read_in_print(game):
     report = validate_game(game)
     assert not [w for w in report.warnings if "has a contrast" in w]
+
+
+def test_the_colours_kitgen_chooses_for_types_read_on_its_own_face(tmp_path):
+    # a sheet of many kinds of card (a protocol sheet with five kinds set 2.9:1 before): every type kitgen
+    # colours itself prints its value, lightened, on kitgen's own face with no contrast warning
+    rows = "".join(f"Card {i},kind {i},{i % 9 + 1}\n" for i in range(24))
+    folder = game_folder(tmp_path / "g", "name,type,value\n" + rows)
+    result = run("validate", folder)
+    assert result.exit_code == 0, result.output
+    assert "24 card types are not declared" in result.output and "contrast" not in result.output
+
+
+def test_kitgen_s_own_face_reads_on_a_designer_s_light_colours(tmp_path):
+    # as a minimal deck's sheet: each card's colour a pure yellow, cyan or magenta, on kitgen's own face
+    folder = game_folder(tmp_path / "g", "name,value,color\nFlying,2,#FFFF00\nFighting,1,#00FFFF\n"
+                                         "Normal,0,#FF00FF\nDark,9,#1b1d2a\n")
+    result = run("validate", folder)
+    assert result.exit_code == 0, result.output
+    assert "contrast" not in result.output
+    game = validate_game(folder).game
+    assert [c.color for c in game.cards] == ["#ffff00", "#00ffff", "#ff00ff", "#1b1d2a"]   # the cells as written

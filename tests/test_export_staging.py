@@ -7,10 +7,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from kitgen.outputs import files
+from kitgen.outputs import kit_lock as kit_lock_module
 from kitgen.outputs.files import OutputError, clean_leftovers, replace_folder, write_files
 from kitgen.outputs.kit_lock import kit_lock
 
@@ -150,17 +152,35 @@ def test_ctrl_c_between_two_files_puts_every_old_file_back(tmp_path, monkeypatch
 
 # --- the lock ----------------------------------------------------------------------
 
-def test_a_second_writer_waits_then_fails_naming_the_holder(kit):
+class Clock:
+    """The lock's clock: time passes only as the lock sleeps, so a wait is measured in the lock's own steps,
+    not in how busy the machine is."""
+
+    def __init__(self):
+        self.now, self.sleeps = 0.0, []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+def test_a_second_writer_waits_then_fails_naming_the_holder(kit, monkeypatch):
+    clock = Clock()
     with kit_lock(kit, "kitgen build first-game"):
-        start = time.monotonic()
+        monkeypatch.setattr(kit_lock_module, "time", SimpleNamespace(monotonic=clock.monotonic, sleep=clock.sleep,
+                                                                     strftime=time.strftime))
         with pytest.raises(OutputError) as info:
             with kit_lock(kit, "kitgen build second", wait=0.3):
                 pass
-        waited = time.monotonic() - start
+        monkeypatch.undo()
     message = str(info.value)
     assert message.startswith("--out: ") and str(kit) in message
     assert f"pid {os.getpid()}, kitgen build first-game" in message
-    assert 0.3 <= waited < 2
+    # it tried again every 0.05 s until its 0.3 s were up, then gave up: no sooner, no later
+    assert set(clock.sleeps) == {0.05} and 0.3 <= clock.now < 0.35
     with kit_lock(kit, "kitgen build third", wait=0):          # free again once the first let go
         pass
     assert _hidden(kit.parent) == []
@@ -178,7 +198,7 @@ def test_the_lock_is_released_when_its_holder_is_killed(kit):
                 pass
         holder.kill()
         holder.wait()
-        with kit_lock(kit, "kitgen build mine", wait=1):
+        with kit_lock(kit, "kitgen build mine", wait=0):     # free as soon as its holder has ended
             replace_folder(kit, NEW)
     finally:
         holder.kill()

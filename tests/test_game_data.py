@@ -37,14 +37,14 @@ def test_special_characters_print_as_written(altun_copy, tmp_path):
     toml.write_text(toml.read_text(encoding="utf-8").replace('rulebook = "rules.md.j2"', ""), encoding="utf-8")
     (altun_copy / "cards.csv").write_text(
         'name,type,count,value,text,art\n'
-        'A <b> & "Q",trade,1,,"Use <i>this</i> & say ""hi""",\n'
+        'A <b> & "Q",trade,1,,"Use <u>this</u> & say ""hi""",\n'
         'Żółw Ærø,bid,1,1,Ça marche: naïve façade,\n', encoding="utf-8")
     assert run("build", altun_copy, "--out", tmp_path).exit_code == 0
     for name in ("cards.pdf", "rules.pdf"):   # the card faces and the rulebook's card table
         with pdfplumber.open(tmp_path / "altun-ha" / name) as doc:
             text = " ".join(page.extract_text() for page in doc.pages)
         assert '<b>' in text and '&' in text and '"Q"' in text, name
-        assert '<i>this</i>' in text and '"hi"' in text, name
+        assert '<u>this</u>' in text and '"hi"' in text, name      # a tag kitgen does not read (<i> it does)
         assert "Żółw Ærø" in text and "façade" in text, name
 
 

@@ -6,8 +6,10 @@ Two ways of killing:
   just before its k-th file-system step (each write, rename, exchange, link,
   mkdir, unlink, fsync, tree removal), for every k from the first step to past
   the last; with the atomic exchange and with the two-rename fallback;
-- *at random instants*: real ``kitgen build`` processes killed at instants
-  drawn (from a fixed seed) over the whole length of a build.
+- *at random instants*: real ``kitgen build`` processes killed just after a
+  step drawn (from a fixed seed) over the whole length of a build, as its
+  progress bar tells them, so the instants fall inside the work however fast
+  the machine is.
 
 After each kill the kit folder must hold exactly the old kit's bytes or the
 new kit's, and the next build must leave nothing else beside it.
@@ -18,9 +20,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import subprocess
-import sys
-import time
 import types
 from pathlib import Path
 
@@ -28,7 +27,8 @@ import pytest
 
 from kitgen.outputs import files
 from kitgen.outputs.files import clean_leftovers, replace_folder
-from tests.conftest import REPO, run, small_game
+from tests.conftest import run, small_game
+from tests.terminal import Terminal
 
 OLD = {"cards.pdf": b"old cards" * 100, "rules.pdf": b"old rules", "aids.pdf": b"old aids", "manifest.json": b"{1}"}
 NEW = {"cards.pdf": b"new cards" * 100, "rules.pdf": b"new rules", "aids.pdf": b"new aids", "manifest.json": b"{2}"}
@@ -107,9 +107,6 @@ def test_a_kill_before_any_step_of_the_swap_leaves_a_whole_kit(tmp_path, exchang
     assert outcomes == {"old", "new"}
 
 
-BUILD = "import sys; from kitgen.cli import main; sys.argv = ['kitgen', 'build', sys.argv[1], '--out', sys.argv[2]]; main()"
-
-
 def test_builds_killed_at_random_instants_leave_the_old_kit_or_the_new(tmp_path):
     game = small_game(tmp_path / "game", [(f"Card {i}", "action", 3, i % 9, "Draw a card.") for i in range(60)])
 
@@ -120,22 +117,19 @@ def test_builds_killed_at_random_instants_leave_the_old_kit_or_the_new(tmp_path)
     assert run("build", game, "--out", out).exit_code == 0
     old = _kit_state(kit)                                    # a one-card kit
     (game / "cards.csv").write_text(big, encoding="utf-8")
-    start = time.monotonic()
-    built = subprocess.run([sys.executable, "-c", BUILD, str(game), str(tmp_path / "new")], capture_output=True,
-                           cwd=REPO)
-    length = time.monotonic() - start                        # how long the build that is killed takes
-    assert built.returncode == 0, built.stderr
+    with Terminal(["build", game, "--out", tmp_path / "new"]) as built:
+        assert built.finish() == (0, [])
+    steps = built.total                                     # the steps a build shows: its pages, then its parts
     new = _kit_state(tmp_path / "new" / "export-test")      # the same game gives the same bytes
     assert new != old
     rng = random.Random(14)
     seen = []
     for _ in range(8):
         replace_folder(kit, old)
-        process = subprocess.Popen([sys.executable, "-c", BUILD, str(game), str(out)], cwd=REPO,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.3, 1.2) * length)
-        process.kill()
-        process.wait()
+        with Terminal(["build", game, "--out", out]) as build:
+            build.reach(rng.randrange(1, steps))            # killed just after a step drawn over the whole build
+            build.process.kill()                           # the main process alone, as kill -9 PID does
+            build.process.wait()
         state = _kit_state(kit)
         assert state in (old, new)
         seen.append("old" if state == old else "new")

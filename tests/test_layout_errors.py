@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pdfplumber
 import pytest
 
 from tests.conftest import run
@@ -80,9 +81,6 @@ def test_layout_mistakes_are_one_line_naming_where(tmp_path, layouts, needles):
      ["row 3, column 'Look'", "no layout named 'fancy'"]),
     # game.toml naming a layout that does not exist
     (SHEET, "", 'face = "nothing"\n', ["'face' = 'nothing': no such layout"]),
-    # an icon the game does not have
-    (SHEET.replace("Freeze a card.", "Freeze :snow: a card."), _box(content='"{{ text }}"', y='"20mm"', h='"30mm"'),
-     "", ["row 3, column 'Text'", "no icon ':snow:'", "icons/snow.png"]),
     # a text too long even on two lines: the needed and the available width in mm
     ("Name,Shade\nThe Unbelievably Long And Winding Name Of The Ancient Forgotten Kingdom Beyond The Sea,#123456\n",
      '\n[layouts.long]\nextends = "mine"\n[layouts.long.boxes.title]\nlines = 2\nfloor = "7pt"\n', "long",
@@ -99,6 +97,23 @@ def test_card_cells_that_cannot_print_name_the_row_and_column(tmp_path, sheet, l
     for command in (["build", folder, "--out", tmp_path / "out"], ["validate", folder]):
         assert_user_error(run(*command), *needles)
     assert not (tmp_path / "out").exists()
+
+
+def test_an_icon_the_game_does_not_have_yet_prints_as_written_with_a_warning(tmp_path):
+    # as a sheet written for Squib and its icon set: ':CC-BY:' and ':snow:' have no icons/ file here yet
+    sheet = SHEET.replace("Freeze a card.", "Freeze :snow: a card. \\:tea: :snow:").replace("Deal 2", ":coin: Deal 2")
+    folder = layout_game(tmp_path / "g", _box(content='"{{ text }}"', y='"20mm"', h='"30mm"'), sheet)
+    for command in (["build", folder, "--out", tmp_path / "out"], ["validate", folder]):
+        result = run(*command)
+        assert result.exit_code == 0, result.output
+        warnings = [line for line in result.output.splitlines() if line.startswith("Warning:") and "no icon" in line]
+        assert len(warnings) == 1                                        # once for the name, where first met
+        assert "row 3, column 'Text'" in warnings[0] and "no icon ':snow:'" in warnings[0]
+        assert "prints as written; add icons/snow.svg (or .png)" in warnings[0]
+    with pdfplumber.open(tmp_path / "out" / "layout-test" / "cards.pdf") as pdf:
+        text = pdf.pages[0].extract_text()
+        assert "Freeze :snow: a card. :tea: :snow:" in " ".join(text.split())
+        assert ":coin:" not in text and len(pdf.pages[0].curves) > 0       # a built-in icon is still drawn
 
 
 def test_text_or_a_border_outside_the_safe_zone_is_a_warning_of_validate(tmp_path):

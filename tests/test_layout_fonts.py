@@ -19,12 +19,12 @@ from tests.test_layout_errors import layout_game, text_box
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.,"
 
 
-def make_font(path: Path, family: str, style: str = "Regular", cff: bool = False) -> Path:
-    """A font whose every letter is a box, with the glyphs of LETTERS only."""
-    names = [".notdef", "space"] + [f"g{ord(c)}" for c in LETTERS]
+def make_font(path: Path, family: str, style: str = "Regular", cff: bool = False, letters: str = LETTERS) -> Path:
+    """A font whose every letter is a box, with the glyphs of ``letters`` only."""
+    names = [".notdef", "space"] + [f"g{ord(c)}" for c in letters]
     fb = FontBuilder(1000, isTTF=not cff)
     fb.setupGlyphOrder(names)
-    fb.setupCharacterMap({32: "space", **{ord(c): f"g{ord(c)}" for c in LETTERS}})
+    fb.setupCharacterMap({32: "space", **{ord(c): f"g{ord(c)}" for c in letters}})
 
     def draw(pen, empty: bool):
         if not empty:
@@ -97,3 +97,24 @@ def test_a_file_that_is_no_font_is_named(tmp_path):
     (folder / "fonts").mkdir()
     (folder / "fonts" / "Blocky.ttf").write_bytes(b"not a font at all")
     assert_user_error(run("build", folder, "--out", tmp_path / "out"), "fonts/Blocky.ttf", "cannot use this font")
+
+
+def test_a_script_the_default_font_lacks_prints_in_a_font_of_the_game_that_has_it(tmp_path):
+    # as a Chinese flashcard deck: its names are hanzi, which DejaVu Sans lacks; a font that has them in
+    # fonts/ prints them on the cards and in the rulebook's card table, with no layout to write
+    folder = tmp_path / "g"
+    folder.mkdir()
+    (folder / "game.toml").write_text('title = "Hanzi Cards"\n', encoding="utf-8")
+    (folder / "cards.csv").write_text("name,text\n阿姨,Aunt\n安静,Quiet\n", encoding="utf-8")
+    result = run("build", folder, "--out", tmp_path / "out")
+    assert result.exit_code == 2 and "fonts/ folder (Noto Sans CJK or Noto Sans SC, for instance)" in result.output
+    make_font(folder / "fonts" / "Hanzi.ttf", "Hanzi", letters=LETTERS + "阿姨安静")
+    result = run("build", folder, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    kit = tmp_path / "out" / "hanzi-cards"
+    for pdf in ("cards.pdf", "rules.pdf"):
+        assert not unembedded_fonts(kit / pdf)
+        with pdfplumber.open(kit / pdf) as doc:
+            text = "".join(page.extract_text() or "" for page in doc.pages)
+        assert "阿姨" in text and "安静" in text, pdf
+        assert any("Hanzi" in name for name in fonts_of(kit / pdf)), pdf

@@ -187,3 +187,117 @@ def test_a_folder_name_with_a_line_break_is_refused_before_anything_is_written(t
     for extra in ((), ("--from", sheet)):
         assert_user_error(run("new", folder, *extra), "PATH", "control character U+000A")
         assert not folder.exists()
+
+
+def test_a_count_of_0_takes_a_card_out_and_a_blank_count_is_one_card(tmp_path):
+    # as a stock-market game's list: cards cut from the deck keep their row with a count of 0, and a
+    # side note below the cards has no count (each stopped `kitgen new --from`'s folder from building)
+    sheet = tmp_path / "stocks.tsv"
+    sheet.write_text("name\ttext\tcard-count\nMarket Nudge\tMove any stock by three\t10\n"
+                     "Sell-Off\tLower a stock by three\t0\nForecast\tAnnounce a stock\t2\n"
+                     "Dump\tTrade in a stock\t0\nInsider\tLook at the next event\t\n", encoding="utf-8")
+    folder = tmp_path / "g"
+    assert run("new", folder, "--from", sheet).exit_code == 0
+    assert tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))["columns"]["count"] == "card-count"
+    game = load_game(folder)
+    assert [(c.name, c.count, c.row) for c in game.cards] == [("Market Nudge", 10, 2), ("Forecast", 2, 4),
+                                                              ("Insider", 1, 6)]
+    result = run("build", folder, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert ("Warning: " + str(folder / "stocks.tsv") + ", column 'card-count': 2 rows have a count of 0 (rows 3, 5) "
+            "and print no card") in result.output
+    cards = json.loads((tmp_path / "out" / "g" / "manifest.json").read_text(encoding="utf-8"))["cards"]
+    assert sorted({c["row"] for c in cards}) == [2, 4, 6] and len(cards) == 13
+
+
+def test_a_deck_column_frequency_and_titre_are_mapped(tmp_path):
+    # as a programming card game's print sheet: a Frequency for the copies and a Deck for each kind of card
+    sheet = tmp_path / "code.tsv"
+    sheet.write_text("Card name\tCard description\tFrequency\tType\tDeck\n"
+                     "Damage(Other, 1)\tThe other loses a life\t10\tstatement\tcode\n"
+                     "Self.DrawCard()\tDraw a card\t8\tstatement\tcode\n"
+                     "Overclock\tPlay two statements this turn\t2\thack\thacks\n"
+                     "Blackout\tEvery player skips a turn\t1\tevent\tevents\n", encoding="utf-8")
+    folder = tmp_path / "code"
+    result = run("new", folder, "--from", sheet)
+    assert result.exit_code == 0 and "mapped name, type, count, text, deck" in result.output
+    columns = tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))["columns"]
+    assert columns == {"name": "Card name", "type": "Type", "count": "Frequency", "text": "Card description",
+                       "deck": "Deck"}
+    assert run("build", folder, "--out", tmp_path / "out").exit_code == 0
+    man = json.loads((tmp_path / "out" / "code" / "manifest.json").read_text(encoding="utf-8"))
+    assert [(d["key"], d["cards"]) for d in man["decks"]] == [("code", 18), ("hacks", 2), ("events", 1)]
+    # a French sheet's names are its Titre; without a name header, the first column of names that differ
+    sheet = tmp_path / "cartes.csv"
+    sheet.write_text("Type,Catégorie,Icone,Titre,Description\nArchitecture,Element,bust,Statue,\n"
+                     "Architecture,Element,glass,Vitrail,Verre coloré\nThème,Element,bread,Cène,Un repas\n",
+                     encoding="utf-8")
+    assert run("new", tmp_path / "fr", "--from", sheet).exit_code == 0
+    assert tomllib.loads((tmp_path / "fr" / "game.toml").read_text(encoding="utf-8"))["columns"]["name"] == "Titre"
+    sheet.write_text("Catégorie,Label,Description\nElement,Statue,\nElement,Vitrail,Verre\nTheme,Cène,Repas\n",
+                     encoding="utf-8")
+    assert run("new", tmp_path / "fr2", "--from", sheet).exit_code == 0
+    assert tomllib.loads((tmp_path / "fr2" / "game.toml").read_text(encoding="utf-8"))["columns"]["name"] == "Label"
+
+
+def test_a_workbook_of_several_sheets_says_which_it_reads_and_how_to_read_another(tmp_path):
+    # as a network game's workbook: one sheet per kind of card, the others read with "#Sheet"
+    sheet = tmp_path / "cards.xlsx"
+    sheet.write_bytes(xlsx_bytes({"Infrastructure": [["Name", "Cost", "Quantity"], ["Copper", 10, 6]],
+                                  "Protocol": [[None, None, None, "Provided"], ["Name", "Cost", "Quantity", "Address"],
+                                               ["Netcon", 4, 5, "X"], ["AX-81", 4, 5, None]],
+                                  "User": [["Name"], ["Gamer"]]}))
+    result = run("new", tmp_path / "g", "--from", sheet)
+    assert result.exit_code == 0
+    assert ("The workbook: 3 sheets ('Infrastructure', 'Protocol', 'User'); the game reads the first; "
+            'data = "cards.xlsx#Protocol" in game.toml reads another.') in result.output
+    assert tomllib.loads((tmp_path / "g" / "game.toml").read_text(encoding="utf-8"))["data"] == "cards.xlsx"
+    result = run("new", tmp_path / "p", "--from", f"{sheet}#Protocol")
+    assert result.exit_code == 0 and "The workbook" not in result.output
+    assert "header on row 2 (row 1 holds only 'Provided', a title above it)" in result.output
+    assert [(c.name, c.count) for c in load_game(tmp_path / "p").cards] == [("Netcon", 5), ("AX-81", 5)]
+
+
+def test_flag_columns_most_cards_set_several_of_are_not_the_type(tmp_path):
+    # as a network game's protocols: X marks what each provides, two or three a card; they are no type
+    sheet = tmp_path / "protocols.csv"
+    sheet.write_text("Name,Cost,Address,Latency,Reliability,Session\nSPDY-con,4,X,X,,\nNetcon,4,X,,X,\n"
+                     "AX-81,4,,,X,X\nTCP-ish,6,X,X,X,\n", encoding="utf-8")
+    assert run("new", tmp_path / "g", "--from", sheet).exit_code == 0
+    columns = tomllib.loads((tmp_path / "g" / "game.toml").read_text(encoding="utf-8"))["columns"]
+    assert "type" not in columns and columns["name"] == "Name"
+    assert {c.type for c in load_game(tmp_path / "g").cards} == {""}
+
+
+def test_a_column_counting_something_else_is_not_the_count_and_a_name_may_run_over_two_lines(tmp_path):
+    # as a cooperative pirate game's challenges: resources each player needs, many 0, under *_count headers
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("id,player_a,a_cannonball_count,a_jewel_count,difficulty\nA1,Eyes,0,2,30\nA2,Eyes,3,0,32\n"
+                     "A3,Eyes,0,4,34\n\"Title\nCard\",Hands,1,1,0\n", encoding="utf-8")
+    assert run("new", tmp_path / "g", "--from", sheet).exit_code == 0
+    columns = tomllib.loads((tmp_path / "g" / "game.toml").read_text(encoding="utf-8"))["columns"]
+    assert "count" not in columns and columns["name"] == "id"
+    game = load_game(tmp_path / "g")
+    assert [(c.name, c.count) for c in game.cards] == [("A1", 1), ("A2", 1), ("A3", 1), ("Title Card", 1)]
+
+
+def test_columns_of_pictures_and_colours_are_found_by_what_they_hold(tmp_path):
+    # as pycard's example monsters: the art is a column of PNG names headed "avatar"
+    sheet = tmp_path / "monsters.csv"
+    sheet.write_text("avatar,name,defense,text\nalien-stare.png,Alien,1,Lorem ipsum dolor sit amet\n"
+                     "barbarian.png,Barbarian,7,Sed do eiusmod tempor\n", encoding="utf-8")
+    assert run("new", tmp_path / "m", "--from", sheet).exit_code == 0
+    columns = tomllib.loads((tmp_path / "m" / "game.toml").read_text(encoding="utf-8"))["columns"]
+    assert columns["art"] == "avatar" and columns["name"] == "name"
+    result = run("build", tmp_path / "m", "--out", tmp_path / "out")
+    assert result.exit_code == 0 and "art file 'alien-stare.png' not found in art/" in result.output
+    # as a header-less minimal deck: a colour per card, and paths of pictures outside the folder (no text,
+    # no art: "../illo/..." cannot be drawn from a game folder)
+    sheet = tmp_path / "deck.csv"
+    rows = [(0, "Normal", "#FF00FF"), (1, "Fighting", "#00FFFF"), (2, "Flying", "#FFFF00"), (3, "Poison", "#FF00FF")]
+    sheet.write_text("".join(f"{n},{name},../domain/sea-and-sky-{n}.svg,{colour},../illo/Caribou-{n}.png\n"
+                             for n, name, colour in rows), encoding="utf-8")
+    assert run("new", tmp_path / "d", "--from", sheet).exit_code == 0
+    columns = tomllib.loads((tmp_path / "d" / "game.toml").read_text(encoding="utf-8"))["columns"]
+    assert columns["name"] == "B" and columns["color"] == "D" and "text" not in columns and "art" not in columns
+    assert [c.color for c in load_game(tmp_path / "d").cards] == ["#ff00ff", "#00ffff", "#ffff00", "#ff00ff"]

@@ -41,7 +41,7 @@ groups_mm = st.lists(st.tuples(st.floats(5, 195), st.floats(5, 195), st.integers
 
 
 @pytest.mark.parametrize("paper_name", ["letter", "a4"])
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(spec=groups_mm)
 def test_packed_pieces_stay_inside_touch_only_their_own_kind_and_fill_pages_in_order(paper_name, spec):
     paper = PAPERS[paper_name]

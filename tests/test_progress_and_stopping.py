@@ -4,22 +4,20 @@ one line, and a worker process that dies is one Error line."""
 from __future__ import annotations
 
 import os
-import pty
 import random
-import select
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from kitgen.outputs import raster
-from tests.conftest import REPO, run, small_game
+from tests.conftest import HANG_GUARD, REPO, run, small_game
+from tests.terminal import KITGEN, Terminal
 
-KITGEN = [sys.executable, "-c", "from kitgen.cli import main; main()"]
 ROWS = [(f"Card {i}", "action", 4, i % 9, "Draw a card, then play one.") for i in range(50)]
+CTRL_C = "Error: interrupted (Ctrl-C); nothing was left half-written"
 
 
 @pytest.fixture(scope="module")
@@ -32,69 +30,54 @@ def _kit(folder: Path) -> dict[str, bytes] | None:
     return {p.name: p.read_bytes() for p in folder.iterdir()} if folder.is_dir() else None
 
 
-def _on_a_terminal(args: list[str], env: dict) -> tuple[int, str]:
-    """Run kitgen with stderr on a pseudo-terminal; (exit status, what the terminal showed)."""
-    leader, follower = pty.openpty()
-    process = subprocess.Popen(KITGEN + args, stdout=subprocess.DEVNULL, stderr=follower, cwd=REPO, env=env)
-    os.close(follower)
-    shown = b""
-    while True:
-        ready, _, _ = select.select([leader], [], [], 30)
-        if not ready:
-            break
-        try:
-            chunk = os.read(leader, 4096)
-        except OSError:             # the terminal closed with the process
-            break
-        if not chunk:
-            break
-        shown += chunk
-    os.close(leader)
-    return process.wait(), shown.decode("utf-8", "replace")
+def _files(folder: Path) -> dict[Path, bytes]:
+    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
 def test_a_build_shows_a_progress_bar_on_a_terminal_and_none_elsewhere(game, tmp_path):
-    env = {**os.environ, "KITGEN_PROGRESS_DELAY": "0"}
-    status, shown = _on_a_terminal(["build", str(game), "--out", str(tmp_path / "a")], env)
-    assert status == 0
+    with Terminal(["build", game, "--out", tmp_path / "a"]) as terminal:          # the bar shows at once
+        status, lines = terminal.finish()
+    assert status == 0 and lines == []
+    shown = terminal.text()
     assert "Building" in shown and "0/49" in shown and "49/49" in shown   # 23 sheets front and back + 3 parts
     piped = subprocess.run(KITGEN + ["build", str(game), "--out", str(tmp_path / "b")], capture_output=True,
-                           text=True, cwd=REPO, env=env)
+                           text=True, cwd=REPO, env={**os.environ, "KITGEN_PROGRESS_DELAY": "0"})
     assert piped.returncode == 0 and piped.stderr == ""
     assert _kit(tmp_path / "a" / "export-test") == _kit(tmp_path / "b" / "export-test")
 
 
-def test_a_quick_build_shows_no_bar_even_on_a_terminal(game, tmp_path):
-    status, shown = _on_a_terminal(["build", str(game), "--out", str(tmp_path)], dict(os.environ))
-    assert status == 0 and "Building" not in shown
+def test_a_build_that_ends_before_the_delay_shows_no_bar_even_on_a_terminal(game, tmp_path):
+    # the delay set far beyond the build's length, whatever the machine's speed: the bar waits for it
+    with Terminal(["build", game, "--out", tmp_path], KITGEN_PROGRESS_DELAY="3600") as terminal:
+        status, lines = terminal.finish()
+    assert status == 0 and lines == []
+    assert terminal.text().strip() == ""
 
 
 @pytest.mark.parametrize("command", [["build"], ["export", "--format", "png", "--dpi", "100", "--jobs", "2"]],
                          ids=["build", "png-export"])
 def test_ctrl_c_at_any_point_exits_130_with_one_line_and_leaves_the_previous_output(game, tmp_path, command):
     out = tmp_path / "out"
-    args = KITGEN + [command[0], str(game), "--out", str(out), *command[1:]]
-    start = time.monotonic()
-    subprocess.run(args, check=True, capture_output=True, cwd=REPO)
-    length = time.monotonic() - start
-    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    args = [command[0], game, "--out", out, *command[1:]]
+    with Terminal(args) as first:
+        assert first.finish() == (0, [])
+    steps = first.total                                # pages drawn or rasterised, and the build's other parts
+    before = _files(out)
     rng = random.Random(130)
     stopped = 0
-    for _ in range(4):
-        process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
-                                   start_new_session=True)
-        time.sleep(rng.uniform(0.3, 0.8) * length)
-        os.killpg(process.pid, signal.SIGINT)          # as a terminal does: the process and its workers
-        _, stderr = process.communicate(timeout=30)
-        after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-        assert after == before                         # a rebuild of the same game: the same bytes either way
+    for step in sorted(rng.sample(range(1, steps + 1), 4)):
+        with Terminal(args) as terminal:
+            assert terminal.reach(step), terminal.text()
+            os.killpg(terminal.process.pid, signal.SIGINT)     # as a terminal does: the process and its workers
+            status, lines = terminal.finish()
+        assert _files(out) == before                   # a rebuild of the same game: the same bytes either way
         assert sorted(p.name for p in out.rglob("*") if p.name.startswith(".")) == []
-        if process.returncode == 130:
+        if status == 130:
             stopped += 1
-            assert stderr.splitlines() == ["Error: interrupted (Ctrl-C); nothing was left half-written"]
-        else:
-            assert process.returncode == 0, stderr
-    assert stopped >= 1                                # the instants fell inside the work
+            assert lines == [CTRL_C]
+        else:                                          # the Ctrl-C came as the run was ending
+            assert (status, lines) == (0, []), terminal.text()
+    assert stopped >= 1                                # the steps drawn fall inside the work
 
 
 def _die(*args, **kwargs):
@@ -164,7 +147,7 @@ def test_ctrl_c_that_lands_in_a_finaliser_is_one_line_and_still_stops(tmp_path):
     # "Exception ignored" with a traceback unless the CLI quiets it, and the work goes on: the stop it
     # marked must keep anything from being written
     process = subprocess.run([sys.executable, "-c", FINALISER_STOPPED, "work", str(tmp_path / "out")],
-                             capture_output=True, text=True, cwd=REPO, timeout=60)
+                             capture_output=True, text=True, cwd=REPO, timeout=HANG_GUARD)
     assert process.returncode == 130
     assert process.stderr.splitlines() == ["Error: interrupted (Ctrl-C); nothing was left half-written"]
     assert not (tmp_path / "out" / "balance.json").exists()

@@ -194,6 +194,25 @@ def test_every_command_and_option_the_readme_names_exists(kitgen, readme):
             f"README section '{section.title}' names options that none of {sorted(section.shows())} has"
 
 
+def test_set_up_is_two_commands_and_the_second_installs_what_the_tests_need(readme):
+    """A newcomer runs two commands: one installs kitgen and builds a kit, one installs what the tests
+    need (their Python packages, and the programs they run when those are missing) and runs them."""
+    from tests.test_web_browser import CHROMIUM_NAME
+
+    (setup,) = [s for s in readme if s.title == "Set up"]
+    assert setup.blocks == [["pip install -e . && kitgen build altun-ha"], ["bash .ci/run"]]
+    script = [line.split(" #")[0].strip() for line in (README.parent / ".ci" / "run").read_text().splitlines()
+              if not line.lstrip().startswith("#")]
+    programs = next(line for line in script if line.startswith("programs=("))[len("programs=("):-1].split()
+    run = {CHROMIUM_NAME}                   # the programs the tests run or look for by name
+    for test in README.parent.joinpath("tests").glob("*.py"):
+        run |= set(re.findall(r'(?:subprocess\.\w+\(\[|shutil\.which\()"([\w.+-]+)"', test.read_text(encoding="utf-8")))
+    assert sorted(run - set(programs)) == [], "have .ci/run install these programs the tests run when they are missing"
+    install = next(i for i, line in enumerate(script) if line.startswith('"${as_root[@]}" env DEBIAN_FRONTEND'))
+    tests = script.index('pytest "$@"')
+    assert install < script.index('pip install -q -e ".[test]"') < tests == len(script) - 1
+
+
 # --- the reading itself ----------------------------------------------------------------------
 
 SAMPLE = """\

@@ -12,6 +12,7 @@ import csv
 import json
 import re
 import shutil
+import tomllib
 from pathlib import Path
 
 import openpyxl
@@ -22,7 +23,12 @@ from kitgen.outputs.kit import build_kit
 from kitgen.outputs.starter import write_from_sheet
 
 SHEETS = Path(__file__).resolve().parent / "real_sheets"
-NAMES = ("spider-monkey.xlsx", "flag-columns.csv", "lcg-export.tsv", "dragons-and-caves.xlsx", "heist-emoji.csv")
+NAMES = ("spider-monkey.xlsx", "flag-columns.csv", "lcg-export.tsv", "dragons-and-caves.xlsx", "heist-emoji.csv",
+         "spellcrafter.csv", "pycard-monsters.csv", "pirate-partage.csv", "minideck.csv", "gratticartes.csv")
+DELIMITERS = {".tsv": "\t", ".csv": ","}
+SEPARATORS = {"pycard-monsters.csv": "|"}                          # pycard's examples are separated by '|'
+HEADERLESS = ("lcg-export.tsv", "minideck.csv")
+COUNT_0 = {"pycard-monsters.csv"}                                   # a row whose count is 0 is no card
 
 
 def sheet_rows(name: str) -> list[tuple[int, list[str]]]:
@@ -35,12 +41,26 @@ def sheet_rows(name: str) -> list[tuple[int, list[str]]]:
                 for i, row in enumerate(sheet.iter_rows(values_only=True), start=1)]
     else:
         with open(path, encoding="utf-8", newline="") as fh:
-            rows = list(enumerate(csv.reader(fh, delimiter="\t" if path.suffix == ".tsv" else ","), start=1))
+            rows = list(enumerate(csv.reader(fh, delimiter=SEPARATORS.get(name, DELIMITERS[path.suffix])), start=1))
     return [(i, cells) for i, cells in rows if any(c.strip() for c in cells)]
 
 
 def manifest(kit: Path) -> dict:
     return json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
+
+
+def card_texts(kit: Path) -> dict[int, str]:
+    """The text printed on each row's card (its first copy), read inside its trim box, spaces made one."""
+    out: dict[int, str] = {}
+    with pdfplumber.open(kit / "cards.pdf") as doc:
+        for card in manifest(kit)["cards"]:
+            if card["row"] not in out:
+                page = doc.pages[card["front"]["page"] - 1]
+                x0, y0, x1, y1 = card["front"]["box"]
+                h = float(page.height)
+                text = page.crop((x0, h - y1, x1, h - y0)).extract_text() or ""
+                out[card["row"]] = " ".join(text.split())
+    return out
 
 
 def pdf_text(path: Path) -> list[str]:
@@ -75,9 +95,9 @@ def test_every_row_is_a_card_of_the_folder_kitgen_new_writes(kits, name):
     rows = sheet_rows(name)
     cards = manifest(plain.folder)["cards"]
     printed = {card["row"] for card in cards}
-    header = {"lcg-export.tsv": 0, "dragons-and-caves.xlsx": 3}.get(name, 1)
+    header = {"lcg-export.tsv": 0, "minideck.csv": 0, "dragons-and-caves.xlsx": 3}.get(name, 1)
     assert printed == {i for i, _ in rows if i > header}
-    assert made.header.startswith("no header row" if name == "lcg-export.tsv" else "header on row")
+    assert made.header.startswith("no header row" if name in HEADERLESS else "header on row")
 
 
 def test_a_header_less_export_is_read_from_its_first_row(kits):
@@ -161,3 +181,77 @@ def test_a_workbook_of_several_kinds_prints_each_deck_apart(kits):
     assert decks["starters"]["cards"] == starters and decks["starters"]["label"] == "Starting cards"
     assert not set(decks["starters"]["front_pages"]) & set(decks["blueprints"]["front_pages"])
     assert data["cards"] and all(c["deck"] in decks for c in data["cards"])
+
+
+def test_a_sheet_of_several_kinds_prints_each_deck_apart_with_its_changes_as_icons(kits):
+    folder, made, plain, design = kits["spellcrafter"]
+    rows = sheet_rows("spellcrafter.csv")
+    head = rows[0][1]
+    assert "mapped name, type, count" in made.summary
+    data = manifest(design.folder)
+    kinds = {r[1][head.index("name")]: r[1][head.index("card_type")] for r in rows[1:]}
+    want = {"trinkets": sum(1 for k in kinds.values() if "_" not in k and k != "skill"),
+            "familiars": sum(1 for k in kinds.values() if k.endswith("_familiar")),
+            "skills": sum(1 for k in kinds.values() if k == "skill")}
+    assert {d["key"]: d["cards"] for d in data["decks"]} == want
+    pages = [set(d["front_pages"]) for d in data["decks"]]
+    assert not (pages[0] & pages[1] or pages[0] & pages[2] or pages[1] & pages[2])
+    text = card_texts(design.folder)
+    bat, spider = (next(r for r, cells in rows if cells[head.index("name")] == n) for n in ("Bat Wing", "Wolf Spider"))
+    assert "A torn and bloodied wing membrane" in text[bat] and "Needs more than 3" in text[bat]
+    assert "CAVE FAMILIAR" in text[spider]
+    assert not any(":skull:" in t or ":moon:" in t for t in text.values())     # drawn as built-in icons
+    rules = "\n".join(pdf_text(design.folder / "rules.pdf"))
+    assert "Lorc" in rules or "Delapouite" in rules                            # credited, as CC BY asks
+
+
+def test_a_sheet_separated_by_vertical_bars_keeps_the_commas_of_its_text(kits):
+    folder, made, plain, design = kits["pycard-monsters"]
+    assert plain.folder.exists() and "art" in made.summary
+    rows = sheet_rows("pycard-monsters.csv")
+    head = rows[0][1]
+    cards = manifest(plain.folder)["cards"]
+    assert [c["name"] for c in cards] == [r[1][head.index("name")] for r in rows[1:]]
+    assert "Lorem ipsum dolor sit amet, consectetur" in card_texts(plain.folder)[2]
+    # the design reads pycard's num_cards: a number, one when blank or not a number, none at 0
+    got: dict[str, int] = {}
+    for card in manifest(design.folder)["cards"]:
+        got[card["name"]] = got.get(card["name"], 0) + 1
+    for _, cells in rows[1:]:                     # Pythia's row stops before num_cards: a blank, one card
+        number = (cells + [""])[head.index("num_cards")].strip()
+        want = int(number) if number.isdigit() else 1
+        assert got.get(cells[head.index("name")], 0) == want, cells[1]
+
+
+def test_resources_counted_in_columns_print_as_that_many_icons(kits):
+    folder, made, plain, design = kits["pirate-partage"]
+    columns = tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))["columns"]
+    assert "count" not in columns                 # a_cannonball_count counts cannonballs, not copies
+    rows = sheet_rows("pirate-partage.csv")
+    assert len(manifest(plain.folder)["cards"]) == len(rows) - 1
+    text = card_texts(design.folder)
+    assert all(":stone:" not in t and "Eyes:" in t for t in text.values()) and "Hands:" in text[2]
+    with pdfplumber.open(design.folder / "cards.pdf") as doc, pdfplumber.open(plain.folder / "cards.pdf") as bare:
+        assert len(doc.pages[0].curves) > len(bare.pages[0].curves) + 40    # the icons are drawn, as vectors
+
+
+def test_a_header_less_deck_of_symbols_takes_its_colours_and_corners_from_the_row(kits):
+    folder, made, plain, design = kits["minideck"]
+    assert "color" in made.summary                                          # a column of colours, found
+    rows = sheet_rows("minideck.csv")
+    data = manifest(design.folder)
+    assert [c["name"] for c in data["cards"]] == [cells[1] for _, cells in rows]
+    text = card_texts(design.folder)
+    for row, cells in rows:                        # rank and suit (J♣); ★ and ♥ are drawn as their icon twins
+        assert text[row].startswith(cells[12].replace("★", "") + cells[11].replace("♥", "")), text[row]
+    assert "Rider · Snake" in text[1]
+
+
+def test_a_nameless_french_sheet_written_for_squib_builds_as_it_is_and_as_designed(kits):
+    folder, made, plain, design = kits["gratticartes"]
+    assert ":CC-BY:" in card_texts(plain.folder)[3]       # an icon it does not have prints as written
+    text = card_texts(design.folder)
+    assert not any("<span" in t or ",," in t for t in text.values())
+    assert "Grâce à toi, j’ai rechargé mes batteries" in text[8] and "MERCI" in text[8]
+    assert "Thanker Cards" in text[3]
+    assert all(c["name"] == "" for c in manifest(design.folder)["cards"])

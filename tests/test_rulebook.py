@@ -156,14 +156,23 @@ def test_the_text_follows_the_rulings_defaults(builtin_text, tmp_path):
     assert "a player who bid no cards has a total of 0, which counts like any other total" in flat
     assert "Example: Nobody bids a card" in flat and "by chaining" in flat
     edit = ruling_default("chain", "false")
-    game = make_game(tmp_path, toml=lambda t: ruling_default("empty_bid_never_wins", "true")(edit(t)))
+    game = make_game(tmp_path, toml=lambda t: ruling_default("empty_bid", '"never_wins"')(edit(t)))
     text = " ".join(" ".join(page_texts(render_rulebook(game, A4))).split())
     assert "Both cards are placed on the temples as they stood when the Build began" in text
     assert "Ruling: Both cards go on the temples as they stood when the Build began." in text
     assert "(--set chain=true)" in text and "(--set chain=false)" not in text
     assert "by chaining" not in text
     assert "a player who bid no cards never wins" in text and "Example: Nobody bids a card" not in text
-    assert "(--set empty_bid_never_wins=false)" in text
+    assert "(--set empty_bid=counts)" in text and "(--set empty_bid=no_bid_card)" in text
+
+
+def test_the_literal_reading_of_a_bid_of_no_cards(tmp_path):
+    game = make_game(tmp_path, toml=ruling_default("empty_bid", '"no_bid_card"'))
+    text = " ".join(" ".join(page_texts(render_rulebook(game, A4))).split())
+    assert "a player who bid no cards has bid no card, and is never the next lower bid" in text
+    assert "when nobody bid a card, among everyone" in text
+    assert "If there is no next lowest bid card the player with fewer Scoring Points wins." in text
+    assert "(--set empty_bid=counts)" in text and "(--set empty_bid=never_wins)" in text
 
 
 def test_every_ruling_is_printed_once_with_its_switch(builtin_text):

@@ -20,11 +20,11 @@ ROWS = [["Name", "Qty", "Text"],
 def _csv(rows, sep: str) -> str:
     def cell(value) -> str:
         text = str(value)
-        return f'"{text}"' if any(ch in text for ch in ",;\t\n\"") else text
+        return f'"{text}"' if any(ch in text for ch in ",;\t|\n\"") else text
     return "\n".join(sep.join(cell(v) for v in row) for row in rows) + "\n"
 
 
-@pytest.mark.parametrize("sep, word", [(",", "commas"), (";", "semicolons"), ("\t", "tabs")])
+@pytest.mark.parametrize("sep, word", [(",", "commas"), (";", "semicolons"), ("\t", "tabs"), ("|", "vertical bars")])
 def test_the_separator_is_sniffed_and_reported(tmp_path, sep, word):
     folder = game_folder(tmp_path / "g", _csv(ROWS, sep))
     result = run("validate", folder)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pdfplumber
 import pytest
 from PIL import Image
 
@@ -38,6 +39,32 @@ def test_a_header_is_found_on_its_row_or_missing():
         choose_header(rows("Name,Cost", "Fox,3"), 7, "s")
 
 
+def test_a_header_one_of_whose_names_is_also_a_value_stays_a_header():
+    # as a published prototype's workbook: resource columns of numbers under short names, and a column
+    # named "convert" some of whose cells say "convert" (a real header was read as a card before)
+    sheet = rows("Type,Name,wood,metal,bonus,convert", "item,Soup Cans,,3,1,", "item,Jewel Box,1,,1,convert",
+                 "item,Clock,1,1,2,", "friend,Raccoon,,2,,convert")
+    choice = choose_header(sheet, None, "s")
+    assert choice.row == 1 and choice.why == "header on row 1"
+    # the same clue with nothing against it still says "no header": every cell is a card's
+    assert choose_header(rows("Fox,Beast,Run", "Owl,Bird,Fly", "Elk,Beast,Charge"), None, "s").row is None
+    # a card's short sentence over longer ones is no name of a column (a header-less export of a card game)
+    long = "You may return three cards from your hand. If you do; draw and meld a 3."
+    sheet = [(1, ["THE WHEEL", "1", "Draw two 1."]), (2, ["TOOLS", "1", long]), (3, ["MASONRY", "1", long]),
+             (4, ["CURRENCY", "2", long])]
+    assert choose_header(sheet, None, "s").row is None
+
+
+def test_a_row_grouping_the_columns_above_the_header_is_passed_over():
+    # as a network game's workbook: "Provided" and "Required" over the columns they group, then the header
+    sheet = rows(",,,Provided,,,Required,", "Name,Cost,Quantity,Address,Latency,Session,Address,Latency",
+                 "SPDY-con,4,5,X,X,,,", "Netcon,4,5,X,,X,,X", "AX-81,4,5,,X,X,X,")
+    choice = choose_header(sheet, None, "s")
+    assert choice.row == 2 and "row 1 holds only 'Provided', 'Required', a title above it" in choice.why
+    # a short header over rows as full as it is a header, not a title
+    assert choose_header(rows("Name,Text", "Fox,Runs", "Owl,Flies"), None, "s").row == 1
+
+
 def game(tmp_path: Path, csv: str, toml: str = "", name: str = "g") -> Path:
     folder = tmp_path / name
     folder.mkdir()
@@ -51,6 +78,12 @@ def test_columns_by_letter_and_number_in_a_sheet_without_a_header(tmp_path):
                   'text = "{{ C | upper }}"\n')
     g = load_game(folder)
     assert [(c.name, c.value, c.text, c.row) for c in g.cards] == [("Fox", "3", "RUN FAR", 1), ("Owl", "2", "FLY HIGH", 2)]
+
+
+def test_a_cell_of_spaces_is_blank_to_a_template(tmp_path):
+    # as a card maker's example sheet: blank cards to write on, their names a space or two
+    folder = game(tmp_path, "Card Name,Copies\nZig,6\n ,6\n  ,6\n", '[columns]\nname = "{{ card_name or (\'Card \' ~ row) }}"\n')
+    assert [(c.name, c.count) for c in load_game(folder).cards] == [("Zig", 6), ("Card 3", 6), ("Card 4", 6)]
 
 
 def test_fields_worked_out_from_the_row_read_each_other_in_order(tmp_path):
@@ -67,7 +100,7 @@ def test_fields_worked_out_from_the_row_read_each_other_in_order(tmp_path):
 @pytest.mark.parametrize("toml, needle", [
     ('[columns]\nname = "{{ Nmae }}"\n', "[columns] name: no column or field named 'Nmae'"),
     ('[columns]\ntype = "{{ count }}"\ncount = "{{ type }}"\n', "read one another in a circle"),
-    ('[columns]\ncount = "{{ Qty|int * 0 }}"\n', "row 2, [columns] count: count '0' is not a whole number"),
+    ('[columns]\ncount = "{{ Qty|int * -1 }}"\n', "row 2, [columns] count: count '-3' is not a whole number"),
     ('[columns]\nname = "{{ Name }"\n', "[columns] name = '{{ Name }': template error"),
     ('[decks.big]\ntypes = ["giant"]\n', "'decks.big.types' names the type 'giant'"),
     ('name_required = "no"\n', "'name_required' must be true or false"),
@@ -82,8 +115,10 @@ def test_mistakes_of_worked_out_fields_and_decks_name_the_key(tmp_path, toml, ne
 def test_a_card_may_go_without_a_name_when_the_game_says_so(tmp_path):
     with pytest.raises(GameDataError, match="row 3, column 'Name': missing card name"):
         load_game(game(tmp_path, "Name,Text\nFox,Run\n,Hide\n"))
-    g = load_game(game(tmp_path, "Name,Text\nFox,Run\n,Hide\n", "name_required = false\n", "h"))
+    g = load_game(game(tmp_path, "Name,Text\nFox,Run\n,Hide :nest:\n", "name_required = false\n", "h"))
     assert [c.name for c in g.cards] == ["Fox", ""]
+    warning = next(line for line in run("validate", tmp_path / "h").output.splitlines() if "no icon" in line)
+    assert "row 3, column 'Text' (a card without a name): no icon ':nest:'" in warning       # not "(card '')"
 
 
 def test_unbalanced_markers_are_warnings_naming_row_and_column(tmp_path):
@@ -92,6 +127,27 @@ def test_unbalanced_markers_are_warnings_naming_row_and_column(tmp_path):
     assert result.exit_code == 0, result.output
     warnings = [line for line in result.output.splitlines() if "opens or closes" in line]
     assert len(warnings) == 1 and "row 3, column 'Text' (card 'Owl')" in warnings[0]
+
+
+def test_the_html_sheets_hold_is_read_and_other_tags_are_warnings(tmp_path):
+    # as a deck-builder's export (<hr> between a card's abilities) and a Squib sheet (<i>, <span size=...>)
+    folder = game(tmp_path, "Name,Text\nBlob,<b>Gain 3 Trade</b><hr>Ally: draw a card.\n"
+                            "Vitrail,Basé sur <i>Via Fabula</i><br>Icônes\nCrédits,<span size=\"small\">CC-BY</span>\n")
+    result = run("build", folder, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.output.splitlines() if "is not read" in line]
+    assert len(warnings) == 1 and "row 4, column 'Text' (card 'Crédits')" in warnings[0]
+    assert "the markup <span size=\"small\">, </span> is not read" in warnings[0]
+    with pdfplumber.open(tmp_path / "out" / "sheet-rules" / "cards.pdf") as pdf:
+        page = pdf.pages[0]
+        text = page.extract_text()
+        fonts = {w["text"]: w["fontname"] for w in page.extract_words(extra_attrs=["fontname"])}
+    assert "<b>" not in text and "<hr>" not in text and "<i>" not in text and "<br>" not in text
+    assert "Bold" in fonts["Trade"] and "Bold" not in fonts["Ally:"]
+    assert "Oblique" in fonts["Fabula"] or "Italic" in fonts["Fabula"]
+    lines = text.splitlines()
+    assert lines.index("Ally: draw a card.") > lines.index("Gain 3 Trade")        # on lines of their own
+    assert '<span size="small">CC-BY' in text and '</span>' in text             # printed as written
 
 
 DECKS = '''[types.dragon]

@@ -107,7 +107,7 @@ def test_bad_options_give_one_clear_line(tmp_path, args, message):
 
 def test_unknown_key_lists_every_accepted_key():
     result = CliRunner().invoke(cli, ["simulate", "--set", "x=1"])
-    for key in ("population_start", "famine_penalty", "amount.Obsidian", "chain", "empty_bid_never_wins",
+    for key in ("population_start", "famine_penalty", "amount.Obsidian", "chain", "empty_bid",
                 "round_cap", "count.Jade", "count.Sun God"):
         assert key in result.output
 
@@ -137,14 +137,14 @@ def test_progress_bar_on_request_and_quiet_by_default(tmp_path):
 
 def test_games_stopped_at_the_round_cap_are_flagged_first(tmp_path):
     # with "a bid of no cards never wins" nobody who cannot feed wins a bid: greedy games run on
-    result = invoke("--games", "12", "--policy", "greedy", "--workers", "1", "--set", "empty_bid_never_wins=on",
+    result = invoke("--games", "12", "--policy", "greedy", "--workers", "1", "--set", "empty_bid=never_wins",
                     "--set", "round_cap=40", "--out", str(tmp_path / "cut"))
     assert result.exit_code == 0, result.output
     first = result.output.splitlines()[0]
     assert first.startswith("WARNING: 12 of 12 games (100.0%) were stopped at the round cap of 40 rounds")
     text = " ".join(page_texts(tmp_path / "cut" / "altun-ha" / "balance.pdf")[0].split())
     assert text.index("WARNING: 12 of 12 games (100.0%) were stopped") < text.index("Findings")
-    assert "empty_bid_never_wins=true, round_cap=40" in text
+    assert "empty_bid=never_wins, round_cap=40" in text
     # under the rulebook's rulings the same players end every game in a famine
     famines = invoke("--games", "12", "--policy", "greedy", "--workers", "1", "--out", str(tmp_path / "fed"))
     assert famines.output.startswith("Played 12 games") and "WARNING" not in famines.output

@@ -222,9 +222,18 @@ def test_a_bid_of_no_cards_is_a_total_of_zero():
 
 
 def test_the_switch_that_makes_a_bid_of_no_cards_lose():
-    rules = with_settings(RULES, {"empty_bid_never_wins": "on"})
+    rules = with_settings(RULES, {"empty_bid": "never_wins"})
     g = table_game([["Altar"], ["Plaza"]], rules=rules, scores=[3, -1])
     assert g.bid_phase({}) is None and g.bid_result == "no_bids"
+    g = table_game([["Steps"], ["Steps"], ["Base"]], rules=rules, scores=[4, 2, 0])
+    assert g.bid_phase({0: bid(g, 0, "Steps"), 1: bid(g, 1, "Steps")}) == 1
+    assert g.bid_result == "fewer_points"
+
+
+def test_the_literal_reading_of_a_bid_of_no_cards():
+    rules = with_settings(RULES, {"empty_bid": "no_bid_card"})
+    g = table_game([["Altar"], ["Plaza"]], rules=rules, scores=[3, -1])
+    assert g.bid_phase({}) == 1 and g.bid_result == "fewer_points"
     g = table_game([["Steps"], ["Steps"], ["Base"]], rules=rules, scores=[4, 2, 0])
     assert g.bid_phase({0: bid(g, 0, "Steps"), 1: bid(g, 1, "Steps")}) == 1
     assert g.bid_result == "fewer_points"
@@ -292,6 +301,36 @@ def test_maize_feeds_any_population_alone():
     g = crowned([["Maize", "Plaza"], []], population=4)
     with pytest.raises(IllegalMove, match="alone"):
         g.farm_phase((card(g, 0, "Maize"), card(g, 0, "Plaza")))
+
+
+def test_maize_may_take_other_cards_with_it_when_switched():
+    rules = with_settings(RULES, {"feed_alone": "off"})
+    g = crowned([["Maize", "Plaza", "Base"], []], population=40, rules=rules)
+    assert g.farm_phase((card(g, 0, "Maize"), card(g, 0, "Plaza"))) is True
+    assert names(g, g.discard) == ["Maize", "Plaza"]
+    # the Priest King's choices include it, as the rulings allow; two cards with Maize are three
+    state = AltunHaState(crowned([["Maize", "Plaza", "Base"], []], population=40, rules=rules), start=False)
+    state.kind, state.player = "farm_build", 0
+    farms = {tuple(sorted(names(state.game, a.farm))) for a in state.legal_actions()}
+    assert {("Maize",), ("Maize", "Plaza"), ("Base", "Maize")} <= farms
+    assert not any(len(f) > 2 for f in farms)
+    state = AltunHaState(crowned([["Maize", "Plaza", "Base"], []], population=40), start=False)
+    state.kind, state.player = "farm_build", 0
+    assert {tuple(sorted(names(state.game, a.farm))) for a in state.legal_actions()} == {("Maize",)}
+
+
+def test_a_tie_at_the_end_is_shared_or_goes_by_turn_order():
+    g = crowned([["Base"], [], []], population=9, scores=[20, 8, 8], calendar=2)
+    g.farm_phase(())                                  # famine: 20 - 13 = 7; players 2 and 3 tie at 8
+    state = AltunHaState(g, start=False)
+    assert g.end == "famine" and g.scores == [7, 8, 8] and state.returns() == [0, 0.5, 0.5]
+    rules = with_settings(RULES, {"end_tie": "turn_order"})
+    for holder, winner in ((2, 2), (1, 1), (0, 1)):   # the Calendar holder first, then clockwise
+        g = crowned([["Base"], [], []], population=9, scores=[20, 8, 8], calendar=holder, rules=rules)
+        g.farm_phase(())
+        expected = [0.0, 0.0, 0.0]
+        expected[winner] = 1.0
+        assert AltunHaState(g, start=False).returns() == expected
 
 
 def test_god_farms_as_seven():

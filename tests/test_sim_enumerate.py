@@ -5,7 +5,7 @@ import random
 import pytest
 
 from solver.altunha.cards import load_deck
-from solver.altunha.rules import Rules, can_feed, hand_counts, plan_key
+from solver.altunha.rules import FEWER_CARDS, Rules, can_feed, hand_counts, plan_key
 from solver.altunha.sim.enumerate import FEED, GOD, best_bid, best_turn
 from solver.altunha.solve import solve_turn
 
@@ -18,12 +18,22 @@ def summary(hand):
     return hand_counts(hand, load_deck())
 
 
+FIELDS = ("famine", "points", "farm_cards", "farm_value", "build_cards", "build_gods", "farm_spread")
+
+
 def my_key(turn):
-    """The first seven fields of the solver's PlanKey, computed from the enumerator's answer."""
-    cost = {GOD: 9, FEED: 10}
+    """The solver's PlanKey fields of the fewer_cards preference, computed from the enumerator's answer: a God
+    farmed costs one more than the highest Bid card, Maize one more again."""
+    top = load_deck().max_value
+    cost = {GOD: top + 1, FEED: top + 2}
     costs = [cost.get(t, t) for t in turn.farm]
     return (int(turn.outcome == "famine"), -turn.points, len(turn.farm), sum(costs), len(turn.build),
             sum(1 for t, _ in turn.build if t == GOD), sum(c * c for c in costs))
+
+
+def solver_key(plan):
+    key = plan_key(plan, preference=FEWER_CARDS)
+    return tuple(getattr(key, field) for field in FIELDS)
 
 
 def random_position(rng):
@@ -38,12 +48,12 @@ def test_agrees_with_cpsat_on_random_positions(chain):
     rules = RULES.with_options(chain=chain)
     for _ in range(250):
         hand, population, temples = random_position(rng)
-        plan = solve_turn(hand, population, temples, rules)
+        plan = solve_turn(hand, population, temples, rules, preference=FEWER_CARDS)
         values, gods, maize = summary(hand)
         turn = best_turn(values, gods, maize, population, temples, rules)
         assert turn.outcome == plan.outcome, (hand, population, temples)
         assert turn.points == plan.points, (hand, population, temples)
-        assert my_key(turn) == tuple(plan_key(plan))[:7], (hand, population, temples)
+        assert my_key(turn) == solver_key(plan), (hand, population, temples)
 
 
 def test_chain_of_one_then_two_on_a_new_temple():

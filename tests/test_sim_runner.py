@@ -98,7 +98,7 @@ def test_findings_follow_how_the_games_stopped():
     # the same seeds under two rule sets: the rulebook's, where every total counts and greedy games
     # end in famines, and "a bid of no cards never wins", where nobody who cannot feed wins a bid
     famine = run({"round_cap": 40}, games=40, policies=("greedy",))
-    stalled = run({"round_cap": 40, "empty_bid_never_wins": "on"}, games=40, policies=("greedy",))
+    stalled = run({"round_cap": 40, "empty_bid": "never_wins"}, games=40, policies=("greedy",))
     assert famine["ends"]["famine"]["count"] == 40 and stalled["ends"]["cap"]["count"] > 30
     assert not any("round cap" in line for line in famine["findings"]) and famine["warning"] is None
     cap_line = next(line for line in stalled["findings"] if "a safeguard of the simulator" in line)
@@ -177,20 +177,28 @@ def test_one_worker_keeps_finished_games_out_of_the_collectors_scans():
     assert records == run_games(Spec(RULES, 4, ("greedy",), 8), 60, workers=2)
 
 
-def test_one_variant_file_per_ruling_switches_it_to_its_other_option():
-    """docs/variants/NAME.toml (used by the README's study) picks the other option of ruling NAME."""
+def test_one_variant_file_per_other_option_of_each_ruling():
+    """docs/variants/NAME.toml (used by the README's study) picks the other option of ruling NAME;
+    a ruling of more than two options has NAME-OPTION.toml for each of its other options."""
     from pathlib import Path
 
     from kitgen.data.game import load_game
+    from kitgen.data.rulings import parse_rulings, value_text
     from solver.simulation.variants import read_variant
 
     folder = Path(__file__).resolve().parent.parent / "docs" / "variants"
-    rulings = load_game("altun-ha").rulings
+    rulings = parse_rulings(load_game("altun-ha").rulings, "altun-ha")
+    expected = {}
+    for ruling in rulings:
+        others = [v for v in ruling.values if v != value_text(ruling.default)]
+        for value in others:
+            expected[ruling.name if len(others) == 1 else f"{ruling.name}-{value}"] = (ruling.name, value)
     files = sorted(folder.glob("*.toml"))
-    assert sorted(f.stem for f in files) == sorted(rulings)
+    assert sorted(f.stem for f in files) == sorted(expected)
     for path in files:
+        ruling, value = expected[path.stem]
         name, settings = read_variant(path)
-        assert list(settings) == [path.stem], path
+        assert list(settings) == [ruling], path
         changed = with_settings_of(RULES, settings)
-        assert getattr(changed.rules, path.stem) != getattr(RULES.rules, path.stem)
-        assert changed.changed == (path.stem,)
+        assert value_text(getattr(changed.rules, ruling)) == value
+        assert changed.changed == (ruling,)

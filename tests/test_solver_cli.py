@@ -19,26 +19,44 @@ def test_human_answer_explains_the_best_play():
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Best play: +7 points" in out
-    assert "discard Sun God" in out
-    assert "Stage (3) on temple 1 (top 2)" in out
-    assert "Temples" in out and "[1][2][3*][4*]" in out
-    assert "Next best" in out and "Why:" in out
+    assert "Farm:   Sun God (God, 7): 7 >= Population 7" in out
+    assert "1. Stage (3) on temple 1, topped by a 2: +3" in out
+    assert "2. Stairs (4) on temple 2, topped by a 3: +4" in out
+    assert "Total:  3 + 4 = +7" in out
+    assert "Temples" in out and "[1][2][3*]" in out and "[1][2][3][4*]" in out
+    # why not the other Farm: both sums side by side
+    assert "Why not farm Stage + Stairs? Stage (3) + Stairs (4): 3 + 4 = 7 >= Population 7" in out
+    assert "Sun God as a 4 on temple 2, topped by a 3: +4. +4 against +7: 3 points less." in out
+    assert "Rulings used: 8 chain=true, 9 penalty_if_declined=false." in out
 
 
 def test_json_answer():
     result = invoke(EXAMPLE + ["--json"])
     assert result.exit_code == 0
     answer = json.loads(result.output)
-    assert answer["outcome"] == "built" and answer["points"] == 7
+    assert answer["outcome"] == "built" and answer["points"] == 7 and answer["optimal"] is True
     assert answer["farm"] == ["Sun God"]
     assert [(b["card"], b["value"], b["temple"]) for b in answer["build"]] == \
-        [("Stage", 3, 1), ("Stairs", 4, 1)]
+        [("Stage", 3, 1), ("Stairs", 4, 2)]
+    farm = answer["reasons"]["farm"]
+    assert (farm["total"], farm["population"]) == (7, 7)
+    assert [(s["card"], s["top"], s["points"]) for s in answer["reasons"]["build"]["steps"]] == \
+        [("Stage", 2, 3), ("Stairs", 3, 4)]
+    assert answer["why_not"]["play"]["farm"] == ["Stage", "Stairs"]
+    assert (answer["why_not"]["points"], answer["why_not"]["best_points"]) == (4, 7)
+    # two plays score 7 (the chained one too): the order between them is a preference, named as one
+    assert answer["optimal_plays"] == 2
+    assert answer["preference"]["name"] == "keep_maize_gods" and answer["preference"]["rule"] is False
 
 
 def test_famine_is_a_valid_answer():
     result = invoke(["solve", "-p", "9", "--hand", "Plaza,Stone", "--json"])
     assert result.exit_code == 0
-    assert json.loads(result.output) == {"outcome": "famine", "points": -13, "farm": [], "build": []}
+    answer = json.loads(result.output)
+    assert {k: answer[k] for k in ("outcome", "points", "farm", "build")} == \
+        {"outcome": "famine", "points": -13, "farm": [], "build": []}
+    assert answer["reasons"]["farm"]["total"] == 1 and answer["why_not"] is None
+    assert "Plaza (1), makes 1 < Population 9, 8 short" in answer["reasons"]["text"]
 
 
 def test_accents_case_and_digits():
@@ -51,23 +69,29 @@ def test_all_lists_every_optimal_play():
     args = ["solve", "-p", "7", "--hand", "Plaza,Base,Platform,Altar", "--temples", "1", "--all"]
     result = invoke(args)
     assert result.exit_code == 0
-    assert result.output.startswith("2 optimal plays, +3 points")
+    # Platform, Altar or both feed 7 and leave the same Build: 3 Farms x 2 Builds, all worth +3
+    assert result.output.startswith("6 optimal plays, +3 points each")
+    assert "preference keep_maize_gods" in result.output and "a preference, not a rule" in result.output
     plans = json.loads(invoke(args + ["--json"]).output)
-    assert len(plans) == 2 and {p["points"] for p in plans} == {3}
+    assert len(plans) == 6 and {p["points"] for p in plans} == {3}
 
 
 def test_play_legal_and_distance_from_best():
     result = invoke(EXAMPLE + ["--play", "farm Stage, Stairs; build God=3@1"])
     assert result.exit_code == 0
     assert "Legal play: +3 points" in result.output
-    assert "4 points less than the best" in result.output
+    assert "Farm:   Stage (3) + Stairs (4): 3 + 4 = 7 >= Population 7" in result.output
+    assert "+3 against +7: 4 points less." in result.output
     data = json.loads(invoke(EXAMPLE + ["--play", "farm God; build Stairs@2", "--json"]).output)
     assert data["legal"] and data["points"] == 4 and data["gap"] == 3 and not data["optimal"]
+    assert data["nearest"]["points"] == 7      # the same Farm could have built both cards
 
 
 def test_play_optimal_and_illegal():
-    ok = invoke(EXAMPLE + ["--play", "farm Sun God; build Stage@1, Stairs@1"])
-    assert "optimal play" in ok.output
+    ok = invoke(EXAMPLE + ["--play", "farm Sun God; build Stage@1, Stairs@2"])
+    assert "+7 against +7: as many points: it is an optimal play." in ok.output
+    chained = invoke(EXAMPLE + ["--play", "farm Sun God; build Stage@1, Stairs@1"])
+    assert "both are optimal by the rules" in chained.output and "a preference, not a rule" in chained.output
     bad = invoke(EXAMPLE + ["--play", "farm Stage; build Stairs@2"])
     assert bad.exit_code == 0
     assert "Illegal play: Farm Stage is worth 3, less than Population 7" in bad.output
@@ -76,13 +100,19 @@ def test_play_optimal_and_illegal():
     assert not new["legal"] and "only a value-1 card" in new["reason"]
 
 
-def test_rule_switches_a_ruling_and_the_answer_says_so():
+def test_rulings_a_question_does_not_use_are_said_to_change_nothing():
     args = ["solve", "-p", "7", "--hand", "Maize,Plaza"]
     seed = invoke(args).output
-    assert "Next best: +0 points: farm Maize; build none" in seed
-    strict = invoke(args + ["--rule", "penalty_if_declined=on"]).output
-    assert "Next best: -7 points: farm Maize; build none" in strict
-    assert "(rules changed: penalty_if_declined=true)" in strict
+    assert "Rulings used: 7 feed_alone=true, 8 chain=true, 9 penalty_if_declined=false." in seed
+    changed = invoke(args + ["--rule", "special_is_trade=on", "--rule", "negative_scores=off"]).output
+    assert "Not used by this question: rulings 1, 2, 3, 4, 5, 6, 10, 11 (so special_is_trade=true, " \
+           "negative_scores=false change nothing here)." in changed
+    assert "rules changed" not in changed
+    # after a Trade card the same ruling bears on the question, and decides it: Maize may not feed
+    traded = invoke(args + ["--rule", "special_is_trade=on", "--traded"]).output
+    assert "Best play: -13 points (famine)" in traded
+    assert "This answer rests on special_is_trade=true (Playtest ruling 3: Jade, Maize and the one Trade card): " \
+           "with special_is_trade=false the best play scores +1 point." in traded
     declined = json.loads(invoke(args + ["--play", "farm Maize", "--json"]).output)
     assert declined["play"]["outcome"] == "declined_to_build" and declined["points"] == 0
 
@@ -249,16 +279,16 @@ def test_batch_reads_a_file_saved_with_a_byte_order_mark(tmp_path):
 
 
 def test_batch_reports_a_solver_failure_and_answers_the_other_lines(monkeypatch):
-    import solver.altunha.solve as solve_module
+    import solver.altunha.turn_answer as turn_answer
 
-    real = solve_module.solve_turn
+    real = turn_answer.explain_question
 
-    def flaky(hand, population, temples=(), rules=None, **deck):
-        if population == 5:
+    def flaky(q, deck):
+        if q.population == 5:
             raise RuntimeError("boom")
-        return real(hand, population, temples, rules, **deck)
+        return real(q, deck)
 
-    monkeypatch.setattr(solve_module, "solve_turn", flaky)
+    monkeypatch.setattr(turn_answer, "explain_question", flaky)
     stdin = "".join(json.dumps({"hand": ["Stage", "Stairs"], "population": p}) + "\n"
                     for p in (3, 5, 4))
     result = invoke(["solve", "--batch", "-"], stdin=stdin)

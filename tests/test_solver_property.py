@@ -2,18 +2,17 @@
 
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from solver.altunha.cards import load_deck
-from solver.altunha.rules import Rules, check_play, plan_key
+from solver.altunha.rules import PREFERENCES, Rules, check_play, plan_key
 from solver.altunha.solve import explain_turn, solve_turn
 from tests import solver_reference as ref
 
 DECK = load_deck()
 POOL = [c.name for c in DECK.cards for _ in range(c.count)]
 RULES = Rules.from_game()
-NO_CHAIN = RULES.with_options(chain=False)
 
 
 @st.composite
@@ -24,50 +23,48 @@ def positions(draw, max_hand=12):
     temples = [draw(st.integers(1, 8)) for _ in range(draw(st.integers(0, 6)))]
     population = draw(st.integers(1, 18))
     chain = draw(st.booleans())
-    return hand, population, temples, chain
+    rules = RULES.with_options(chain=chain, feed_alone=draw(st.booleans()))
+    preference = draw(st.sampled_from(sorted(PREFERENCES)))
+    return hand, population, temples, rules, preference
 
 
-@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_cpsat_agrees_with_exhaustive_reference(position):
-    hand, population, temples, chain = position
-    rules = RULES if chain else NO_CHAIN
-    plan = solve_turn(hand, population, temples, rules)
-    best = ref.best_plan(tuple(sorted(hand, key=DECK.sort_key)), population, temples, rules)
+    hand, population, temples, rules, preference = position
+    plan = solve_turn(hand, population, temples, rules, preference=preference)
+    best = ref.best_plan(tuple(sorted(hand, key=DECK.sort_key)), population, temples, rules, preference)
     assert (plan.outcome, plan.points) == (best.outcome, best.points)
-    # the same plan under every tie-break
-    assert plan_key(plan, DECK) == plan_key(best, DECK)
+    # the same plan under the preference and every tie-break
+    assert plan_key(plan, DECK, preference) == plan_key(best, DECK, preference)
     check = check_play(hand, population, temples, plan.farm, plan.build, rules, DECK)
     assert check.legal, check.reason
     assert check.plan.points == plan.points and check.plan.outcome == plan.outcome
 
 
-def _assert_runner_up_is_next_legal_play(position):
-    hand, population, temples, chain = position
-    rules = RULES if chain else NO_CHAIN
-    answer = explain_turn(hand, population, temples, rules)
-    plans = ref.all_plans(tuple(sorted(hand, key=DECK.sort_key)), population, temples, rules)
-    best = plan_key(plans[0], DECK)
-    worse = [plan_key(p, DECK) for p in plans if plan_key(p, DECK) > best]
-    runner = answer.runner_up
-    if not worse:
-        assert runner is None
+def _assert_other_farm_is_the_best_with_another_farm(position):
+    hand, population, temples, rules, preference = position
+    hand = tuple(sorted(hand, key=DECK.sort_key))
+    answer = explain_turn(hand, population, temples, rules, preference=preference)
+    expected = ref.best_with_other_farm(hand, population, temples, rules, preference)
+    other = answer.other_farm
+    if expected is None:
+        assert other is None
         return
-    assert runner is not None
-    check = check_play(hand, population, temples, runner.farm, runner.build, rules, DECK)
+    assert other is not None
+    check = check_play(hand, population, temples, other.farm, other.build, rules, DECK)
     assert check.legal, check.reason
-    assert (check.plan.outcome, check.plan.points) == (runner.outcome, runner.points)
-    assert plan_key(runner, DECK) == worse[0]
+    assert (check.plan.outcome, check.plan.points) == (other.outcome, other.points)
+    assert plan_key(other, DECK, preference) == plan_key(expected, DECK, preference)
+    # and every play with the most points is counted once
+    assert answer.optimal_count == len(ref.optimal_plans(hand, population, temples, rules, preference))
 
 
-@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
-def test_runner_up_is_the_next_legal_play(position):
-    _assert_runner_up_is_next_legal_play(position)
+def test_the_other_farm_is_the_best_play_with_another_farm(position):
+    _assert_other_farm_is_the_best_with_another_farm(position)
 
 
-@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(max_hand=3))
-def test_runner_up_of_small_hands_is_the_next_legal_play(position):
-    # small hands often have a single non-famine play, where famine used to come second
-    _assert_runner_up_is_next_legal_play(position)
+def test_the_other_farm_of_small_hands(position):
+    # small hands often have a single Farm, or none
+    _assert_other_farm_is_the_best_with_another_farm(position)

@@ -8,10 +8,13 @@ import pytest
 from kitgen.data.game import load_game
 from solver.altunha.cards import FEED, GOD, TRADE, deck_from_game, load_deck
 from solver.altunha.rules import (
+    FEWER_CARDS,
+    OPTIMAL_FIELDS,
     CardPlacement,
     Rules,
     check_play,
     deciding_rule,
+    farm_cost,
     hand_excess,
     plan_key,
     possible_farm,
@@ -112,9 +115,23 @@ def test_preference_key_order():
     a = check_play(HAND, 3, [], ["Stage"], [Placement("Plaza", 1, 1)]).plan      # 1 point, farm 3
     b = check_play(HAND, 3, [], ["Maize"], [Placement("Plaza", 1, 1)]).plan      # 1 point, farm Maize
     c = check_play(HAND, 3, [], ["Plaza", "Base"], [Placement("Sun God", 1, 1)]).plan
-    assert plan_key(a, deck) < plan_key(b, deck) < plan_key(c, deck)
-    assert deciding_rule(plan_key(a, deck), plan_key(b, deck)) == "farm_value"
+    # all three score 1: equal by the rules, so only the preference orders them
+    assert plan_key(a, deck)[:OPTIMAL_FIELDS] == plan_key(b, deck)[:OPTIMAL_FIELDS] == plan_key(c, deck)[:OPTIMAL_FIELDS]
+    # keep Maize and Gods (the default): spending Maize comes last, even to save a card
+    assert plan_key(a, deck) < plan_key(c, deck) < plan_key(b, deck)
+    assert deciding_rule(plan_key(a, deck), plan_key(b, deck)) == "farm_feed"
+    assert deciding_rule(plan_key(c, deck), plan_key(b, deck)) == "farm_feed"
     assert deciding_rule(plan_key(a, deck), plan_key(c, deck)) == "farm_cards"
+    # fewer cards first: Maize (1 card) before Plaza + Base, and after Stage, weighed one above a God
+    fewer = [plan_key(p, deck, FEWER_CARDS) for p in (a, b, c)]
+    assert fewer[0] < fewer[1] < fewer[2]
+    assert deciding_rule(fewer[0], fewer[1]) == "farm_value" and deciding_rule(fewer[1], fewer[2]) == "farm_cards"
+
+
+def test_farm_weights_come_from_the_deck():
+    # a God weighs one more than the highest Bid card, Maize one more again: for any deck
+    assert [farm_cost(k, 8) for k in (1, 8, GOD, FEED)] == [1, 8, 9, 10]
+    assert [farm_cost(k, 12) for k in (12, GOD, FEED)] == [12, 13, 14]
 
 
 def test_rules_model_does_not_load_ortools():
@@ -143,9 +160,23 @@ def test_a_bid_of_no_cards_is_a_total_of_zero():
     # everybody bid nothing: a tie at 0 with no lower bid, so fewer points decide
     assert resolve([0, 0, 0], scores=[4, -2, 3]) == (1, "fewer_points")
     assert resolve([0, 0], scores=[1, 1]) == (None, "double_tie")
-    never = RULES.with_options(empty_bid_never_wins=True)
+    never = RULES.with_options(empty_bid="never_wins")
     assert resolve([6, 6, 0], scores=[2, 1, 0], rules=never) == (1, "fewer_points")
     assert resolve([0, 0, 0], rules=never) == (None, "no_bids")
+
+
+def test_a_bid_of_no_cards_read_literally_is_no_bid_card():
+    # "If there is no next lowest bid card the player with fewer Scoring Points wins."
+    literal = RULES.with_options(empty_bid="no_bid_card")
+    assert resolve([6, 6, 0], scores=[2, 1, 0], rules=literal) == (1, "fewer_points")
+    assert resolve([6, 6, 3, 0], scores=[2, 1, 5, 0], rules=literal) == (2, "next_lower")
+    assert resolve([6, 6, 3, 3, 0], scores=[2, 1, 5, 4, 0], rules=literal) == (3, "fewer_points")
+    assert resolve([6, 6, 3, 3, 0], scores=[2, 1, 5, 4, 0],
+                   rules=literal.with_options(points_decide="highest_tie")) == (1, "fewer_points")
+    # nobody bid a card: everyone is tied at 0 and the fewest points win (never_wins: nobody)
+    assert resolve([0, 0, 0], scores=[4, -2, 3], rules=literal) == (1, "fewer_points")
+    assert resolve([0, 0], scores=[1, 1], rules=literal) == (None, "double_tie")
+    assert resolve([5, 0, 0], rules=literal) == (0, "highest")
 
 
 def test_points_decide_at_the_lowest_tie_unless_switched():

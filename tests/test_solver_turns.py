@@ -105,18 +105,35 @@ def test_fewest_farm_cards_then_lowest_value():
     assert plan.build == (Placement("Plaza", 1, 1), Placement("Sun God", 2, 1)) and plan.points == 3
 
 
+def test_maize_is_kept_on_equal_points_unless_fewer_cards_are_preferred():
+    # Platform + Base (7 + 2 = 9) and Maize both feed Population 9 and leave the God to lay as an 8 on
+    # the 7: +8 either way, equal by the rules. The default preference keeps Maize; fewer_cards spends it
+    # to keep a card more.
+    hand, temples = ["Maize", "Sun God", "Base", "Platform"], [4, 7]
+    kept = solve_turn(hand, 9, temples)
+    assert kept.points == 8 and kept.farm == ("Base", "Platform")
+    spent = solve_turn(hand, 9, temples, preference="fewer_cards")
+    assert spent.points == 8 and spent.farm == ("Maize",)
+    plans = all_optimal_plans(hand, 9, temples)
+    assert {p.farm for p in plans} >= {("Base", "Platform"), ("Maize",)} and {p.points for p in plans} == {8}
+    assert plans[0] == kept
+
+
 def test_max_build_cards_switch():
     plan = solve_turn(["Plaza", "Base", "Altar"], 8, [], RULES.with_options(max_build_cards=1))
     assert plan.points == 1 and len(plan.build) == 1
 
 
-def test_all_optimal_plans_lists_each_distinct_play_once():
+def test_all_optimal_plans_lists_every_play_with_the_most_points():
     plans = all_optimal_plans(["Plaza", "Base", "Platform", "Altar"], 7, [1])
     assert {p.points for p in plans} == {3}
-    builds = {p.build for p in plans}
-    assert builds == {(Placement("Base", 2, 1), Placement("Plaza", 1, 2)),
-                      (Placement("Plaza", 1, 2), Placement("Base", 2, 2))}
-    assert all(p.farm == ("Platform",) for p in plans)
+    builds = {(Placement("Base", 2, 1), Placement("Plaza", 1, 2)), (Placement("Plaza", 1, 2), Placement("Base", 2, 2))}
+    assert {p.build for p in plans} == builds
+    # the rules do not care which cards feed: Platform, Altar, or both (8 + 7 = 15 >= 7) all leave the same Build
+    assert {p.farm for p in plans} == {("Platform",), ("Altar",), ("Platform", "Altar")}
+    assert len(plans) == 6
+    # the preference puts the cheapest Farm first; a play that needs no chaining before one that does
+    assert plans[0].farm == ("Platform",) and plans[0].build == (Placement("Base", 2, 1), Placement("Plaza", 1, 2))
 
 
 def test_answer_is_the_same_whatever_the_hand_order():
@@ -129,13 +146,14 @@ def test_answer_is_the_same_whatever_the_hand_order():
         assert solve_turn(shuffled, 9, [1, 2, 5]) == first
 
 
-def test_explanation_names_the_deciding_rule():
+def test_explanation_sets_the_best_beside_the_best_with_another_farm():
     answer = explain_turn(["Plaza", "Sun God", "Stairs"], 3, [7])
-    assert answer.plan.points == 9            # God as 8 on the 7, Plaza starts a temple
-    assert answer.runner_up.points == 8
+    assert answer.plan.points == 9            # God as 8 on the 7, Plaza starts a temple; Stairs feeds
+    assert answer.plan.farm == ("Stairs",)
+    assert answer.other_farm.farm == ("Plaza", "Stairs") and answer.other_farm.points == 8
     assert answer.decided_by == "points"
     famine = explain_turn(["Plaza", "Stone"], 3, [])
-    assert famine.runner_up is None and famine.decided_by == ""
+    assert famine.other_farm is None and famine.decided_by == ""
 
 
 def test_digits_and_god_in_hands():
@@ -157,24 +175,19 @@ def test_rulebook_example_both_sevens_are_optimal():
     (["Maize", "Stone"], 7),          # Maize feeds, nothing to build: the only play
     (["Altar"], 8),                   # the Altar feeds, then nothing is left to build
 ])
-def test_famine_is_no_runner_up_when_a_farm_exists(hand, population):
+def test_no_other_farm_when_one_card_alone_feeds(hand, population):
     answer = explain_turn(hand, population, [])
     assert answer.plan.outcome == "unable_to_build" and answer.plan.points == -7
-    assert answer.runner_up is None and answer.decided_by == ""
+    assert answer.other_farm is None and answer.decided_by == ""
 
 
-def test_runner_up_is_a_legal_play_when_it_exists():
-    answer = explain_turn(["Maize", "Plaza"], 7, [])
-    assert answer.plan.farm == ("Maize",) and answer.plan.points == 1
-    runner = answer.runner_up
+def test_declining_costs_nothing_unless_switched():
     # The seed charges the 7 points only to a Priest King unable to build: leaving the Plaza in hand
-    # is a choice, worth 0 (before the rulings were read this way the runner-up scored -7).
-    assert runner.outcome == "declined_to_build" and runner.farm == ("Maize",) and runner.points == 0
-    check = check_play(answer.question.hand, 7, [], runner.farm, runner.build, RULES)
-    assert check.legal and check.plan.points == runner.points == 0
-    strict = explain_turn(["Maize", "Plaza"], 7, [], RULES.with_options(penalty_if_declined=True))
-    assert strict.plan == answer.plan                       # the best play is the same either way
-    assert (strict.runner_up.outcome, strict.runner_up.points) == ("declined_to_build", -7)
+    # is a choice, worth 0.
+    check = check_play(("Maize", "Plaza"), 7, [], ["Maize"], [], RULES)
+    assert check.legal and (check.plan.outcome, check.plan.points) == ("declined_to_build", 0)
+    strict = check_play(("Maize", "Plaza"), 7, [], ["Maize"], [], RULES.with_options(penalty_if_declined=True))
+    assert (strict.plan.outcome, strict.plan.points) == ("declined_to_build", -7)
 
 
 def test_the_declined_build_switch_never_changes_the_best_play():
@@ -186,7 +199,7 @@ def test_the_declined_build_switch_never_changes_the_best_play():
 
 def test_cpsat_agrees_with_the_reference_when_declining_is_penalised():
     # the property tests cover the rulebook's rulings; this covers the other reading of the
-    # no-build ruling, where the runner-up of a hand that could build changes from 0 to -7
+    # no-build ruling, where a play that lays nothing though it could costs -7
     from solver.altunha.cards import load_deck
     from solver.altunha.rules import plan_key
     from tests import solver_reference as ref
@@ -195,7 +208,7 @@ def test_cpsat_agrees_with_the_reference_when_declining_is_penalised():
     pool = [c.name for c in deck.cards for _ in range(c.count)]
     rng = random.Random(7)
     strict = RULES.with_options(penalty_if_declined=True)
-    declined = 0
+    others = 0
     for _ in range(120):
         hand = sorted(rng.sample(pool, rng.randint(1, 7)), key=deck.sort_key)
         temples = [rng.randint(1, 8) for _ in range(rng.randint(0, 4))]
@@ -203,8 +216,8 @@ def test_cpsat_agrees_with_the_reference_when_declining_is_penalised():
         answer = explain_turn(hand, population, temples, strict)
         plans = ref.all_plans(tuple(hand), population, temples, strict)
         assert plan_key(answer.plan) == plan_key(plans[0]), (hand, population, temples)
-        worse = [p for p in plans if plan_key(p) > plan_key(plans[0])]
-        if worse:
-            assert plan_key(answer.runner_up) == plan_key(worse[0]), (hand, population, temples)
-            declined += answer.runner_up.outcome == "declined_to_build"
-    assert declined >= 3   # runner-ups that lay nothing, at -7, were met and checked
+        other = ref.best_with_other_farm(tuple(hand), population, temples, strict)
+        if other is not None:
+            assert plan_key(answer.other_farm) == plan_key(other), (hand, population, temples)
+            others += 1
+    assert others >= 30

@@ -96,7 +96,7 @@ def test_overlap_too_large_for_the_page_is_refused():
         tile_board(mm(500), mm(500), board_area(paper_size("letter")), mm(120))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(length=st.floats(10, 3000), window=st.floats(60, 300), overlap=st.floats(0, 25))
 def test_spans_property(length, window, overlap):
     out = spans(length, window, overlap)

@@ -1,5 +1,9 @@
-"""The templates' watchdog: one thread keeps every watch, a watch stops only its own block, and a
-forked process watches too."""
+"""The templates' clock: it counts the rendering thread's processor time inside its blocks only, one thread
+keeps every clock, a clock stops only its own block, and a forked process watches too.
+
+Each test spins for a span of *processor time* measured by the thread itself, so what it checks does not
+hang on how fast or how busy the machine is.
+"""
 
 from __future__ import annotations
 
@@ -9,64 +13,148 @@ import time
 
 import pytest
 
-from kitgen.data.bounded_sandbox import TemplateTimeout, Watchdog
+from kitgen.data.bounded_sandbox import _DOG, TemplateClock, TemplateTimeout
+from kitgen.errors import OptionError
 from kitgen.outputs import workers
 
 
 def _spin(seconds: float) -> None:
-    """A loop that calls nothing, as a template stuck in a loop would be (bounded, should the dog fail)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
+    """A loop that calls nothing, as a template stuck in a loop would be, for ``seconds`` of this thread's
+    processor time (bounded, should the clock fail)."""
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
         pass
 
 
-def test_a_loop_is_stopped_once_its_time_is_up():
-    start = time.monotonic()
+def test_a_loop_is_stopped_once_its_processor_time_is_up():
+    clock = TemplateClock(0.2)
+    start = time.thread_time()
     with pytest.raises(TemplateTimeout):
-        with Watchdog(0.2):
+        with clock:
             _spin(10)
-    assert 0.2 <= time.monotonic() - start < 5
+    assert 0.2 <= time.thread_time() - start < 10
 
 
-def test_a_left_watch_never_fires():
-    with Watchdog(0.1):
+def test_only_the_time_inside_the_blocks_counts():
+    clock = TemplateClock(0.3)
+    for _ in range(2):
+        with clock:
+            _spin(0.1)
+        _spin(0.5)                                 # text fitting, drawing: not the templates' time
+    assert 0.2 <= clock.used < 0.3
+    with pytest.raises(TemplateTimeout):           # the third block has what is left: 0.1 s or less
+        with clock:
+            _spin(10)
+    assert clock.used < 0.3 + 1
+
+
+def test_waiting_is_not_processor_time():
+    """A thread that waits (for a processor, on a busy machine; here for a sleep) spends none of its time."""
+    clock = TemplateClock(0.1)
+    with clock:
+        time.sleep(0.5)
+    assert clock.used < 0.1
+
+
+def test_blocks_inside_one_another_count_once():
+    clock = TemplateClock(0.5)
+    with clock:
+        with clock:                                # a layout's vars read inside a box's template
+            _spin(0.15)
+        _spin(0.15)
+    assert 0.3 <= clock.used < 0.5
+
+
+def test_a_left_block_never_fires():
+    clock = TemplateClock(0.1)
+    with clock:
         pass
-    start = time.monotonic()
-    _spin(0.4)                                     # would raise here if the watch still counted
-    assert time.monotonic() - start >= 0.4
+    _spin(0.4)                                     # would raise here if the block still counted
 
 
-def test_a_short_watch_inside_a_long_one_stops_only_its_own_block():
-    with Watchdog(30):
-        with pytest.raises(TemplateTimeout):
-            with Watchdog(0.1):
-                _spin(10)
-        _spin(0.3)                                 # the outer watch goes on, unfired
-
-
-def test_a_long_watch_inside_a_short_one_does_not_extend_it():
+def test_a_block_that_swallowed_the_timeout_raises_it_as_it_ends():
+    clock = TemplateClock(0.1)
     with pytest.raises(TemplateTimeout):
-        with Watchdog(0.2):
-            with Watchdog(30):
+        with clock:
+            try:
+                _spin(10)
+            except TemplateTimeout:
+                pass
+    with pytest.raises(TemplateTimeout):           # and a clock whose time is spent takes no more blocks
+        with clock:
+            pass
+
+
+def test_a_timeout_lost_inside_the_block_is_raised_again():
+    """An interruption can be swallowed where the thread happened to be (a garbage collector's callback, a
+    __del__): the loop goes on, so the dog interrupts it again until the block is left."""
+    clock = TemplateClock(0.1)
+    lost = 0
+    with pytest.raises(TemplateTimeout):
+        with clock:
+            while True:
+                try:
+                    _spin(30)
+                    break                          # never: the guard of a clock that fires only once
+                except TemplateTimeout:
+                    lost += 1
+                    if lost == 3:
+                        raise
+    assert lost == 3
+
+
+def test_a_short_clock_inside_a_long_one_stops_only_its_own_block():
+    with TemplateClock(30):
+        with pytest.raises(TemplateTimeout):
+            with TemplateClock(0.1):
+                _spin(10)
+        _spin(0.3)                                 # the outer clock goes on, unfired
+
+
+def test_a_long_clock_inside_a_short_one_does_not_extend_it():
+    with pytest.raises(TemplateTimeout):
+        with TemplateClock(0.2):
+            with TemplateClock(30):
                 pass
             _spin(10)
 
 
-def test_ten_thousand_watches_start_no_thread_each(monkeypatch):
-    with Watchdog(1):
+def test_a_clock_started_while_the_dog_sleeps_wakes_it():
+    with TemplateClock(1):
+        pass
+    deadline = time.monotonic() + 60                 # a hang guard: the dog sleeps after a second without clocks
+    while not _DOG.asleep and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _DOG.asleep
+    with pytest.raises(TemplateTimeout):
+        with TemplateClock(0.2):
+            _spin(10)
+
+
+def test_the_limit_is_a_setting(monkeypatch):
+    monkeypatch.setenv("KITGEN_TEMPLATE_SECONDS", "0.05")
+    assert TemplateClock().seconds == 0.05
+    monkeypatch.setenv("KITGEN_TEMPLATE_SECONDS", "soon")
+    with pytest.raises(OptionError, match="KITGEN_TEMPLATE_SECONDS: 'soon' is not a number of seconds"):
+        with TemplateClock():
+            pass
+
+
+def test_ten_thousand_blocks_start_no_thread_each(monkeypatch):
+    with TemplateClock(1):
         pass
     started = []
     start = threading.Thread.start
     monkeypatch.setattr(threading.Thread, "start", lambda self: (started.append(self), start(self)))
     for _ in range(10_000):
-        with Watchdog(5):
+        with TemplateClock(5):
             pass
     assert started == []
 
 
 def _stopped_in_child(queue) -> None:
     try:
-        with Watchdog(0.2):
+        with TemplateClock(0.2):
             _spin(10)
         queue.put("ran on")
     except TemplateTimeout:
@@ -74,19 +162,19 @@ def _stopped_in_child(queue) -> None:
 
 
 def test_a_forked_process_has_a_watchdog_of_its_own():
-    with Watchdog(1):                               # the dog thread runs in this process
+    with TemplateClock(1):                          # the dog thread runs in this process
         pass
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
     child = context.Process(target=_stopped_in_child, args=(queue,))
     child.start()
-    assert queue.get(timeout=20) == "stopped"
-    child.join(20)
+    assert queue.get(timeout=60) == "stopped"
+    child.join(60)
     assert child.exitcode == 0
 
 
 def test_the_watchdog_thread_does_not_keep_the_rulebook_from_being_made_beside():
-    with Watchdog(1):
+    with TemplateClock(1):
         pass
     dog = [t for t in threading.enumerate() if t.name == "kitgen-watchdog"]
     assert dog and dog[0].is_alive()

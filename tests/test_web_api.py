@@ -18,7 +18,7 @@ from pypdf import PdfReader
 from starlette.testclient import TestClient
 
 from kitgen.web.app import create_app
-from tests.conftest import run, small_game
+from tests.conftest import HANG_GUARD, run, small_game
 
 POSITIONS = [
     {"hand": ["Stage", "Stairs", "Sun God"], "population": 7, "temples": [2, 3]},
@@ -50,7 +50,7 @@ def cli_error(*args: str) -> str:
     return line
 
 
-def wait_for(client: TestClient, key: str, check, timeout: float = 30.0) -> dict:
+def wait_for(client: TestClient, key: str, check, timeout: float = HANG_GUARD) -> dict:
     deadline = time.monotonic() + timeout
     while True:
         state = client.get(f"/game/{key}/state").json()
@@ -88,6 +88,11 @@ def test_games_lists_each_game_with_its_pages(client):
     assert games["export-test"]["solver"] is None          # not a game of Altun Ha's rules
     assert client.get("/game/export-test/solver").status_code == 404
     assert client.get("/game/altun-ha/solver").status_code == 200
+    # Altun Ha's own view on the solver page, and its stylesheet, linked from the page
+    style = client.get("/game/altun-ha/view.css")
+    assert style.status_code == 200 and style.headers["content-type"].startswith("text/css")
+    assert ".question-tabs" in style.text and 'href="/game/altun-ha/view.css"' in client.get("/game/altun-ha/solver").text
+    assert client.get("/game/export-test/view.css").status_code == 404
 
 
 @pytest.mark.parametrize("q", POSITIONS)
@@ -116,15 +121,27 @@ def test_rule_switches_change_the_answer_as_the_command_line(client):
     assert on["points"] == 3 and off["points"] == 1
 
 
-def test_explain_gives_the_same_best_play_and_the_reason(client):
+def test_explain_gives_the_same_best_play_and_its_reasons(client):
     q = POSITIONS[0]
     answer = client.post("/api/explain", json=q).json()
-    assert answer["plan"] == cli_json(*cli_args(q), "--json")
+    assert answer["json"] == cli_json(*cli_args(q), "--json")
     assert answer["best"] == [answer["play"]]
-    assert answer["temples_after"] == [4, 3]
-    text = run(*cli_args(q)).output
-    assert f"Why: {answer['why']}." in text
-    assert f"Next best: {answer['next_best']['points']:+d} points: {answer['next_play']}" in text
+    assert answer["temples_after"] == [3, 4]
+    assert answer["lines"] == run(*cli_args(q)).output.splitlines()
+    assert answer["why_not"]["text"] in answer["lines"]
+    assert answer["words"] == "farm Sun God; build Stage on temple 1, Stairs on temple 2"
+
+
+def test_the_round_questions_answer_as_the_command_line(client):
+    bid = {"question": "bid", "bids": [["Steps"], ["Steps"], ["Stage"], []], "scores": [4, 2, 0, 9]}
+    answer = client.post("/api/explain", json=bid).json()
+    expected = run("solve", "--question", "bid", "--bids", "Steps;Steps;Stage;", "--scores", "4,2,0,9", "--json")
+    assert answer["json"] == json.loads(expected.output) and answer["winner"] == 3
+    end = {"question": "end", "scores": [10, 3, 10], "king": 2, "calendar": 3}
+    answer = client.post("/api/explain", json=end).json()
+    assert answer["winners"] == [1, 3] and answer["shared"]
+    refused = client.post("/api/explain", json={**end, "hand": ["Stage"]})
+    assert refused.status_code == 400 and refused.json()["error"].startswith("--hand: is not part of the end question")
 
 
 @pytest.mark.parametrize("q, args", [
@@ -292,6 +309,7 @@ def test_card_pictures_are_the_printed_faces(client):
     assert abs(r - 0xa0) < 12 and abs(g - 0x52) < 12 and abs(b - 0x2d) < 12
     page = Image.open(io.BytesIO(client.get(state["documents"][1]["page_urls"][0]).content))
     assert page.size == (680, 880)                           # a letter page at 80 DPI
+    assert state["documents"][1]["page_px"] == [680, 880]    # told before the picture loads
     assert client.get(state["documents"][1]["page_urls"][0].replace("/0.png", "/99.png")).status_code == 404
 
 

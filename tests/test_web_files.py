@@ -23,7 +23,7 @@ from kitgen.data.paths import real
 from kitgen.errors import GameDataError
 from kitgen.web import live
 from kitgen.web.app import WebServer, create_app
-from tests.conftest import write_game
+from tests.conftest import HANG_GUARD, write_game
 
 SECRET = "kitgen-secret-8e51b6"                     # in every file of the secret folder
 OUTSIDE_MARKS = (SECRET, "root:x:0:0", "PATH=")     # /etc/passwd, /proc/self/environ
@@ -70,7 +70,7 @@ def server(base):
     instance = WebServer(app, "127.0.0.1", free_port())
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG_GUARD * len(app.state.server.live)       # a minute for each game's build
     while not (instance.started and all(g.good or g.error for g in app.state.server.live.values())
                and not any(g.building for g in app.state.server.live.values())):
         assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
@@ -82,7 +82,7 @@ def server(base):
 
 def get(port: int, path: str, host: str | None = None) -> tuple[int, bytes]:
     """GET ``path`` sent exactly as written."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG_GUARD)
     try:
         connection.putrequest("GET", path, skip_host=host is not None, skip_accept_encoding=True)
         if host is not None:
@@ -178,7 +178,7 @@ def test_a_folder_the_build_refuses_shows_the_error_and_hands_out_nothing_outsid
 def test_a_game_file_is_never_a_page_of_the_server(server):
     """A game's .html would otherwise run its scripts as the server's own page, and ask the API as one."""
     app, port = server
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG_GUARD)
     connection.request("GET", f"/game/{keys(app)['plain']}/files/page.html")
     response = connection.getresponse()
     assert response.status == 200 and b"<script>" in response.read()
@@ -218,7 +218,7 @@ def test_the_watch_never_follows_a_link_out_of_the_folder(server, base, monkeypa
     before = plain.version
     (base / "secret" / "new.txt").write_text(SECRET, encoding="utf-8")     # seen through to-secret's links
     (base / "plain" / "cards.csv").touch()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG_GUARD
     while not any(p.endswith("plain/cards.csv") for p in seen):
         assert time.monotonic() < deadline, f"the change was not seen: {seen}"
         time.sleep(0.05)
@@ -229,7 +229,7 @@ def test_the_watch_never_follows_a_link_out_of_the_folder(server, base, monkeypa
 
 
 def _wait_for(check, what: str) -> None:
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG_GUARD
     while not check():
         assert time.monotonic() < deadline, what
         time.sleep(0.05)
@@ -297,7 +297,7 @@ def test_request_targets_no_client_would_send_reach_nothing_outside(server):
                f"/game/{key}/files/art/passwd?x=../../secret/passwd", f"/game/{key}/files/..%c0%afsecret/passwd",
                f"/game/{key}/files/art%00/passwd", f"/game/{key}/files/ART/passwd"]
     for target in targets:
-        with socket.create_connection(("127.0.0.1", port), timeout=60) as connection:
+        with socket.create_connection(("127.0.0.1", port), timeout=HANG_GUARD) as connection:
             connection.sendall(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
                                .encode())
             answer = b""

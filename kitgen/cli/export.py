@@ -42,6 +42,7 @@ def export(game, fmt, target, out, card_size, bleed, dpi, jobs, base_url):
     """Export GAME (a built-in name or a game folder) for print shops, virtual tabletops or a glance."""
     from kitgen.errors import OptionError
     from kitgen.outputs.exports import ExportOptions, export_game
+    from kitgen.outputs.memory import memory_limit
 
     if (fmt is None) == (target is None):
         raise OptionError("--format/--target", "give one of them: --format for a kind of file, --target for "
@@ -50,13 +51,13 @@ def export(game, fmt, target, out, card_size, bleed, dpi, jobs, base_url):
     if target is not None:
         from kitgen.outputs.shop_export import export_to_shop
 
-        with DelayedBar("Exporting") as bar:
+        with DelayedBar("Exporting") as bar, memory_limit():
             shop = export_to_shop(game, target, out, options, bar)
         echo_warnings(shop.warnings)
         click.echo(f"Exported {shop.title} ({shop.cards} cards, {shop.faces} faces) for {shop.profile.shop}: "
                    f"{shop.target} (preflight passed)")
         return
-    with DelayedBar("Exporting") as bar:
+    with DelayedBar("Exporting") as bar, memory_limit():
         result = export_game(game, fmt, out, options, bar)
     echo_warnings(result.warnings)
     click.echo(f"Exported {result.title} ({result.cards} cards, {result.faces} faces) as {fmt}: "

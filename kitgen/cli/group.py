@@ -18,6 +18,7 @@ import sys
 
 import click
 
+from kitgen import settings
 from kitgen.errors import KitgenError
 
 
@@ -77,6 +78,7 @@ class KitgenGroup(click.Group):
         restore = _catch_ctrl_c()
         try:
             try:
+                settings.check_all()        # the environment's settings, checked like options before any work
                 return super().invoke(ctx)
             except Exception:         # a library that swallowed Ctrl-C fails later: it was still Ctrl-C
                 if interrupts.stop_requested():

@@ -39,8 +39,10 @@ def echo_warnings(warnings: list[str], kind: str = "Warning") -> None:
 def validate(game):
     """Check a game's data (GAME: built-in name or folder) without rendering; list every problem."""
     from kitgen.outputs.kit import validate_game
+    from kitgen.outputs.memory import memory_limit
 
-    report = validate_game(game)
+    with memory_limit():
+        report = validate_game(game)
     echo_warnings(report.warnings)
     echo_warnings(report.notes, "Note")
     for line in report.summary_lines():
@@ -64,6 +66,8 @@ def new(path, title, sheet):
     made = write_from_sheet(path, sheet, title)
     click.echo(f"Wrote a game around {made.sheet} in {path} ({len(made.files)} files): {made.summary}.")
     click.echo(f"The sheet: {made.header}.")
+    if made.workbook:
+        click.echo(f"The workbook: {made.workbook}.")
     click.echo(f"Build it with: kitgen build {path}")
 
 
@@ -94,6 +98,7 @@ def build(ctx, game, out, card_size, paper, bleed, gap, duplex, back_offset, cro
     """Build the print-and-play kit of GAME (a built-in name or a game folder)."""
     from kitgen.errors import OptionError
     from kitgen.outputs.kit import BuildOptions, build_kit
+    from kitgen.outputs.memory import memory_limit
 
     if layout == "gutterfold":
         for name in ("duplex", "back_offset"):
@@ -103,7 +108,7 @@ def build(ctx, game, out, card_size, paper, bleed, gap, duplex, back_offset, cro
     options = BuildOptions(card_size=card_size, paper=paper.lower(), bleed_mm=bleed, duplex=duplex,
                            back_offset_mm=back_offset, crop_marks=crop_marks, layout=layout,
                            gap_mm=gap)
-    with DelayedBar("Building") as bar:
+    with DelayedBar("Building") as bar, memory_limit():
         result = build_kit(game, out, options, bar)
     echo_warnings(result.warnings)
     click.echo(f"Built {result.title} in {result.folder}:")

@@ -1,15 +1,14 @@
 """A progress bar for long work: click's, on stderr, shown only on a terminal and only once the work has
-taken :data:`DELAY` seconds (a quick build prints nothing more than before)."""
+taken ``KITGEN_PROGRESS_DELAY`` seconds, 2 unless set (a quick build prints nothing more than before)."""
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
 import click
 
-DELAY = float(os.environ.get("KITGEN_PROGRESS_DELAY", "2"))   # seconds before a bar appears
+from kitgen.settings import number
 
 
 class DelayedBar:
@@ -19,6 +18,7 @@ class DelayedBar:
     def __init__(self, label: str, file=None):
         self.label, self.file = label, file or sys.stderr
         self.start = time.monotonic()
+        self.delay = number("KITGEN_PROGRESS_DELAY")      # seconds before a bar appears
         self.bar = None
         self.shown = self.file.isatty()
 
@@ -26,7 +26,7 @@ class DelayedBar:
         if not self.shown:
             return
         if self.bar is None:
-            if time.monotonic() - self.start < DELAY:
+            if time.monotonic() - self.start < self.delay:
                 return
             self.bar = click.progressbar(length=total, label=self.label, file=self.file, show_pos=True)
             self.bar.__enter__()

@@ -22,7 +22,7 @@ import click
               help="Seed; game i uses seed/i, so results do not depend on the number of workers.")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
               help="Change a rule number or pick another option of a playtest ruling for this run "
-                   "(repeatable), e.g. population_start=3, empty_bid_never_wins=on, count.Jade=0, "
+                   "(repeatable), e.g. population_start=3, empty_bid=never_wins, count.Jade=0, "
                    "amount.Obsidian=8, round_cap=100. The rulings and their options are listed in the "
                    "rulebook.")
 @click.option("--compare", "compare_file", type=click.Path(path_type=Path), default=None,

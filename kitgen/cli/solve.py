@@ -36,7 +36,8 @@ def _default_play_help() -> str:
                options_metavar="[GAME] [--FIELD VALUE]... [OPTIONS]")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object.")
 @click.option("--all", "all_plans", is_flag=True,
-              help="List every optimal play (plays that differ only by identical cards count once).")
+              help="List every optimal play: every play with the most points, in the order of the answer's "
+                   "stated preference (plays that differ only by identical cards count once).")
 @click.option("--play", default=None, metavar="PLAY",
               help="Check a proposed play: legal or not and why, its points, its distance from the best. "
                    "For the default game: " + _default_play_help())

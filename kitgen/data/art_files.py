@@ -2,7 +2,8 @@
 
 An art value names a file in the game's ``art/`` folder: ``goblin.png``, a
 path inside it (``monsters/goblin.png``), a name without its ending
-(``goblin``, tried as .png, .jpg and .jpeg), or a web address, whose last part
+(``goblin``, tried as .png, .jpg and .jpeg), a picture in another format
+(``goblin.svg``, drawn from its export ``goblin.png`` or ``.jpg``), or a web address, whose last part
 (``https://example.org/art/goblin.png`` -> ``goblin.png``) is looked for in
 ``art/`` since kitgen does not download.  Names match ignoring case when no
 file has the exact name.  A missing file is not fatal: it is reported once as
@@ -18,7 +19,6 @@ the row or key that uses it, before anything is drawn.
 from __future__ import annotations
 
 import io
-import os
 import re
 import urllib.parse
 import warnings
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 
-from kitgen.data.files import read_regular
+from kitgen.data.files import look, read_regular
 from kitgen.data.paths import inside, relative
 from kitgen.errors import GameDataError
 
@@ -85,16 +85,23 @@ class ArtLibrary:
 
     def _find(self, name: str, where: str) -> Path | None:
         suffix = relative(name, where).suffix.lower()
-        if suffix in OTHER_IMAGES:
-            raise GameDataError(f"art {name!r} must be a PNG or JPEG file", file=where)
-        wanted = [name] if suffix in ART_SUFFIXES else [name + s for s in ART_SUFFIXES]
-        found = next((p for p in (self._lookup(w, where) for w in wanted) if p is not None), None)
+        other = suffix in OTHER_IMAGES        # "dragon.svg": its PNG or JPEG export, dragon.png, is drawn
+        stem = name[:-len(suffix)] if other else name
+        wanted = [name] if suffix in ART_SUFFIXES else [stem + s for s in ART_SUFFIXES]
+        found = next((p for p in (self._lookup(w, f"{where}: art file {w!r}") for w in wanted) if p is not None),
+                     None)
         if found is not None:
             found = inside(self.root or self.art_dir, found.relative_to(self.art_dir).as_posix(), where,
                            base=self.art_dir)
             check_image(found, where)
+        elif other and self._lookup(name, f"{where}: art file {name!r}") is not None:
+            raise GameDataError(f"art {name!r} is a {suffix[1:].upper()} file; kitgen draws PNG or JPEG art: export "
+                                f"it as {stem}.png into {self.art_dir.name}/ (the sheet may go on naming "
+                                f"{name!r})", file=where)
         else:
             looked = repr(name) + ("" if len(wanted) == 1 else " (as .png, .jpg or .jpeg)")
+            if other:
+                looked = f"{name!r} (as {stem}.png, .jpg or .jpeg: kitgen draws PNG or JPEG art)"
             self.warnings.append(f"{where}: art file {looked} not found in {self.art_dir.name}/; "
                                  "drawing a placeholder")
         return found
@@ -102,8 +109,8 @@ class ArtLibrary:
     def _lookup(self, name: str, where: str) -> Path | None:
         """``art_dir/name`` if it is there, else the file whose name differs only in case."""
         exact = self.art_dir / name
-        if os.path.lexists(exact) and not exact.is_dir():
-            return exact            # even a FIFO or a broken symlink: the check says what is wrong
+        if look(exact, where, follow=False) is not None:
+            return exact            # even a folder, a FIFO or a broken symlink: the check says what is wrong
         if self._by_lower is None:
             self._by_lower = {}
             if self.art_dir.is_dir():
@@ -123,17 +130,20 @@ _OTHER_FORMATS = ((b"GIF8", "a GIF image"), (b"RIFF", "a WebP or other RIFF file
 _checked: dict[tuple, str | None] = {}
 
 
-def check_image(path: Path, where: str) -> None:
-    """Open and fully decode the art file at ``path`` once (per content on disk) with Pillow; a damaged,
+def check_image(path: Path, where: str, what: str = "art file") -> None:
+    """Open and fully decode the picture at ``path`` once (per content on disk) with Pillow; a damaged,
     empty or non-image file, another format, or more pixels than :data:`MAX_ART_PIXELS` raise a
-    :class:`GameDataError` naming ``where`` and the file."""
-    info = os.stat(path)
+    :class:`GameDataError` naming ``where`` and the file (``what``: an art file, an icon file)."""
+    label = f"{where}: {what} {path.name!r}"
+    info = look(path, label)
+    if info is None:
+        raise GameDataError("file not found", file=label)
     key = (str(path), info.st_mtime_ns, info.st_size, info.st_ino)
     if key not in _checked:
-        _checked[key] = _problem(read_regular(path, f"{where}: art file {path.name!r}"))
+        _checked[key] = _problem(read_regular(path, label))
     problem = _checked[key]
     if problem:
-        raise GameDataError(f"art file {path.name!r} {problem}", file=where)
+        raise GameDataError(f"{what} {path.name!r} {problem}", file=where)
 
 
 def _problem(data: bytes) -> str | None:
@@ -161,6 +171,8 @@ def _problem(data: bytes) -> str | None:
         if data.startswith((b"\x89PNG", b"\xff\xd8")):
             return "is damaged and cannot be decoded (it is cut short); save the picture again"
         return "is not a PNG or JPEG image (text, or another format named like one?); save it as PNG"
+    except MemoryError:            # out of memory is not a damaged file
+        raise
     except Exception as exc:     # Pillow's many errors for a file cut short or damaged
         reason = str(exc).strip() or type(exc).__name__
         return f"is damaged and cannot be decoded ({reason[:120]}); save the picture again"

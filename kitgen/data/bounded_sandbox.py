@@ -4,25 +4,39 @@ A template from a game folder is untrusted code.  The sandbox already keeps
 it from reaching Python's internals; this class also keeps it from taking all
 the time or memory there is.  One render is bounded in:
 
-- time: :data:`MAX_SECONDS` (a watchdog thread interrupts the rendering thread);
+- time: the processor time of the rendering thread, counted only while
+  templates render (:class:`TemplateClock`: one clock for a rulebook, one for
+  each card's templates), at most ``KITGEN_TEMPLATE_SECONDS`` (5 s); a
+  watchdog thread interrupts the rendering thread once it is spent, so a slow
+  or busy machine never stops a sound template, and text fitting, drawing and
+  waiting for a processor never count;
 - output: :data:`MAX_OUTPUT` characters of text;
 - one value: :data:`MAX_STRING` characters or items, checked *before* the
   operations that make large values from small ones (``*``, ``+``, ``~``,
   ``%`` and ``format`` with large widths, ``center``, ``join``, ``replace``,
   ``lipsum``...), so no step can allocate gigabytes before it is stopped;
+- all values: :data:`MAX_MADE` characters or items made by one render, every
+  value that a call, a filter, an operator or a slice makes added up, so that
+  many values each within :data:`MAX_STRING` cannot add up to gigabytes
+  (``range(20000)|map('center', 999999)|list`` stops after 20 of them);
 - nesting: :data:`MAX_DEPTH` calls (macros, ``caller()``, recursive loops)
-  and :data:`MAX_INCLUDES` includes or imports inside one another;
+  and :data:`MAX_INCLUDES` includes or imports inside one another; and
+  before it runs, its text: brackets, blocks, filters and operators at most
+  :data:`MAX_NESTING` inside one another (refused as a syntax error, since
+  parsing and compiling recurse once per level);
 - loops: :data:`MAX_ITERATIONS` iterations of ``{% for %}`` in all.
 
-Crossing a bound raises :class:`TemplateLimit` (the watchdog:
+A render inside another (a layout's ``vars.x`` read by a box's template)
+counts towards the one it is part of.  Crossing a bound raises
+:class:`TemplateLimit` (:class:`TemplateCost` for the values made in all, as
+costly to meet a second time as the first; the watchdog raises
 :class:`TemplateTimeout`) inside the template's own code, so the caller can
-name the template file and line from the traceback.
+name the template file and line from the traceback (:func:`template_lines`).
 """
 
 from __future__ import annotations
 
 import ctypes
-import math
 import os
 import random
 import re
@@ -34,13 +48,13 @@ import types
 from functools import update_wrapper
 from typing import Any
 
-from jinja2 import nodes, pass_context
+from jinja2 import TemplateSyntaxError, nodes, pass_context
 from jinja2.compiler import CodeGenerator
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-MAX_SECONDS = 5.0
 MAX_OUTPUT = 500_000         # characters of rendered text: a long rulebook is some 100,000
 MAX_STRING = 1_000_000       # characters (or items of a list) in one value
+MAX_MADE = 20_000_000        # characters or items of all the values one render makes, added up
 MAX_DEPTH = 50               # calls inside one another
 MAX_INCLUDES = 20            # includes, imports and extends inside one another
 MAX_ITERATIONS = 1_000_000   # {% for %} iterations in one render
@@ -51,8 +65,63 @@ class TemplateLimit(Exception):
     """A template crossed one of the bounds; the message says which."""
 
 
+class TemplateCost(TemplateLimit):
+    """A template made more than :data:`MAX_MADE` in all: as costly to meet again as it was the first time."""
+
+
 class TemplateTimeout(BaseException):
     """Raised in the rendering thread by the watchdog (a BaseException: nothing on the way swallows it)."""
+
+
+def template_seconds() -> float:
+    """The processor time the templates of one card or one rulebook may take (``KITGEN_TEMPLATE_SECONDS``)."""
+    from kitgen.settings import number
+
+    return number("KITGEN_TEMPLATE_SECONDS")
+
+
+class _Render(threading.local):
+    """What the render under way in this thread has cost so far (a render inside another adds to it)."""
+
+    open = 0                     # renders under way, one inside another
+    made = 0
+    iterations = 0
+    depth = 0
+
+
+_RENDER = _Render()
+
+
+class _Bounded:
+    """``with bounded_render():`` a render, counted from nothing unless it is part of another (a layout's
+    vars read by a box's template).  A class rather than a generator: it is entered for every template a
+    card renders."""
+
+    def __enter__(self) -> None:
+        state = _RENDER
+        if not state.open:
+            state.made = state.iterations = state.depth = 0
+        state.open += 1
+
+    def __exit__(self, *exc) -> None:
+        _RENDER.open -= 1
+
+
+_BOUNDED = _Bounded()
+
+
+def bounded_render() -> _Bounded:
+    return _BOUNDED
+
+
+def _count(size: int) -> None:
+    """Add a value of ``size`` characters or items to what the render under way has made."""
+    state = _RENDER
+    state.made += size
+    if state.made > MAX_MADE:
+        state.made = 0             # so the words that say where are not refused in turn
+        raise TemplateCost(f"the values it made add up to more than {MAX_MADE:,} characters or items "
+                           f"(each value is within {MAX_STRING:,}, but not all of them together)")
 
 
 def _too_long(size: int, what: str = "a value") -> TemplateLimit:
@@ -66,8 +135,12 @@ def _check_size(size: int, what: str = "a value") -> None:
 
 
 def _check_result(value: Any) -> Any:
-    if isinstance(value, (str, bytes, list, tuple, dict)) and len(value) > MAX_STRING:
-        raise _too_long(len(value))
+    """``value``, refused when it is too long, and counted in what the render made."""
+    if isinstance(value, (str, bytes, list, tuple, dict, set, frozenset)):
+        size = len(value)
+        if size > MAX_STRING:
+            raise _too_long(size)
+        _count(size)
     return value
 
 
@@ -214,16 +287,56 @@ class _Counted:
         return len(self.iterable)
 
     def __iter__(self):
-        env = self.env
+        state = _RENDER
         for item in self.iterable:
-            env.iterations += 1
-            if env.iterations > MAX_ITERATIONS:
+            state.iterations += 1
+            if state.iterations > MAX_ITERATIONS:
                 raise TemplateLimit(f"loops ran more than {MAX_ITERATIONS:,} times")
             yield item
 
 
+MAX_NESTING = 64             # brackets, blocks, filters and operators inside one another
+
+_OPEN = {"lparen": "rparen", "lbracket": "rbracket", "lbrace": "rbrace"}
+
+
+def _too_deep(line: int | None, name, filename) -> TemplateSyntaxError:
+    return TemplateSyntaxError(f"nested more than {MAX_NESTING} deep (brackets, blocks, filters and operators "
+                               "inside one another); write it more simply", line or 1, name, filename)
+
+
+def _check_brackets(tokens, name, filename) -> None:
+    """Refuse brackets nested more than MAX_NESTING deep before the parser recurses into them (the
+    lexer does not recurse)."""
+    depth = 0
+    for token in tokens:
+        if token.type in _OPEN:
+            depth += 1
+            if depth > MAX_NESTING:
+                raise _too_deep(token.lineno, name, filename)
+        elif token.type in ("rparen", "rbracket", "rbrace"):
+            depth -= 1
+
+
+def _check_nesting(tree: nodes.Template, name, filename) -> None:
+    """Refuse a tree whose nodes nest more than MAX_NESTING deep (``a|f|f|f...``, ``1+1+1...``, blocks
+    inside blocks): compiling it would recurse as deep, in jinja2's compiler and in Python's."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        children = list(node.iter_child_nodes())
+        if not children:
+            continue
+        if not isinstance(node, (nodes.Template, nodes.Output)):
+            depth += 1
+            if depth > MAX_NESTING:
+                raise _too_deep(node.lineno, name, filename)
+        stack.extend((child, depth) for child in children)
+
+
 class _Generator(CodeGenerator):
-    """Compiles ``a ~ b`` into a call that checks the joined length first."""
+    """Compiles ``a ~ b`` into a call that checks the joined length first, and a slice ``a[1:]`` (which
+    jinja2 writes as Python's own) into a call that counts the value it makes."""
 
     def visit_Concat(self, node: nodes.Concat, frame) -> None:
         self.write("environment.checked_concat((")
@@ -231,6 +344,37 @@ class _Generator(CodeGenerator):
             self.visit(arg, frame)
             self.write(", ")
         self.write("))")
+
+    def visit_Getitem(self, node: nodes.Getitem, frame) -> None:
+        if not isinstance(node.arg, nodes.Slice):
+            super().visit_Getitem(node, frame)
+            return
+        self.write("environment.checked_slice(")
+        self.visit(node.node, frame)
+        self.write(", slice(")
+        for i, part in enumerate((node.arg.start, node.arg.stop, node.arg.step)):
+            self.write(", " if i else "")
+            if part is None:
+                self.write("None")
+            else:
+                self.visit(part, frame)
+        self.write("))")
+
+
+def template_lines(tb) -> list[tuple[str, int]]:
+    """(file name, line of the template) of each frame of template code in the traceback ``tb``, outermost
+    first.  jinja2 rewrites the traceback of the exceptions it handles into template lines; the lines of
+    those it does not (the watchdog's, a BaseException) are found here from its own map of the code."""
+    found = []
+    while tb is not None:
+        frame = tb.tb_frame
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            found.append((frame.f_code.co_filename, template.get_corresponding_lineno(tb.tb_lineno)))
+        elif "__jinja_exception__" in frame.f_globals:          # a frame jinja2 rewrote
+            found.append((frame.f_code.co_filename, tb.tb_lineno))
+        tb = tb.tb_next
+    return found
 
 
 class LimitedSandbox(ImmutableSandboxedEnvironment):
@@ -241,8 +385,6 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.iterations = 0
-        self.depth = 0
         self.root_files: set[str] = set()      # file names of the templates loaded, to count include frames
         self.filters["random"] = _random_item
         for name, func in list(self.filters.items()):
@@ -275,7 +417,9 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
 
     def checked_concat(self, parts) -> str:
         texts = [p if isinstance(p, str) else str(p) for p in parts]
-        _check_size(sum(len(t) for t in texts), "a joined text")
+        size = sum(len(t) for t in texts)
+        _check_size(size, "a joined text")
+        _count(size)
         return "".join(texts)
 
     def concat(self, chunks) -> str:
@@ -286,7 +430,12 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
             if total > MAX_OUTPUT:
                 raise TemplateLimit(f"a block of more than {MAX_OUTPUT:,} characters")
             parts.append(chunk)
+        _count(total)
         return "".join(parts)
+
+    def checked_slice(self, obj: Any, part: slice) -> Any:
+        """``obj[part]``, a new value counted as the others are."""
+        return _check_result(obj[part])
 
     def wrap_str_format(self, value: Any):
         wrapped = super().wrap_str_format(value)
@@ -308,13 +457,14 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (jinja's own signature)
         if isinstance(__obj, types.BuiltinMethodType) and isinstance(getattr(__obj, "__self__", None), str):
             _str_method_check(__obj.__name__, __obj.__self__, args, kwargs)
-        __self.depth += 1
+        state = _RENDER
+        state.depth += 1
         try:
-            if __self.depth > MAX_DEPTH:
+            if state.depth > MAX_DEPTH:
                 raise TemplateLimit(f"calls nested more than {MAX_DEPTH} deep (a macro calling itself?)")
             return _check_result(super().call(__context, __obj, *args, **kwargs))
         finally:
-            __self.depth -= 1
+            state.depth -= 1
 
     def get_template(self, name, parent=None, globals=None):
         if self.root_files:
@@ -330,24 +480,36 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
         return template
 
     def _parse(self, source, name, filename):
-        tree = super()._parse(source, name, filename)
+        _check_brackets(self._tokenize(source, name, filename), name, filename)
+        try:
+            tree = super()._parse(source, name, filename)
+        except RecursionError:          # the parser recurses once per level of blocks and operators
+            raise _too_deep(None, name, filename) from None
+        _check_nesting(tree, name, filename)
         for loop in tree.find_all(nodes.For):
             loop.iter = nodes.Call(nodes.EnvironmentAttribute("count_loop"), [loop.iter], [], None, None,
                                    lineno=loop.iter.lineno)
         return tree
+
+    def _compile(self, source: str, filename: str):
+        try:
+            return super()._compile(source, filename)
+        except (SyntaxError, RecursionError, MemoryError):     # Python's own bounds: some 20 loops deep
+            raise TemplateSyntaxError("loops and blocks nested too deeply to run (Python takes some 20 loops "
+                                      "one inside another); write it more simply", 1, None, filename) from None
 
     def count_loop(self, iterable):
         return _Counted(self, iterable)
 
     # --- one render --------------------------------------------------------------
 
-    def render_bounded(self, template, context: dict) -> str:
-        """The template rendered with ``context``, within every bound of this module."""
-        self.iterations = self.depth = 0
+    def render_bounded(self, template, context: dict, clock: "TemplateClock") -> str:
+        """The template rendered with ``context``, within every bound of this module, its time counted
+        on ``clock``."""
         if template.filename:
             self.root_files.add(template.filename)
         parts, total = [], 0
-        with Watchdog(MAX_SECONDS):
+        with bounded_render(), clock:
             for chunk in template.generate(context):
                 total += len(chunk)
                 if total > MAX_OUTPUT:
@@ -356,64 +518,152 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
         return "".join(parts)
 
 
-class Watchdog:
-    """Raises :class:`TemplateTimeout` in the thread that entered it once ``seconds`` have passed.
+class TemplateClock:
+    """The processor time templates may take for one piece of work (a rulebook, one card's templates):
+    ``with clock:`` around each render counts the rendering thread's own processor time spent inside,
+    and :class:`TemplateTimeout` is raised in that thread once ``seconds`` are spent in all.
 
-    The exception is set asynchronously (between two bytecodes of the
-    rendering thread), so a loop that calls nothing is stopped too; it is
-    never set once the block is left.  One thread of the process (:class:`_Dog`)
-    keeps every watch, so entering and leaving costs a few microseconds: a deck
-    of 10,000 cards, each fitted under its own watch, starts no thread per card.
+    Only the time inside the blocks counts, measured in the thread's processor time
+    (``time.thread_time()``), so the work between two renders (fitting text, drawing) and the time the
+    thread waits for a processor on a busy machine never do.  Blocks inside one another count once.  The
+    exception is set asynchronously (between two bytecodes of the rendering thread), so a loop that
+    calls nothing is stopped too; it is never raised once the outermost block is left (a pending one is
+    taken back), and a block left after its time ran out raises it as it ends.  One thread of the
+    process (:class:`_Dog`) keeps every clock; entering and leaving a block takes no lock, so it costs
+    about a microsecond.
     """
 
-    def __init__(self, seconds: float):
-        self.seconds = seconds
-        self.thread = threading.get_ident()
+    def __init__(self, seconds: float | None = None):
+        self._seconds = seconds      # None: KITGEN_TEMPLATE_SECONDS, read when first needed
+        self.used = 0.0              # processor seconds spent inside the blocks left so far
+        self.depth = 0
+        self.start = 0.0
 
-    def __enter__(self) -> "Watchdog":
-        _DOG.watch(self, time.monotonic() + self.seconds)
+    @property
+    def seconds(self) -> float:
+        if self._seconds is None:
+            self._seconds = template_seconds()
+        return self._seconds
+
+    def __enter__(self) -> "TemplateClock":
+        if self.depth == 0:
+            left = self.seconds - self.used
+            if left <= 0:
+                raise TemplateTimeout()
+            self.start = time.thread_time()
+            _DOG.watch(self, threading.get_ident(), self.start, left)
+        self.depth += 1
         return self
 
-    def __exit__(self, *exc) -> None:
-        _DOG.unwatch(self)
+    def __exit__(self, kind, value, tb) -> None:
+        self.depth -= 1
+        if self.depth:
+            return
+        fired = _DOG.unwatch(self)
+        self.used += time.thread_time() - self.start
+        if fired and kind is None:
+            raise TemplateTimeout()
+
+
+def _cpu_clock(thread: int) -> int | None:
+    """The clock of ``thread``'s processor time, for another thread to read (None where there is none)."""
+    try:
+        return time.pthread_getcpuclockid(thread)
+    except (AttributeError, OSError):
+        return None
 
 
 class _Dog:
-    """The thread that keeps the watches: it sleeps until the earliest deadline it knows of and
-    interrupts the thread of a watch still open then.  It is started at the first watch; a forked
-    child starts its own (the fork happens with the dog's lock free, see ``os.register_at_fork``)."""
+    """The thread that keeps the clocks.  A clock's thread reaches its deadline no sooner than the wall
+    time it still has to spend, so the dog sleeps that long (at most NAP, so that a clock started
+    meanwhile is seen), reads the thread's processor time and either interrupts it or sleeps again.
+    With no clock running for a while it sleeps until one starts.  Where a thread's processor time
+    cannot be read by another thread, wall-clock time counts instead.
+
+    A clock's thread and the dog take a watch out of :attr:`watches` with ``dict.pop``, which the
+    interpreter does at once: whichever takes it first decides whether it fires, so the thread needs the
+    lock only when the dog was first (to take back an exception set while it was leaving).  The dog is
+    started at the first watch; a forked child starts its own (the fork happens with the dog's lock
+    free, see ``os.register_at_fork``)."""
+
+    SLACK = 0.01          # the shortest sleep: a thread that waits for a processor is not polled
+    NAP = 0.25            # the longest sleep while clocks run: a clock started meanwhile waits no longer
+    IDLE = 4              # naps without a clock before the dog sleeps until one starts
+    AGAIN = 0.25          # a thread interrupted and still inside its block is interrupted again this often
 
     def __init__(self):
-        self.lock = threading.Condition()
-        self.watches: dict[Watchdog, float] = {}
-        self.wake = math.inf            # when the dog wakes next (inf: when told)
+        self.mutex = threading.Lock()      # taken by clocks' threads with this plain lock's own `with`, which an
+        self.lock = threading.Condition(self.mutex)     # exception set meanwhile cannot leave held
+        self.watches: dict[TemplateClock, tuple[int, int | None, float]] = {}   # thread, its clock, deadline
+        self.fired: dict[TemplateClock, tuple[int, float]] = {}   # interrupted, still inside: thread, when
+        self.asleep = False               # sleeping until told (set under the lock, read without it)
         self.thread: threading.Thread | None = None
 
-    def watch(self, watch: Watchdog, deadline: float) -> None:
-        with self.lock:
-            if self.thread is None:
-                self.thread = threading.Thread(target=self._run, name="kitgen-watchdog", daemon=True)
-                self.thread.fork_safe = True
-                self.thread.start()
-            self.watches[watch] = deadline
-            if deadline < self.wake:
+    def watch(self, watch: TemplateClock, thread: int, spent: float, left: float) -> None:
+        """Interrupt ``thread``, whose processor time is ``spent`` now, once it has spent ``left`` more."""
+        clock = _cpu_clock(thread)
+        self.watches[watch] = (thread, clock, spent + left if clock is not None else time.monotonic() + left)
+        if self.thread is None or self.asleep:       # read after the watch is in: see _run
+            with self.mutex:
+                if self.thread is None:
+                    self._start()
                 self.lock.notify()
 
-    def unwatch(self, watch: Watchdog) -> None:
-        with self.lock:
-            self.watches.pop(watch, None)      # the dog finds out when it wakes: no need to wake it
+    def _start(self) -> None:
+        dog = threading.Thread(target=self._run, name="kitgen-watchdog", daemon=True)
+        dog.fork_safe = True
+        try:
+            dog.start()
+        except RuntimeError:       # no room for the thread's stack: the process is out of memory
+            self.watches.clear()
+            raise MemoryError("no memory left to start the templates' watchdog thread") from None
+        self.thread = dog
+
+    def unwatch(self, watch: TemplateClock) -> bool:
+        """Forget ``watch``; whether the dog interrupted its thread (an exception still pending is
+        taken back: the caller raises it itself)."""
+        if self.watches.pop(watch, None) is not None:
+            return False
+        with self.mutex:               # the dog took it first, and has set the exception by now
+            self.fired.pop(watch, None)
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
+        return True
 
     def _run(self) -> None:
+        idle = 0
         with self.lock:
             while True:
                 now = time.monotonic()
-                for watch, deadline in list(self.watches.items()):
-                    if deadline <= now:
-                        del self.watches[watch]
-                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(watch.thread),
-                                                                   ctypes.py_object(TemplateTimeout))
-                self.wake = min(self.watches.values(), default=math.inf)
-                self.lock.wait(None if self.wake == math.inf else self.wake - now)
+                soonest = now + self.NAP
+                for watch, (thread, clock, deadline) in list(self.watches.items()):
+                    try:
+                        spent = time.clock_gettime(clock) if clock is not None else now
+                    except OSError:                # its thread is gone
+                        self.watches.pop(watch, None)
+                        continue
+                    if spent < deadline:
+                        soonest = min(soonest, now + max(deadline - spent, self.SLACK))
+                    elif self.watches.pop(watch, None) is not None:      # taken before its thread left it
+                        self.fired[watch] = (thread, now - self.AGAIN)
+                # An exception set in a thread can be lost (raised inside a garbage collector's callback or a
+                # __del__, which swallow it): a thread still inside its block is interrupted again.
+                for watch, (thread, when) in list(self.fired.items()):
+                    if now - when < self.AGAIN:
+                        soonest = min(soonest, when + self.AGAIN)
+                    elif ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread),
+                                                                    ctypes.py_object(TemplateTimeout)):
+                        self.fired[watch] = (thread, now)
+                        soonest = min(soonest, now + self.AGAIN)
+                    else:                          # its thread is gone
+                        del self.fired[watch]
+                idle = 0 if self.watches or self.fired else idle + 1
+                if idle >= self.IDLE:
+                    self.asleep = True     # first, then look again: a watch added meanwhile is seen here,
+                    if not self.watches:   # or its thread sees asleep and wakes the dog
+                        self.lock.wait()
+                    self.asleep, idle = False, 0
+                    continue
+                self.lock.wait(soonest - now)
 
     def after_fork(self) -> None:
         self.__init__()
@@ -421,5 +671,5 @@ class _Dog:
 
 _DOG = _Dog()
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(before=lambda: _DOG.lock.acquire(), after_in_parent=lambda: _DOG.lock.release(),
+    os.register_at_fork(before=lambda: _DOG.mutex.acquire(), after_in_parent=lambda: _DOG.mutex.release(),
                         after_in_child=lambda: _DOG.after_fork())

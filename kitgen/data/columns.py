@@ -31,23 +31,28 @@ IMPLICIT = {"count": ("count", "qty", "quantity", "copies"), "color": ("color", 
 
 # Headers `kitgen new --from` maps on its own (compared as header_key), tried in this order...
 GUESSES = {
-    "name": ("name", "card name", "title", "card", "card title", "nom", "nome", "名前", "カード名", "卡名", "名称"),
+    "name": ("name", "card name", "title", "card", "card title", "nom", "nome", "titre", "titel", "titulo", "titolo",
+             "名前", "カード名", "卡名", "名称"),
     "type": ("type", "types", "card type", "kind", "category", "class", "typ", "tipo", "タイプ", "種類", "类型"),
-    "count": ("count", "qty", "quantity", "copies", "number of copies", "amount", "anzahl", "枚数", "数量"),
+    "count": ("count", "qty", "quantity", "copies", "number of copies", "amount", "frequency", "card count",
+              "anzahl", "枚数", "数量"),
     "value": ("value", "cost", "points", "score", "power", "wert", "valeur", "valor", "コスト", "费用"),
     "text": ("text", "rules text", "rules", "effect", "effects", "ability", "abilities", "description",
              "card text", "texte", "texto", "testo", "テキスト", "効果", "效果"),
     "art": ("art", "artwork", "image", "picture", "illustration", "img", "art file", "image file", "画像", "图片"),
     "color": ("color", "colour", "background color", "background colour", "frame color", "frame colour",
               "couleur", "farbe"),
+    "deck": ("deck", "decks", "deck name", "pile", "paquet", "pioche", "stapel", "mazo"),
 }
 # ...then the first header with a word starting with one of these ("Front Name", "rules_text", "time_cost").
 GUESS_WORDS = {
     "name": ("name",), "type": ("type",), "count": ("qty", "quantity", "copies", "count"),
-    "value": ("cost", "value", "points"), "text": ("text", "rules", "effect"),
-    "art": ("art", "image", "img", "picture"), "color": ("color", "colour"),
+    "value": ("cost", "value", "points"), "text": ("text", "rules", "effect", "desc"),
+    "art": ("art", "image", "img", "picture"), "color": ("color", "colour"), "deck": ("deck",),
 }
 MAX_GUESSED_VALUE = 4        # characters: a value column holds short numbers or symbols for the corners
+MAX_GUESSED_DECKS = 12       # decks a deck column may name
+DISTINCT_NAMES = 0.8         # of a column's cells that differ, for it to be taken for the names
 
 
 def header_key(text: str) -> str:
@@ -200,17 +205,21 @@ def implicit_column(columns: Columns, field: str, taken: set[int]) -> int | None
 def guess_columns(columns: Columns, rows) -> dict[str, int]:
     """The columns ``kitgen new --from`` maps: for each field, the first header among its common
     names (:data:`GUESSES`), else the first with a word starting like it (:data:`GUESS_WORDS`), whose
-    cells suit the field (whole numbers for count, short values, colours); a column is mapped once.
-    Without a name column, the first column holds the names."""
+    cells suit the field (whole numbers for count, short values, colours, a few decks); a column is mapped
+    once.  Without a name column, the first column whose cells differ from row to row holds the names."""
     from kitgen.data.values import card_color, whole_number
 
     def cells(i: int) -> list[str]:
         return [c[i].strip() for _, c in rows if i < len(c) and c[i].strip()]
 
-    def suits(field: str, i: int) -> bool:
+    def suits(field: str, i: int, exact: bool) -> bool:
         values = cells(i)
-        if field == "count":
-            return all((whole_number(v) or 0) >= 1 for v in values)
+        if field == "count":              # 0 takes a card out of the deck; a blank cell is one card
+            numbers = [whole_number(v) for v in values]
+            if None in numbers or not any(n >= 1 for n in numbers):
+                return False              # under a header named for copies, a few 0s: cards taken out;
+            zeros = numbers.count(0)      # under another (a_cannonball_count), a 0 says it counts something else
+            return zeros == 0 or (exact and zeros <= len(numbers) / 2)
         if field == "value":
             return all(len(v) <= MAX_GUESSED_VALUE for v in values)
         if field == "color":
@@ -218,6 +227,8 @@ def guess_columns(columns: Columns, rows) -> dict[str, int]:
                 return all(card_color(v) for v in values)
             except ValueError:
                 return False
+        if field == "deck":               # a few short names, each shared by several cards
+            return all(len(v) <= 30 for v in values) and len({v.casefold() for v in values}) <= MAX_GUESSED_DECKS
         return field != "name" or bool(values)
 
     def words(i: int) -> list[str]:
@@ -231,16 +242,45 @@ def guess_columns(columns: Columns, rows) -> dict[str, int]:
         exact = [columns.find(name) for name in GUESSES[field]]
         by_word = [i for i in columns.named()
                    if any(w.startswith(stem) for w in words(i) for stem in GUESS_WORDS[field])]
-        for i in [i for i in exact if i is not None] + by_word:
-            if i not in taken and suits(field, i):
+        exact = [i for i in exact if i is not None]
+        for i in exact + by_word:
+            if i not in taken and suits(field, i, i in exact):
                 guessed[field] = i
                 taken.add(i)
                 break
-    if "name" not in guessed:
+    if "art" not in guessed:           # a column of picture files (avatar: alien-stare.png) is the art
+        art = picture_column(columns, rows, taken)
+        if art is not None:
+            guessed["art"] = art
+            taken.add(art)
+    if "name" not in guessed:          # the first column of names that differ from card to card, else the first
         free = [i for i in columns.named() if i not in taken]
+        names = [i for i in free if cells(i) and len(set(cells(i))) >= DISTINCT_NAMES * len(cells(i))]
         if free:
-            guessed = {"name": free[0], **guessed}
+            guessed = {"name": (names or free)[0], **guessed}
     return guessed
+
+
+PICTURE_ENDINGS = (".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp")
+
+
+def picture_column(columns: Columns, rows, taken: set[int]) -> int | None:
+    """The first free column whose every cell names a picture file inside the game folder (``goblin.png``,
+    ``monsters/goblin.jpg``; not ``../illo/goblin.png``), PNG and JPEG before other pictures; or None."""
+    from kitgen.data.paths import relative
+
+    found: list[tuple[bool, int]] = []
+    for i in range(len(columns.names)):
+        values = [c[i].strip() for _, c in rows if i < len(c) and c[i].strip()]
+        if i in taken or not values or not all(v.lower().endswith(PICTURE_ENDINGS) for v in values):
+            continue
+        try:
+            for v in values:
+                relative(v, "")
+        except GameDataError:
+            continue
+        found.append((not all(v.lower().endswith((".png", ".jpg", ".jpeg")) for v in values), i))
+    return min(found)[1] if found else None
 
 
 FLAG_VALUES = (({"1", "0"}, "1"), ({"x"}, "x"), ({"true", "false"}, "true"), ({"yes", "no"}, "yes"),
@@ -251,7 +291,7 @@ FLAGGED_ROWS = 0.8        # of the rows with a flag set, for flag columns to be 
 def flag_columns(columns: Columns, rows, taken: set[int]) -> list[tuple[int, str]]:
     """Columns that spread the card's type over flags (Action, Treasure, Victory holding 0 or 1):
     (position, the value that sets it, as written), for two or more such columns of which most rows set
-    one; [] when the sheet has none."""
+    one, and most of those just one; [] when the sheet has none."""
     found = []
     for i in columns.named():
         if i in taken:
@@ -264,14 +304,20 @@ def flag_columns(columns: Columns, rows, taken: set[int]) -> list[tuple[int, str
                 break
     if len(found) < 2:
         return []
-    flagged = sum(1 for _, c in rows if any(i < len(c) and c[i].strip() == on for i, on in found))
-    return found if flagged >= FLAGGED_ROWS * max(1, len(rows)) else []
+    set_per_row = [sum(1 for i, on in found if i < len(c) and c[i].strip() == on) for _, c in rows]
+    flagged = [n for n in set_per_row if n]
+    if len(flagged) < FLAGGED_ROWS * max(1, len(rows)):
+        return []
+    # a type is one flag a card (an Action that is also an Attack is the exception): columns of which
+    # most cards set several are features of the card (Address, Latency...), not its type
+    return found if sorted(flagged)[len(flagged) // 2] <= 1 else []
 
 
 def guess_by_content(columns: Columns, rows) -> dict[str, int]:
     """For a sheet without a header: the name (the first column of short text, mostly different
-    from row to row), the text (the column of longest text) and the type (a column of a few short
-    words that repeat), judged from the cells alone."""
+    from row to row), the text (the column of longest text that names no pictures), the type (a column
+    of a few short words that repeat), the art (a column of picture files) and the colour (a column of
+    colours), judged from the cells alone."""
     from kitgen.data.header import number
 
     def cells(i):
@@ -285,7 +331,8 @@ def guess_by_content(columns: Columns, rows) -> dict[str, int]:
             continue
         numeric = sum(number(v) is not None for v in values) / len(values)
         stats[i] = (values, numeric, sum(len(v) for v in values) / len(values), len(set(values)))
-    text = [i for i, (v, num, avg, _) in stats.items() if num < 0.5 and avg > 25]
+    text = [i for i, (v, num, avg, _) in stats.items() if num < 0.5 and avg > 25
+            and not all(x.lower().endswith(PICTURE_ENDINGS) for x in v)]      # paths of pictures are no text
     if text:
         found["text"] = max(text, key=lambda i: stats[i][2])
     for i, (values, num, avg, distinct) in stats.items():
@@ -299,4 +346,17 @@ def guess_by_content(columns: Columns, rows) -> dict[str, int]:
         if i not in found.values() and num >= 0.9 and all(len(v) <= MAX_GUESSED_VALUE for v in values):
             found["value"] = i
             break
+    art = picture_column(columns, rows, set(found.values()))
+    if art is not None:
+        found["art"] = art
+    from kitgen.data.values import card_color
+
+    for i, (values, num, avg, distinct) in stats.items():    # a column of colours (#FF00FF) is the frame's
+        if i not in found.values() and num == 0 and all(v.startswith("#") for v in values):
+            try:
+                if all(card_color(v) for v in values):
+                    found["color"] = i
+                    break
+            except ValueError:
+                continue
     return found

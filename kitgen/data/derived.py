@@ -10,7 +10,7 @@ was) or a template over the row, rendered in the same sandbox as layouts::
 
 A template reads each column by its header, as written (``Treasure``, when the
 header is a name Python would accept) and as layouts name it (``treasure``,
-``front_name``); ``fields["Front Name"]`` for any header; ``row``, the row's
+``front_name``), a cell of spaces as blank; ``fields["Front Name"]`` for any header; ``row``, the row's
 number; and the card's other fields (``type`` above is the ``type`` field
 worked out for this row).  A field's own name in its own template is the
 column of that name, so ``name = "{{ name or 'Card ' ~ row }}"`` falls back
@@ -26,10 +26,10 @@ from __future__ import annotations
 import keyword
 from dataclasses import dataclass
 
-from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateTimeout, Watchdog
+from kitgen.data.bounded_sandbox import TemplateClock, TemplateCost, TemplateTimeout, bounded_render
 from kitgen.data.card_context import identifier
 from kitgen.data.columns import FIELDS, is_template
-from kitgen.errors import GameDataError
+from kitgen.errors import GameDataError, LimitError
 
 MAX_TEMPLATE = 10_000     # characters of one [columns] template
 
@@ -122,28 +122,46 @@ class RowFields:
         self.derived, self.mapped, self.file = derived, mapped, sheet_file
         self.names = column_namespace(columns)
         self.columns = columns
+        self.costly: dict[str, LimitError] = {}     # field -> its template out of time or room, not run again
         used = {n for d in derived for n in d.names}
         columns.used.update(i for n, i in self.names.items() if n in used)
 
     def values(self, row: int, cells: tuple[str, ...], fields) -> dict[str, str] | GameDataError:
-        """field -> text of every templated field of the row, or the first problem met."""
-        from kitgen.data.sandbox import TEMPLATE_ERRORS, error_text
+        """field -> text of every templated field of the row, or the first problem met.  The row's templates
+        share one clock (KITGEN_TEMPLATE_SECONDS of processor time); one that runs out of time or room is
+        refused on this row and, without running again, on every later one."""
+        from kitgen.data.sandbox import TEMPLATE_ERRORS, Lookup, error_text
 
-        base = {n: (cells[i] if i < len(cells) else "") for n, i in self.names.items()}
+        # a cell of spaces is blank, as it is everywhere else: `Name or ...` falls back on it
+        base = {n: (cells[i] if i < len(cells) and cells[i].strip() else "") for n, i in self.names.items()}
         base["row"], base["fields"] = row, fields
         own = {f: (cells[i].strip() if i < len(cells) else "") for f, i in self.mapped.items()}
         out: dict[str, str] = {}
+        clock = TemplateClock()
         for d in self.derived:
+            if d.field in self.costly:
+                return self.costly[d.field]
             context = {**base, **{f: v for f, v in {**own, **out}.items() if f != d.field}}
-            env = getattr(d.template, "environment", None)
-            if env is not None:
-                env.iterations = env.depth = 0
+            values = {n: context[n] for n in d.names if n in context}
             try:
-                with Watchdog(MAX_SECONDS):
-                    out[d.field] = d.template.render({n: context[n] for n in d.names if n in context}).strip()
+                if d.template.__class__ is Lookup:          # one value looked up: nothing to bound
+                    out[d.field] = d.template.render(values).strip()
+                    continue
+                with bounded_render(), clock:
+                    out[d.field] = d.template.render(values).strip()
             except TemplateTimeout:
-                return GameDataError(f"its template was still rendering after {MAX_SECONDS:g} s (a loop too long?)",
-                                     file=self.file, row=row, column=d.key)
+                return self._costly(d, row, f"its template was still rendering after {clock.seconds:g} s of "
+                                            "processor time (a loop too long?); kitgen stops a row's templates "
+                                            "there (KITGEN_TEMPLATE_SECONDS)")
+            except MemoryError:
+                return self._costly(d, row, "out of memory while rendering its template (a value too large?); "
+                                            "kitgen allows itself KITGEN_MEMORY_MB megabytes")
             except TEMPLATE_ERRORS as exc:
+                if isinstance(exc, TemplateCost):
+                    return self._costly(d, row, error_text(exc))
                 return GameDataError(error_text(exc), file=self.file, row=row, column=d.key)
         return out
+
+    def _costly(self, d: Derived, row: int, message: str) -> LimitError:
+        error = self.costly[d.field] = LimitError(message, file=self.file, row=row, column=d.key)
+        return error

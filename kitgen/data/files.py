@@ -11,10 +11,18 @@ named as such.  A game folder may come from someone else, so no file is read
 past :data:`MAX_FILE_BYTES`.
 :func:`read_toml` reads game.toml and layouts.toml through it, within the
 bounds of :mod:`kitgen.data.limits` on nesting.
+
+Whatever the file system answers when kitgen looks at a user's path goes
+through :func:`os_problem`, which says in words what the path is (a loop of
+symbolic links, a name too long, a folder, no permission): :func:`look` asks
+whether something is there, :func:`read_regular` reads it, and the outputs
+report the folders they cannot write the same way.  None of them lets an
+``OSError`` through.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tomllib
@@ -31,6 +39,43 @@ _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLO
 _KINDS = ((stat.S_ISDIR, "is a folder, expected a file"), (stat.S_ISFIFO, "is a named pipe (FIFO), not a file"),
           (stat.S_ISCHR, "is a device, not a file"), (stat.S_ISBLK, "is a device, not a file"),
           (stat.S_ISSOCK, "is a socket, not a file"))
+
+
+_PROBLEMS = {
+    errno.ENOENT: "file not found",
+    errno.ENOTDIR: "file not found (a part of its path is a file, not a folder)",
+    errno.EISDIR: "is a folder, expected a file",
+    errno.ELOOP: "is a loop of symbolic links (a link that leads back to itself, or a chain too long to follow)",
+    errno.ENAMETOOLONG: "has a name too long for the file system (at most 255 bytes a name, 4,096 a path)",
+    errno.EACCES: "cannot be {done}: permission denied",
+    errno.EPERM: "cannot be {done}: not permitted",
+    errno.EROFS: "cannot be {done}: the file system is read-only",
+    errno.ENOSPC: "cannot be {done}: the disk is full",
+    errno.ENXIO: "is a device or socket with nothing behind it",
+}
+
+
+def os_problem(exc: OSError, done: str = "read") -> str:
+    """What an ``OSError`` says about the path it was raised for, in words ("is a loop of symbolic
+    links", "cannot be read: permission denied"); ``done``: what kitgen was doing ("read", "written")."""
+    text = _PROBLEMS.get(exc.errno)
+    if text is None:
+        return f"cannot be {done} ({exc.strerror or type(exc).__name__})"
+    return text.format(done=done)
+
+
+def look(path: Path | str, where: str, follow: bool = True) -> os.stat_result | None:
+    """What is at ``path`` (``follow``: through a symlink there; else the link itself), or None when
+    nothing is (or the path leads through a file); a path that cannot be looked at (a loop of links,
+    a name too long, no permission) is a :class:`GameDataError` naming ``where``."""
+    try:
+        return os.stat(path) if follow else os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise GameDataError(os_problem(exc), file=where) from None
+    except ValueError:                     # a NUL in the path: no file can have that name
+        return None
 
 
 def open_inside(root: Path, name: str | Path, where: str, base: Path | None = None,
@@ -65,7 +110,7 @@ def read_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES, boundary: 
                 raise GameDataError(f"the file grew past {_size(limit)} while being read", file=where)
         return b"".join(chunks)
     except OSError as exc:
-        raise GameDataError(f"cannot read file ({exc.strerror})", file=where) from None
+        raise GameDataError(os_problem(exc), file=where) from None
     finally:
         os.close(fd)
 
@@ -76,12 +121,8 @@ def open_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES, boundary: 
     when it is not one."""
     try:
         fd = os.open(path, _OPEN_FLAGS)
-    except FileNotFoundError:
-        raise GameDataError("file not found", file=where) from None
-    except IsADirectoryError:
-        raise GameDataError("is a folder, expected a file", file=where) from None
     except OSError as exc:
-        raise GameDataError(f"cannot read file ({exc.strerror})", file=where) from None
+        raise GameDataError(os_problem(exc), file=where) from None
     try:
         if boundary is not None and not opened_inside(fd, boundary):
             raise GameDataError("leads outside the game folder (a folder on the way was changed while it was "
@@ -98,7 +139,7 @@ def open_regular(path: Path, where: str, limit: int = MAX_FILE_BYTES, boundary: 
         return fd
     except OSError as exc:
         os.close(fd)
-        raise GameDataError(f"cannot read file ({exc.strerror})", file=where) from None
+        raise GameDataError(os_problem(exc), file=where) from None
     except BaseException:
         os.close(fd)
         raise

@@ -44,6 +44,7 @@ TOP_LEVEL_KEYS = {
     "layouts", "face", "header", "name_required", "icons", "decks",
 }
 MAX_TITLE = 120              # characters of the game's title
+MAX_NAME = 200               # characters of a card's name
 SHOWN_TYPES = 12             # undeclared types named in the warning; the rest are counted
 
 
@@ -229,6 +230,7 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
         lookup.setdefault(ctype.label.strip().casefold(), key)
     found: dict[str, str] = {}        # types the sheet uses but game.toml does not declare: key -> label
     untyped: list[int] = []
+    left_out: list[int] = []          # rows whose count is 0
     cards = []
     for row, cells in sheet.rows:
         fields = Fields(sheet.columns, cells)
@@ -247,27 +249,32 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
             errors.append(GameDataError(message, file=sheet.file, row=row, column=header[field]))
 
         errors: list[GameDataError] = []
-        name = cell("name").strip()
+        count, count_text = 1, cell("count").strip() if "count" in header else ""
+        if count_text:                    # a blank count is one card, as a sheet without a count column
+            number = whole_number(count_text)
+            if number is None:
+                problem(f"count {count_text!r} is not a whole number (0 leaves the row out of the deck)", "count")
+            elif number > MAX_COUNT:
+                problem(f"count {count_text} is more than {MAX_COUNT:,} copies of one card", "count")
+            elif number == 0:             # a card taken out of the deck but kept in the sheet
+                left_out.append(row)
+                continue
+            else:
+                count = number
+        name = " ".join(cell("name").split())     # a name over two lines of its cell wraps as its box needs
         invisible = control_character(name)
         if not name and name_required:
             problem("missing card name (name_required = false in game.toml lets a card go without one)", "name")
         elif invisible:
             problem(f"the name holds the invisible character {invisible}; a name that looks the same "
                     "as another must be the same", "name")
+        elif len(name) > MAX_NAME:
+            problem(f"the name is {len(name):,} characters long; a card's name is at most {MAX_NAME} (it prints "
+                    "on a line or two of its card); put longer text in another column", "name")
         for field in ("name", "text", "value", "corner"):
             rtl = right_to_left(cell(field))
             if rtl:
                 problem(rtl, field)
-        count = 1
-        if "count" in header:
-            count_text = cell("count").strip()
-            number = whole_number(count_text)
-            if number is None or number < 1:
-                problem(f"count {count_text!r} is not a whole number >= 1", "count")
-            elif number > MAX_COUNT:
-                problem(f"count {count_text} is more than {MAX_COUNT:,} copies of one card", "count")
-            else:
-                count = number
         color = cell("color").strip()
         if color:
             try:
@@ -308,7 +315,13 @@ def _cards(sheet: Sheet, mapping: dict[str, int], declared: dict[str, CardType],
     colors = type_colors(len(found), {t.color for t in declared.values()})
     types = dict(declared)
     types.update((key, CardType(key=key, label=label, color=c)) for (key, label), c in zip(found.items(), colors))
-    return tuple(cards), types, _type_warnings(sheet, header.get("type"), types, found, untyped)
+    warnings = _type_warnings(sheet, header.get("type"), types, found, untyped)
+    if left_out:
+        shown = ", ".join(str(r) for r in left_out[:10]) + (", ..." if len(left_out) > 10 else "")
+        rows = f"row {shown} has a count of 0 and prints" if len(left_out) == 1 else \
+            f"{len(left_out)} rows have a count of 0 (rows {shown}) and print"
+        warnings.append(f"{sheet.file}, {_column_text(header['count'])}: {rows} no card")
+    return tuple(cards), types, warnings
 
 
 def _column_text(column: str) -> str:
@@ -389,6 +402,7 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
                                 sheet.file, deck_column)
     if not cards:
         problems.raise_all()          # every row was bad: those are the problems to show
+        raise GameDataError("every row has a count of 0: there is no card to print", file=sheet.file)
     deck = sum(card.count for card in cards)
     if deck > MAX_CARDS:
         raise LimitError(f"the deck has {deck:,} cards (counting every copy); kitgen prints at most "

@@ -128,7 +128,10 @@ class IconLibrary:
     def own_names(self) -> list[str]:
         if self.folder is None or not self.folder.is_dir():
             return []
-        return sorted(p.stem for p in self.folder.iterdir() if p.suffix.lower() in ICON_SUFFIXES and p.is_file())
+        try:
+            return sorted(p.stem for p in self.folder.iterdir() if p.suffix.lower() in ICON_SUFFIXES and p.is_file())
+        except OSError:              # a folder that cannot be listed: the message names no icons
+            return []
 
     def names(self) -> list[str]:
         return sorted(set(self.own_names()) | set(builtin_icons()))
@@ -140,10 +143,22 @@ class IconLibrary:
             return False
         return True
 
+    def missing(self, name: str, where: str) -> bool:
+        """Whether the game has no icon ``name`` at all (neither its own nor a built-in one); a file that
+        is there but broken is still an error, named at ``where``."""
+        try:
+            self.find(name, where)
+        except GameDataError:
+            if name in self._found:           # looked for and not found
+                return True
+            raise
+        return False
+
     def find(self, name: str, where: str) -> Path:
         """The file of icon ``name``, or an error naming ``where`` the icon was asked for."""
         if name not in self._found:
             from kitgen.data.art_files import check_image
+            from kitgen.data.files import look
             from kitgen.data.paths import check_folder, inside
             from kitgen.data.svg_files import check_svg
 
@@ -152,8 +167,11 @@ class IconLibrary:
                 check_folder(self.root, self.folder, where)
                 for suffix in ICON_SUFFIXES:
                     path = inside(self.root, f"icons/{name}{suffix}", where)
-                    if path.is_file():
-                        (check_svg if suffix == ".svg" else check_image)(path, where)
+                    if look(path, f"{where}: icon file 'icons/{name}{suffix}'", follow=False) is not None:
+                        if suffix == ".svg":      # even a folder or a FIFO: the check says what is wrong
+                            check_svg(path, where)
+                        else:
+                            check_image(path, where, "icon file")
                         found = path
                         break
             if found is None and name in builtin_icons():
@@ -168,6 +186,24 @@ class IconLibrary:
         if path.parent == BUILTIN:
             self.builtin_used.add(name)
         return path
+
+
+_NAMED_OR_ESCAPED = re.compile(r"\\.|:([A-Za-z][A-Za-z0-9_-]*):", re.S)
+
+
+def escape_missing(text: str, missing) -> tuple[str, list[str]]:
+    """``text`` with every ``:name:`` for which ``missing(name)`` holds escaped (``\\:name:``), so it prints
+    as written, and those names: an icon not drawn yet is like art not drawn yet, a warning."""
+    names: list[str] = []
+
+    def escape(m: re.Match) -> str:
+        name = m.group(1)
+        if name is None or not missing(name):
+            return m.group()
+        names.append(name)
+        return "\\" + m.group()
+
+    return (_NAMED_OR_ESCAPED.sub(escape, text) if ":" in text else text), names
 
 
 @lru_cache(maxsize=64)

@@ -41,7 +41,7 @@ from kitgen.data.files import read_toml
 from kitgen.data.layout_model import KINDS, Box, Layout, Setting
 from kitgen.data.sandbox import compile_template, environment
 from kitgen.data.values import layout_color
-from kitgen.errors import GameDataError
+from kitgen.errors import GameDataError, LimitError
 from kitgen.layout import lengths
 
 BUILTIN_FILE = Path(__file__).with_name("builtin_layouts.toml")
@@ -71,6 +71,7 @@ STRUCTURE = {"kind", "same_size", "fallback"}
 NOT_TEMPLATED = {"bleed"}
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 RESERVED = {"width", "height", "safe", "min", "max"}
+MAX_EXTENDS = 64               # layouts in one chain of 'extends'
 
 
 def read_layouts(data: dict, root: Path | None, toml_label: str, columns) -> dict[str, Layout]:
@@ -116,6 +117,7 @@ class _Reader:
         self.env = _env()
         self.done: dict[str, Layout] = {}
         self.merged: dict[str, tuple[dict, dict[str, str]]] = {}
+        self.depth: dict[str, int] = {}           # layouts each one extends, one inside another
 
     # --- extends -------------------------------------------------------------------
 
@@ -144,7 +146,12 @@ class _Reader:
             if parent not in self.sources:
                 raise GameDataError(f"layout '{name}' extends '{parent}', which does not exist "
                                     f"(layouts: {', '.join(sorted(self.sources))})", file=file)
+            if len(chain) >= MAX_EXTENDS:            # checked on the way down: the recursion stays shallow
+                self._too_deep((*chain, name, parent))
             base, origin = self._merged(parent, (*chain, name))
+            if self.depth[parent] >= MAX_EXTENDS:     # and on the way up, past layouts read before
+                self._too_deep((*chain, name, parent))
+        self.depth[name] = 0 if parent is None else self.depth[parent] + 1
         merged = {k: v for k, v in base.items() if k not in ("boxes", "vars")}
         merged.update({k: v for k, v in spec.items() if k not in ("boxes", "vars", "extends")})
         vars_ = dict(base.get("vars", {}))
@@ -162,6 +169,11 @@ class _Reader:
         merged["boxes"], merged["vars"] = all_boxes, vars_
         self.merged[name] = (merged, origin)
         return self.merged[name]
+
+    def _too_deep(self, chain: tuple[str, ...]) -> None:
+        first = chain[0]
+        raise LimitError(f"layout '{first}' extends layouts more than {MAX_EXTENDS} deep ('{first}' -> '{chain[1]}' "
+                         f"-> ...); kitgen follows 'extends' at most {MAX_EXTENDS} times", file=self.sources[first][1])
 
     # --- a layout ------------------------------------------------------------------
 
@@ -189,14 +201,15 @@ class _Reader:
         boxes = []
         for box_name, box in spec["boxes"].items():
             boxes.append(self._box(name, box_name, box, origin.get(box_name, file), set(vars_)))
-        names = {b.name for b in boxes}
-        clash = sorted(names & set(vars_))
+        kinds = {b.name: b.kind for b in boxes}       # one table for the whole layout: linear in its boxes
+        var_names = set(vars_)
+        clash = sorted(kinds.keys() & var_names)
         if clash:
             raise GameDataError(f"{where}: '{clash[0]}' names both a box and a value in vars", file=file)
         for holder, settings in [(f"vars.{k}", {k: s}) for k, s in vars_.items()] + [
                 (f"box '{b.name}'", s) for b in boxes for s in (b.settings, *b.fallback, *b.fallback_vars)]:
             for setting in settings.values():
-                self._check_refs(setting, names, set(vars_), boxes, f"{where}, {holder}", file)
+                self._check_refs(setting, kinds, var_names, f"{where}, {holder}", file)
         safe = self._setting(spec.get("safe", "3mm"), "safe", file, f"{where}, key 'safe'")
         free = all(not (s.names - {"back", "game"}) for b in boxes
                    for s in [*b.settings.values(), *(v for f in b.fallback for v in f.values()),
@@ -275,26 +288,26 @@ class _Reader:
         except ValueError as exc:
             raise GameDataError(f"{where}: {exc}", file=file) from None
 
-    def _check_refs(self, setting: Setting, boxes: set[str], var_names: set[str], box_list, where, file):
-        if not setting.constant or not isinstance(setting.value, tuple(_EXPRS)):
+    def _check_refs(self, setting: Setting, kinds: dict[str, str], var_names: set[str], where, file):
+        if not setting.constant or not isinstance(setting.value, _EXPRS):
             return
         for expr in (setting.value if isinstance(setting.value, tuple) else (setting.value,)):
-            check_names(expr, boxes, var_names, {b.name: b.kind for b in box_list}, where, file)
+            check_names(expr, kinds, var_names, where, file)
 
 
 _EXPRS = (lengths.Num, lengths.Name, lengths.Neg, lengths.Bin, lengths.Call, tuple)
 
 
-def check_names(expr, boxes: set[str], var_names: set[str], kinds: dict[str, str], where: str, file: str) -> None:
-    """Refuse a length naming a box or value the layout lacks."""
+def check_names(expr, kinds: dict[str, str], var_names: set[str], where: str, file: str) -> None:
+    """Refuse a length naming a box or value the layout lacks (``kinds``: box name -> its kind)."""
     for name, attr in lengths.names(expr):
         if attr is None and name in ("width", "height", "safe") or (attr is None and name in var_names):
             continue
-        if name in boxes and attr is not None:
+        if name in kinds and attr is not None:
             if attr == "size" and kinds.get(name) != "text":
                 raise GameDataError(f"{where}: {name}.size: only a text box has a type size", file=file)
             continue
-        if name in boxes:
+        if name in kinds:
             raise GameDataError(f"{where}: '{name}' is a box; name one of its edges or sizes, e.g. "
                                 f"{name}.bottom", file=file)
         raise GameDataError(f"{where}: unknown name '{name}' in a length (use width, height, safe, a box's "

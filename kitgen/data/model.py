@@ -42,6 +42,12 @@ class Card:
     def numeric_value(self) -> int | None:
         return int(self.value) if self.value.lstrip("-").isdigit() else None
 
+    @property
+    def label(self) -> str:
+        """How messages name the card: "card 'Fox'", or, for a card the game lets go without a name,
+        "a card without a name"."""
+        return f"card {self.name!r}" if self.name else "a card without a name"
+
 
 @dataclass(frozen=True)
 class Back:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import unicodedata
 from pathlib import Path
 
@@ -128,13 +129,16 @@ def resolve_game_dirs(game_or_path: str | Path) -> tuple[Path, Path, Path, bool]
     bad = control_character(text)
     if bad:
         raise GameDataError(f"the game {text!r} holds the control character {bad}; give a folder or a game name")
+    from kitgen.data.files import look
+
     path = Path(text)
-    if path.is_dir():
+    info = look(path, text)
+    if info is not None and stat.S_ISDIR(info.st_mode):
         return path, path / "templates", path / "art", False
     if text in builtin.builtin_games():
         data, templates, art = builtin.builtin_dirs(text)
         return data, templates, art, True
-    if path.exists():
+    if info is not None:
         raise GameDataError(f"{text} is not a folder; give a game folder holding game.toml and its card sheet")
     names = ", ".join(builtin.builtin_games())
     raise GameDataError(f"no game folder or built-in game named {text!r} (built-in games: {names})")

@@ -39,6 +39,7 @@ class Ruling:
     default: bool | str
     options: tuple[tuple[str, str], ...]
     reason: str
+    number: int = 0     # its place in game.toml's [rulings], from 1: "Playtest ruling N" in the rulebook
 
     @property
     def kind(self) -> type:
@@ -58,10 +59,11 @@ def parse_rulings(raw: Any, where: str) -> tuple[Ruling, ...]:
     """The structured rulings of a game.toml [rulings] table (plain-text ones are left out)."""
     if not isinstance(raw, dict):
         raise GameDataError("'rulings' must be a table", file=where)
-    return tuple(_ruling(name, spec, where) for name, spec in raw.items() if not isinstance(spec, str))
+    return tuple(_ruling(name, spec, where, number) for number, (name, spec) in enumerate(raw.items(), start=1)
+                 if not isinstance(spec, str))
 
 
-def _ruling(name: str, spec: Any, where: str) -> Ruling:
+def _ruling(name: str, spec: Any, where: str, number: int = 0) -> Ruling:
     key = f"rulings.{name}"
     if not isinstance(spec, dict):
         raise GameDataError(f"'{key}' must be a text or a table with {', '.join(TABLE_KEYS)}", file=where)
@@ -92,4 +94,4 @@ def _ruling(name: str, spec: Any, where: str) -> Ruling:
         raise GameDataError(f"'{key}.default' = {value_text(default)!r} is none of its options "
                             f"({', '.join(options)})", file=where)
     return Ruling(name=name, title=spec["title"].strip(), seed=spec["seed"].strip(), default=default,
-                  options=tuple(options.items()), reason=spec["reason"].strip())
+                  options=tuple(options.items()), reason=spec["reason"].strip(), number=number)

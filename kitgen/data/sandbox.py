@@ -4,9 +4,11 @@ Game folders are shared between designers, so their templates are untrusted
 code: they run in jinja2's immutable sandbox with bounds on what one render
 may cost (:mod:`kitgen.data.bounded_sandbox`), where an undefined name is an
 error (never a silent blank), and see only plain data.  Layout templates also
-get three colour filters, ``{{ color | darken(0.35) }}``,
-``{{ color | lighten(0.8) }}`` and ``{{ color | mix("#ffffff", 0.5) }}``, and
-``{{ value | reads_turned }}``: whether a value reads as another upside down (6 and 9).
+get the colour filters ``{{ color | darken(0.35) }}``, ``{{ color | lighten(0.8) }}``,
+``{{ color | mix("#ffffff", 0.5) }}``, ``{{ color | readable }}`` (the colour, darkened just enough
+to read on kitgen's light panel, or on the colour given) and ``{{ color | ink }}`` (white, or dark ink
+where white would not read on the colour), and ``{{ value | reads_turned }}``: whether a value reads
+as another upside down (6 and 9).
 
 Templates read through a loader (the rulebook's) may keep their compiled code
 between runs (:func:`compiled_code_cache`), as Python keeps byte-code: a
@@ -25,7 +27,7 @@ from jinja2 import nodes
 from jinja2.bccache import FileSystemBytecodeCache
 
 from kitgen.data.bounded_sandbox import LimitedSandbox, TemplateLimit
-from kitgen.data.values import mix_colors
+from kitgen.data.values import PANEL_COLOR, ink_on, mix_colors, readable_color
 from kitgen.layout.card_face import reads_differently_turned
 
 
@@ -39,6 +41,8 @@ def environment(**options) -> LimitedSandbox:
     env.filters["darken"] = lambda color, t=0.2: mix_colors(str(color), "#000000", t)
     env.filters["lighten"] = lambda color, t=0.2: mix_colors(str(color), "#ffffff", t)
     env.filters["reads_turned"] = reads_differently_turned
+    env.filters["readable"] = lambda color, background=PANEL_COLOR: readable_color(str(color), str(background))
+    env.filters["ink"] = lambda color: ink_on(str(color))
     return env
 
 
@@ -117,11 +121,11 @@ def error_text(exc: Exception) -> str:
 
 
 _SIMPLE = re.compile(r"^\{\{\s*([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\s*"
-                     r"((?:\|\s*(?:upper|lower|darken|lighten)\s*(?:\(\s*[0-9.]+\s*\))?\s*)*)\}\}$")
-_FILTER = re.compile(r"\|\s*(upper|lower|darken|lighten)\s*(?:\(\s*([0-9.]+)\s*\))?")
+                     r"((?:\|\s*(?:upper|lower|darken|lighten|readable|ink)\s*(?:\(\s*[0-9.]+\s*\))?\s*)*)\}\}$")
+_FILTER = re.compile(r"\|\s*(upper|lower|darken|lighten|readable|ink)\s*(?:\(\s*([0-9.]+)\s*\))?")
 
 
-class _Lookup:
+class Lookup:
     """A template that only prints one value, with simple filters (``{{ back.title | upper }}``): the
     same text as jinja2 gives, without compiling it, as most layout settings are such templates."""
 
@@ -148,7 +152,7 @@ def compile_template(env, source: str) -> tuple:
         simple = _SIMPLE.match(source)
         if simple:
             name, attr, filters = simple.groups()
-            template = _Lookup(env, name, attr, _FILTER.findall(filters or ""))
+            template = Lookup(env, name, attr, _FILTER.findall(filters or ""))
             _COMPILED[source] = (template, {name}, {name: {attr}} if attr else {})
         else:
             names, members = referenced(env, source)

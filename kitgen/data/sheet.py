@@ -1,4 +1,4 @@
-"""Reading a card sheet: CSV (comma, semicolon or tab, sniffed), TSV or an XLSX workbook.
+"""Reading a card sheet: CSV (comma, semicolon, tab or vertical bar, sniffed), TSV or an XLSX workbook.
 
 Every format gives the same :class:`Sheet`: the header row, then each row's
 cells as text with the row's number as a spreadsheet shows it (the header is
@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kitgen.data.columns import Columns
@@ -27,7 +27,7 @@ from kitgen.data.problems import Problems
 from kitgen.errors import GameDataError
 from kitgen.layout.tiling import column_letters
 
-DELIMITERS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+DELIMITERS = {",": "commas", ";": "semicolons", "\t": "tabs", "|": "vertical bars"}   # "|": pycard's and SQL exports'
 XLSX_SUFFIXES = (".xlsx", ".xlsm")
 TSV_SUFFIXES = (".tsv", ".tab")
 OTHER_SPREADSHEETS = (".xls", ".ods", ".numbers", ".xlsb")
@@ -43,6 +43,7 @@ class Sheet:
     rows: tuple[tuple[int, tuple[str, ...]], ...]   # (row number, cells), blank rows left out
     notes: tuple[str, ...] = ()                 # things worth knowing that are not mistakes
     header: HeaderChoice | None = None          # which row was taken as the header, and why
+    sheets: tuple[str, ...] = ()                # a workbook's sheets, in order (the one read among them)
 
     @property
     def has_header(self) -> bool:
@@ -90,7 +91,7 @@ def read_sheet(path: Path, where: str, sheet: str | None = None, problems: Probl
         for row, column, message in formulas.found:
             header = names[column] if column < len(names) and names[column] else column_letters(column)
             problems.add(GameDataError(message, file=file, row=row, column=header))
-        return result
+        return replace(result, sheets=book.sheets)
     if sheet is not None:
         raise GameDataError(f"'#{sheet}' names a sheet, but only an .xlsx workbook has sheets", file=where)
     if raw is None:
@@ -108,7 +109,8 @@ def read_sheet(path: Path, where: str, sheet: str | None = None, problems: Probl
 
 
 def sniff_delimiter(text: str) -> str:
-    """The separator (comma, semicolon or tab) that splits the first non-blank record into most fields."""
+    """The separator (comma, semicolon, tab or vertical bar) that splits the first non-blank record into most
+    fields; on a tie, the first of :data:`DELIMITERS`."""
     best, most = ",", 1
     for delimiter in DELIMITERS:
         reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
@@ -172,7 +174,8 @@ def _sheet(file: str, kind: str, rows: list[tuple[int, list[str]]], problems: Pr
             continue
         extra = [i for i in range(width, len(cells)) if cells[i].strip()]
         if extra and fields_may_spill:
-            sep = "a ';'" if "semicolon" in kind else ("a tab" if "tab" in kind else "a comma")
+            sep = next((f"a {word}" for word, mark in (("tab", "tab"), ("';'", "semicolon"), ("'|'", "vertical bar"))
+                        if mark in kind), "a comma")
             problems.add(GameDataError(f"{len(cells)} fields but the header names {width} columns "
                                        f"({sep} inside a value needs quotes)", file=file, row=number))
             continue

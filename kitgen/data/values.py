@@ -19,7 +19,8 @@ _HEX_COLOR_ALPHA = re.compile(r"^#([0-9a-fA-F]{6})([0-9a-fA-F]{2})?$")
 _WHOLE = re.compile(r"^[0-9]+(\.0*)?$")
 
 # Frame colours for card types nobody declared: distinct, and dark enough for white corner numbers.
-TYPE_PALETTE = ("#2a6f97", "#c44536", "#3a7d44", "#7b4b94", "#c9711d", "#1b8a7a",
+# each dark enough that kitgen's own face can print it lightened as a big value on its paper (3:1 at least)
+TYPE_PALETTE = ("#2a6f97", "#c44536", "#3a7d44", "#7b4b94", "#b5621b", "#1b8a7a",
                 "#8c5e34", "#b5446e", "#56656f", "#5f8a3a", "#3d5a80", "#a44a3f")
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
@@ -51,7 +52,7 @@ def type_colors(count: int, taken: set[str] = frozenset()) -> list[str]:
     hue = 0.0
     while len(colors) < count:
         hue = (hue + 0.618033988749895) % 1.0           # the golden angle keeps neighbours apart
-        r, g, b = colorsys.hls_to_rgb(hue, 0.40, 0.55)
+        r, g, b = colorsys.hls_to_rgb(hue, 0.34, 0.55)   # as dark as the palette: readable as text too
         color = "#" + "".join(f"{round(c * 255):02x}" for c in (r, g, b))
         if color not in colors and color not in taken:
             colors.append(color)
@@ -109,6 +110,48 @@ def layout_color(value: str) -> tuple[float, float, float, float] | None:
     rgb, alpha = found.group(1), found.group(2)
     r, g, b = (int(rgb[i:i + 2], 16) / 255 for i in (0, 2, 4))
     return r, g, b, (int(alpha, 16) / 255 if alpha else 1.0)
+
+
+def luminance_of(rgb) -> float:
+    """Relative luminance as WCAG 2 defines it of (red, green, blue) from 0 to 1: 0 for black, 1 for white."""
+    def linear(v: float) -> float:
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = rgb[:3]
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def contrast_of(a: str, b: str) -> float:
+    """The WCAG 2 contrast ratio of two colours like ``#2f5da8``, from 1 (the same) to 21."""
+    la, lb = sorted((luminance_of(layout_color(a) or (1, 1, 1)), luminance_of(layout_color(b) or (1, 1, 1))),
+                    reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+PANEL_COLOR = "#fbf7ec"      # the light panel of kitgen's own face
+INK_COLOR = "#2b2420"        # its dark text
+LEGIBLE = 3.0                # contrast that reads in print (see kitgen.render.card_contrast)
+
+
+def readable_color(color: str, background: str = PANEL_COLOR, ratio: float = LEGIBLE) -> str:
+    """``color`` when it reads on ``background`` (``ratio`` or more), else the least darker (on a light
+    background; lighter on a dark one) shade of it that does: a designer's yellow printed on kitgen's
+    light panel becomes an ochre."""
+    if layout_color(color) is None or contrast_of(color, background) >= ratio:
+        return color
+    end = "#000000" if luminance_of(layout_color(background) or (1, 1, 1)) > 0.18 else "#ffffff"
+    for step in range(1, 21):
+        shade = mix_colors(color, end, step / 20)
+        if contrast_of(shade, background) >= ratio:
+            return shade
+    return end
+
+
+def ink_on(color: str, light: str = "#ffffff", dark: str = INK_COLOR) -> str:
+    """The colour of text on ``color``: white while it reads there, else kitgen's dark ink."""
+    if layout_color(color) is None or contrast_of(light, color) >= LEGIBLE:
+        return light
+    return dark if contrast_of(dark, color) > contrast_of(light, color) else light
 
 
 def mix_colors(color: str, other: str, t: float) -> str:

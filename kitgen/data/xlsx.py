@@ -41,6 +41,7 @@ class XlsxSheet:
     name: str                                   # the sheet's name in the workbook
     rows: list[tuple[int, list[str]]]           # (row number, cells from column A)
     formulas: FormulaProblems                   # formula cells without a saved value, or with an error
+    sheets: tuple[str, ...] = ()                # every sheet of the workbook, in order
 
 
 def read_xlsx(data: bytes, where: str, sheet: str | None) -> XlsxSheet:
@@ -62,7 +63,8 @@ def read_xlsx(data: bytes, where: str, sheet: str | None) -> XlsxSheet:
                                 "as data = \"file.xlsx#Sheet\" in game.toml", file=where)
         rewritten = out.getvalue()
     del strings, parts
-    return XlsxSheet(name=book.name, rows=_read_values(rewritten, where, book.name), formulas=cells.formulas)
+    return XlsxSheet(name=book.name, rows=_read_values(rewritten, where, book.name), formulas=cells.formulas,
+                     sheets=book.sheets)
 
 
 def _read_values(data: bytes, where: str, name: str) -> list[tuple[int, list[str]]]:

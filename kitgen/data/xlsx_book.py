@@ -36,6 +36,7 @@ class Book:
     name: str             # the sheet read
     part: str             # its member of the archive
     date1904: bool        # dates count from 1904, as in old Mac workbooks
+    sheets: tuple[str, ...] = ()   # the names of all the workbook's sheets, in order
 
 
 def read_book(parts: Parts, wanted: str | None) -> Book:
@@ -70,7 +71,7 @@ def read_book(parts: Parts, wanted: str | None) -> Book:
     if parts.find(part) is None:
         raise GameDataError(f"sheet {name!r} is not a sheet of cells (a chart?); name another one "
                             "as data = \"file.xlsx#Sheet\" in game.toml", file=where)
-    return Book(name=name, part=part, date1904=sheets.date1904)
+    return Book(name=name, part=part, date1904=sheets.date1904, sheets=tuple(s[0] for s in sheets.found))
 
 
 class _Sheets(Elements):

@@ -4,8 +4,9 @@ A length is a small arithmetic expression: numbers with a unit (``mm``, ``cm``,
 ``in``, ``pt``, ``%``), bare numbers, ``+ - * /``, parentheses, ``min()`` and
 ``max()``, the trim's ``width`` and ``height``, a layout's named values
 (``frame``) and other boxes' places (``art.bottom``, ``title.size``).
-:func:`parse` turns the text into a tree once; :func:`evaluate` computes it
-in points for one card.  Lengths in mm, cm, in and pt are multiplied by the
+:func:`parse` turns the text into a tree once, of at most :data:`MAX_DEPTH`
+levels (brackets, functions, signs and operations inside one another, each a
+level: ``a + b + c`` is two); :func:`evaluate` computes it in points for one card.  Lengths in mm, cm, in and pt are multiplied by the
 layout's scale (a layout drawn at another card size than it was made for);
 ``%`` is a share of the trim (or of what the key measures) and is not.
 Nothing here draws.
@@ -15,11 +16,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Union
 
 from kitgen.units import MM, PT_PER_INCH
 
 UNITS = {"mm": MM, "cm": 10 * MM, "in": PT_PER_INCH, "pt": 1.0}
+MAX_DEPTH = 64              # levels of a length's tree: far more than a layout needs, far less than Python's stack
 ATTRS = ("x", "y", "w", "h", "right", "bottom", "size")
 FUNCTIONS = ("min", "max")
 _TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d*)?|\.\d+)(?P<unit>mm|cm|in|pt|%)?(?![A-Za-z_])"
@@ -69,9 +72,15 @@ def parse(text: str | int | float) -> Expr:
         raise LengthError(f"{text!r} is not a length")
     if isinstance(text, (int, float)):
         return Num(float(text), None)
-    tokens = _tokens(str(text))
-    parser = _Parser(tokens, str(text))
-    expr = parser.expr()
+    return _parse_text(str(text))
+
+
+@lru_cache(maxsize=4096)
+def _parse_text(text: str) -> Expr:
+    """The tree of a written length (a layout writes the same lengths many times; trees are never changed)."""
+    tokens = _tokens(text)
+    parser = _Parser(tokens, text)
+    expr, _ = parser.expr()
     if parser.pos < len(tokens):
         raise LengthError(f"unexpected {tokens[parser.pos][1]!r} in {text!r}")
     return expr
@@ -98,8 +107,11 @@ def _tokens(text: str) -> list[tuple[str, object]]:
 
 
 class _Parser:
+    """Reads tokens into a tree; each method returns (tree, its depth), and no tree grows deeper than
+    MAX_DEPTH (brackets are checked on the way down, so the parser's own recursion stays shallow too)."""
+
     def __init__(self, tokens, text):
-        self.tokens, self.text, self.pos = tokens, text, 0
+        self.tokens, self.text, self.pos, self.nesting = tokens, text, 0, 0
 
     def peek(self):
         return self.tokens[self.pos] if self.pos < len(self.tokens) else (None, None)
@@ -113,26 +125,42 @@ class _Parser:
         self.pos += 1
         return kind, value
 
-    def expr(self) -> Expr:
-        left = self.term()
+    def check(self, depth: int) -> int:
+        if depth > MAX_DEPTH:
+            raise LengthError(f"{self.text!r} is nested more than {MAX_DEPTH} levels deep (brackets, min() and "
+                              "max(), signs and + - * / inside one another, each a level); write it more simply")
+        return depth
+
+    def expr(self) -> tuple[Expr, int]:
+        left, depth = self.term()
         while self.peek()[1] in ("+", "-"):
             op = self.take()[1]
-            left = Bin(op, left, self.term())
-        return left
+            right, deep = self.term()
+            left, depth = Bin(op, left, right), self.check(max(depth, deep) + 1)
+        return left, depth
 
-    def term(self) -> Expr:
-        left = self.factor()
+    def term(self) -> tuple[Expr, int]:
+        left, depth = self.factor()
         while self.peek()[1] in ("*", "/"):
             op = self.take()[1]
-            left = Bin(op, left, self.factor())
-        return left
+            right, deep = self.factor()
+            left, depth = Bin(op, left, right), self.check(max(depth, deep) + 1)
+        return left, depth
 
-    def factor(self) -> Expr:
+    def factor(self) -> tuple[Expr, int]:
+        self.nesting = self.check(self.nesting + 1)
+        try:
+            return self._factor()
+        finally:
+            self.nesting -= 1
+
+    def _factor(self) -> tuple[Expr, int]:
         kind, value = self.take()
         if kind == "num":
-            return Num(*value)
+            return Num(*value), 1
         if kind == "op" and value == "-":
-            return Neg(self.factor())
+            arg, depth = self.factor()
+            return Neg(arg), self.check(depth + 1)
         if kind == "op" and value == "+":
             return self.factor()
         if kind == "op" and value == "(":
@@ -149,11 +177,11 @@ class _Parser:
                     self.take(",")
                     args.append(self.expr())
                 self.take(")")
-                return Call(value, tuple(args))
+                return Call(value, tuple(a for a, _ in args)), self.check(max(d for _, d in args) + 1)
             name, _, attr = value.partition(".")
             if attr and attr not in ATTRS:
                 raise LengthError(f"{value!r} in {self.text!r}: a box has {', '.join(ATTRS)}")
-            return Name(name, attr or None)
+            return Name(name, attr or None), 1
         raise LengthError(f"unexpected {value!r} in {self.text!r}")
 
 

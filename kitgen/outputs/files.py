@@ -222,7 +222,7 @@ def write_files(folder: Path, files: dict[str, bytes], option: str = "--out") ->
     """
     ensure_dir(folder, option)
     for name in files:
-        if (folder / name).is_dir():
+        if os.path.isdir(folder / name):
             raise OutputError(f"{option}: {folder / name} is a folder; remove it or choose another {option}")
     _publish(folder, files, option)
     return [folder / name for name in files]

@@ -186,14 +186,18 @@ def build_kit(game_or_path: str | Path, out: str | Path = "output",
     """Render every part of the kit in memory, then write them all atomically.
 
     The first problem stops the build; its message says how many more
-    :func:`validate_game` would list.  ``progress(done, total)`` is told of
-    every page of cards drawn and every other part made.
+    :func:`validate_game` would list (validate is run to count them, except where
+    it would stop at the same problem: one that reading the game raised where no
+    collecting goes on, such as a mistake in a layout).  ``progress(done, total)``
+    is told of every page of cards drawn and every other part made.
     """
     try:
         return _build(game_or_path, out, options, progress)
     except LimitError:
         raise
     except (GameDataError, RenderError) as exc:
+        if getattr(exc, "validate_stops_here", False):
+            raise
         raise _count_problems(game_or_path, exc) from None
 
 
@@ -221,7 +225,11 @@ def _build(game_or_path, out, options: BuildOptions, progress: Report | None = N
     if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET_MM for v in options.back_offset_mm):
         raise OptionError("--back-offset", f"each shift must be within ±{MAX_BACK_OFFSET_MM:g} mm, not "
                           + ",".join(f"{v:g}" for v in options.back_offset_mm))
-    game = load_game(game_or_path)
+    try:
+        game = load_game(game_or_path)
+    except GameDataError as exc:      # raised where validate stops reading too, unless collecting goes on past it
+        exc.validate_stops_here = not getattr(exc, "among_others", False)
+        raise
     check_printed_glyphs(game_or_path, game)
     paper = paper_size(options.paper)
     size_option = "--card-size" if options.card_size else f"{_label(game_or_path, game, 'game.toml')}: card_size"

@@ -3,7 +3,7 @@
 A build or export holds an exclusive ``flock`` on ``.<name>.kitgen-lock``
 beside the folder it writes (:func:`kit_lock`), from the moment it knows the
 folder until it is done; worker processes close their inherited copy
-(:func:`forget_locks`).  A second run waits up to :data:`LOCK_WAIT` seconds,
+(:func:`forget_locks`).  A second run waits up to ``KITGEN_LOCK_WAIT`` seconds (3 unless set),
 then fails with one line naming the holder.  The kernel drops the lock when
 its process ends, kill -9 included.
 """
@@ -17,27 +17,25 @@ from pathlib import Path
 from typing import Iterator
 
 from kitgen.outputs.files import MARK, OutputError, ensure_dir
+from kitgen.settings import number
 
 try:
     import fcntl
 except ImportError:          # Windows: no flock; kitgen runs unlocked there
     fcntl = None
 
-LOCK_WAIT = float(os.environ.get("KITGEN_LOCK_WAIT", "3"))   # seconds a second run waits for the lock
-
-
 @contextlib.contextmanager
 def kit_lock(target: Path, what: str, option: str = "--out", wait: float | None = None) -> Iterator[None]:
     """Hold the lock of the folder ``target`` while the block runs (``what``: the command, shown to a
-    second run that finds the lock taken).  Waits up to ``wait`` (default :data:`LOCK_WAIT`) seconds."""
+    second run that finds the lock taken).  Waits up to ``wait`` seconds (default: ``KITGEN_LOCK_WAIT``)."""
     if fcntl is None:
         yield
         return
     target = Path(target)
-    created = [p for p in (target.parent, *target.parent.parents) if not p.exists()]
+    created = [p for p in (target.parent, *target.parent.parents) if not os.path.lexists(p)]
     ensure_dir(target.parent, option)
     path = target.parent / f".{target.name}{MARK}lock"
-    fd = _acquire(path, target, option, LOCK_WAIT if wait is None else wait)
+    fd = _acquire(path, target, option, number("KITGEN_LOCK_WAIT") if wait is None else wait)
     _held.add(fd)
     try:
         os.ftruncate(fd, 0)

@@ -11,11 +11,13 @@ rules in.
 from __future__ import annotations
 
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from kitgen.data.columns import GUESSES, flag_columns, guess_by_content, guess_columns, implicit_column
+from kitgen.data.files import look
 from kitgen.data.paths import control_character
 from kitgen.data.problems import Problems
 from kitgen.data.sheet import TSV_SUFFIXES, XLSX_SUFFIXES, read_sheet, split_sheet_name
@@ -83,13 +85,21 @@ def _new_folder(path: Path, title: str | None) -> tuple[Path, str]:
     if bad:
         raise OptionError("PATH", f"the folder's name holds the control character {bad}, and kitgen reads no game "
                           "folder named so; choose another name")
-    if path.exists() and (not path.is_dir() or any(path.iterdir())):
+    there = look(path, f"PATH {path}")
+    if there is not None and (not stat.S_ISDIR(there.st_mode) or any(path.iterdir())):
         raise OptionError("PATH", f"{path} already exists and is not empty; choose a new folder")
     if title is not None and not title.strip():
         raise OptionError("--title", "the title is blank; give the game's name, e.g. --title \"Star Traders\"")
     title = (title or path.name.replace("-", " ").replace("_", " ").strip().title() or "My Game").strip()
     check_title(title)
     return path, title
+
+
+def _is_file(path: Path) -> bool:
+    """Whether a regular file is at ``path``; a path the system cannot look at (a loop of links, a name too
+    long) is an error naming it."""
+    there = look(path, f"--from {path}")
+    return there is not None and stat.S_ISREG(there.st_mode)
 
 
 def check_title(title: str) -> None:
@@ -156,6 +166,7 @@ FIELD_NOTES = {
     "text": "the effect text",
     "art": "a picture in art/ (of a web address, its file name)",
     "color": "the card's own frame colour, like #2f5da8",
+    "deck": "the deck the card is printed and exported in",
 }
 
 
@@ -165,16 +176,17 @@ class MadeFromSheet:
     sheet: str                 # the sheet as copied, e.g. "cards.xlsx#Deck"
     summary: str               # what was mapped and declared, for the command's report
     header: str = ""           # which row is the header, and why
+    workbook: str = ""         # a workbook of several sheets: which one was read, and how to read another
 
 
 def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFromSheet:
     """Write a game folder at ``path`` around the card sheet ``sheet`` (``file.xlsx#Sheet`` for one sheet)."""
     source = Path(sheet)
     sheet_name = None
-    if not source.is_file():
+    if not _is_file(source):
         file, sheet_name = split_sheet_name(sheet)
         source = Path(file)
-    if not source.is_file():
+    if not _is_file(source):
         raise OptionError("--from", f"{sheet}: no such file")
     path, title = _new_folder(path, title)
     table = read_sheet(source, str(source), sheet_name, Problems(collect=True))
@@ -205,6 +217,14 @@ def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFr
         shown = toml_string(_spaced(header))
         lines.append(f"# {shown} is not mapped: templates read it as card.fields[{shown}]")
     data_comment = "" if sheet_name else "  # the card sheet; \"file.xlsx#Sheet\" names one sheet of a workbook"
+    workbook = ""
+    if sheet_name is None and len(table.sheets) > 1:     # the first of several: say so, and how to read another
+        other = table.sheets[1]
+        shown = ", ".join(repr(name) for name in table.sheets[:12]) + (", ..." if len(table.sheets) > 12 else "")
+        data_comment = (f"  # the workbook's first sheet, {table.sheets[0]!r}; "
+                        f"{toml_string(copy + '#' + other)} reads another")
+        workbook = (f"{len(table.sheets)} sheets ({comment_text(shown)}); the game reads the first; "
+                    f"data = {toml_string(copy + '#' + other)} in game.toml reads another")
     if not (table.has_header and table.header_row == 1):
         row = table.header_row if table.has_header else "false"
         data_comment += f"\nheader = {row}  # {comment_text(table.header_line)}"
@@ -227,7 +247,7 @@ def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFr
     summary = (f"mapped {mapped_names or 'nothing'}" + (f"; worked out {derived} from the row" if derived else "")
                + f"; {len(types)} card {'type' if len(types) == 1 else 'types'} declared; "
                f"{len(left)} {'column' if len(left) == 1 else 'columns'} left to templates")
-    return MadeFromSheet(files=written, sheet=data, summary=summary, header=table.header_line)
+    return MadeFromSheet(files=written, sheet=data, summary=summary, header=table.header_line, workbook=workbook)
 
 
 def _name_in_template(columns, i: int) -> str:

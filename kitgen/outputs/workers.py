@@ -31,7 +31,7 @@ import threading
 from multiprocessing.connection import wait
 from typing import Any, Callable, Sequence
 
-from kitgen.errors import WorkerFailed
+from kitgen.errors import LimitError, WorkerFailed
 from kitgen.outputs.interrupts import check_stop
 
 AHEAD = 2           # tasks a worker holds at once: the next one waits in its pipe while it works
@@ -66,7 +66,10 @@ def start_worker() -> None:
 
             ctypes.CDLL(None).prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
-            pass
+            return
+        parent = multiprocessing.parent_process()
+        if parent is not None and os.getppid() != parent.pid:
+            os._exit(1)     # the main process was killed before the line above took effect: no one to work for
 
 
 def one_line(exc: BaseException) -> str:
@@ -136,7 +139,8 @@ class Beside:
     Only a process with no other live thread forks (a thread could hold a lock the fork would copy
     held), and only where the system forks.  Whenever the forked process cannot give the value (an
     exception, a crash, no fork), :meth:`result` works it out here instead, so a mistake in the game
-    raises its own exception, as without this class.  :meth:`stop` ends the process early (Ctrl-C).
+    raises its own exception, as without this class; a :class:`~kitgen.errors.LimitError` (a template
+    out of time or room, as costly to meet twice) is raised here with the forked process's message.  :meth:`stop` ends the process early (Ctrl-C).
     """
 
     def __init__(self, func: Callable[..., Any], *args: Any):
@@ -160,6 +164,8 @@ class Beside:
                 self.stop()
             if ok:
                 return value
+            if isinstance(value, LimitError):
+                raise value
         check_stop()
         return self.func(*self.args)
 
@@ -184,6 +190,8 @@ def _work_beside(pipe, func: Callable[..., Any], args: tuple) -> None:
     start_worker()
     try:
         pipe.send((True, func(*args)))
+    except LimitError as exc:       # as costly to meet again (a template out of time): told as it is
+        _send(pipe, (False, LimitError(str(exc))))
     except BaseException:           # the main process works it out again and meets the same problem
         _send(pipe, (False, None))
     finally:

@@ -9,9 +9,8 @@ one per distinct back, and every art image once.
 
 from __future__ import annotations
 
-from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateTimeout
 from kitgen.data.card_context import card_context
-from kitgen.data.icons import IconLibrary
+from kitgen.data.icons import IconLibrary, escape_missing
 from kitgen.errors import RenderError
 from kitgen.layout.card_boxes import Known
 from kitgen.render import fonts
@@ -32,10 +31,13 @@ class CardPainter:
         self.icons = IconLibrary(game.root if user else None)
         self._icons: dict[str, Icon] = {}
         self._with_icons: dict[str, str] = {}
+        self._written: dict[str, str] = {}            # a text -> the same with icons the game lacks written out
         self.rendered: dict[tuple, str] = {}          # (setting, the values its template reads) -> its text
+        self.costly: dict[int, Exception] = {}        # setting -> the error of its template out of time or room
         self._known: dict[tuple, Known] = {}          # places and boxes worked out, see known()
         self.constants: dict[str, dict] = {}          # layout -> (box, key, step) -> a setting without a template
         self.fitted_texts: dict = {}                  # TextSetting -> its TextFit
+        self.covering: dict[tuple, str] = {}          # (family, text, bold, italic) -> the family that prints it
         self._contexts: dict[int, dict] = {}
         self._faces: dict[int, list[Drawn]] = {}
         self._backs: dict[tuple, list[Drawn]] = {}
@@ -70,6 +72,19 @@ class CardPainter:
             got = self._with_icons[text] = self.game.tokens.substitute(text)
         return got
 
+    def without_missing_icons(self, text: str, where) -> str:
+        """``text`` with each ``:name:`` the game has no icon for made to print as written, with a warning
+        (once for each name) naming ``where`` it was first met, as for art not drawn yet."""
+        got = self._written.get(text)
+        if got is None:
+            got, names = escape_missing(text, lambda name: self.icons.missing(name, str(where)))
+            self._written[text] = got
+            for name in names:
+                self.warn(("icon", name), f"{where}: no icon ':{name}:' in icons/ nor among kitgen's own (see "
+                                          f"docs/layouts.md), so it prints as written; add icons/{name}.svg (or "
+                                          ".png), or write \\: for a colon that starts no icon")
+        return got
+
     def icon(self, name: str, where: str) -> Icon:
         if name not in self._icons:
             self._icons[name] = Icon(name, self.icons.find(name, where))
@@ -98,10 +113,6 @@ class CardPainter:
             caps = self._caps_of(layout)
             return _alone_if_wrong(lambda alone: Arrangement(self, layout, card, self.context(card), caps,
                                                              alone).arrange())
-        except TemplateTimeout:
-            where = f" (row {card.row}, card {card.name!r})" if card is not None else ""
-            raise RenderError(f"{layout.file}, layout '{layout.name}'{where}: its templates were still rendering "
-                              f"after {MAX_SECONDS:g} s (a loop too long?)") from None
         except RenderError as exc:
             # the same problem met on many cards (a type's label, the back's title) is reported once
             key = getattr(exc, "same_as", None) or str(exc)
@@ -167,7 +178,7 @@ class CardPainter:
         for d, what, colour, behind, value in problems(drawn, self, self._contrast_memo):
             where = f"{d.box.file or layout.file}, layout '{layout.name}', box '{d.box.name}'"
             if card is not None:
-                where += f" (row {card.row}, card {card.name!r})"
+                where += f" (row {card.row}, {card.label})"
             thing = "its text" if what == "text" else f"the icon '{what}' (of one colour)"
             self.warn((layout.name, d.box.name, what, hex_colour(colour), hex_colour(behind)),
                       f"{where}: {thing} ({hex_colour(colour)}) has a contrast of {value:.1f}:1 against "
@@ -219,8 +230,8 @@ def _alone_if_wrong(arrange):
     """``arrange(False)``: a card arranged with what earlier cards worked out.  If that raises, the
     card is arranged again alone (``arrange(True)``), and that one's answer stands: which box a problem
     is met at first (a circle of places, say) can hang on the order in which the boxes were worked
-    out, and a problem is told as it is on the card alone.  Templates stuck in a loop are not tried
-    twice."""
+    out, and a problem is told as it is on the card alone.  Templates out of time or room
+    (a :class:`~kitgen.errors.LimitError`) are not tried twice."""
     try:
         return arrange(False)
     except RenderError:

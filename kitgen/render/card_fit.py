@@ -12,16 +12,15 @@ only then is refused with a message naming the card.
 
 from __future__ import annotations
 
-import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateTimeout, Watchdog
+from kitgen.data.bounded_sandbox import TemplateClock, TemplateCost, TemplateTimeout, bounded_render, template_lines
 from kitgen.data.card_context import sources
 from kitgen.data.layouts import at_line, parse_value
-from kitgen.data.sandbox import TEMPLATE_ERRORS, error_text
-from kitgen.errors import KitgenError, RenderError
+from kitgen.data.sandbox import TEMPLATE_ERRORS, Lookup, error_text
+from kitgen.errors import KitgenError, LimitError, RenderError
 from kitgen.layout import lengths
 from kitgen.layout.card_boxes import Place, Places, outside_safe_zone, place_problem, with_bleed
 from kitgen.layout.card_face import fit_image
@@ -31,7 +30,7 @@ from kitgen.render import fonts
 from kitgen.render.art_frame import frame_depths
 from kitgen.render.card_text import ALIGN, PARA_LEADING, TextFit, TextSetting, attempts, largest_fit, needed_width
 from kitgen.render.images import image_size
-from kitgen.render.rich_text import LineSetter, icon_names, parse, plain_text, unread_markers
+from kitgen.render.rich_text import LineSetter, Run, icon_names, parse, plain_text, unread_markers, unread_tags
 from kitgen.units import MM, to_mm
 
 DEFAULT_FLOOR = 6.0               # no text prints smaller, unless a box says so (points)
@@ -102,6 +101,7 @@ class Arrangement:
         self._constants = painter.constants.setdefault(layout.name, {})    # the same for every card
         self.fitted: dict[str, tuple[int, float]] = {}   # box -> (fallback step, size) its text fits at
         self._reads: list | None = None    # what the box being arranged reads that may differ from card to card
+        self.clock = TemplateClock()       # the processor time this card's templates may take
 
     # --- settings ----------------------------------------------------------------------
 
@@ -111,7 +111,7 @@ class Arrangement:
         found = sources(setting, card, painter.game) if setting is not None and not setting.constant else []
         columns = [s for s in found if s.startswith(("column", "[columns]"))]
         if columns and card is not None:
-            return f"{painter.source}, row {card.row}, {', '.join(columns)} (card {card.name!r})"
+            return f"{painter.source}, row {card.row}, {', '.join(columns)} ({card.label})"
         if found:
             return f"{painter.toml}, {', '.join(found)}"
         return self.in_layout(box)
@@ -126,7 +126,7 @@ class Arrangement:
         file = at_line(box.file or self.layout.file, source, line) if line else (box.file or self.layout.file)
         text = f"{file}, layout '{self.layout.name}', box '{box.name}'" + (f", key '{key}'" if key else "")
         if self.card is not None:
-            text += f" (row {self.card.row}, card {self.card.name!r})"
+            text += f" (row {self.card.row}, {self.card.label})"
         return text
 
     def render(self, setting, box, key: str) -> str:
@@ -142,22 +142,46 @@ class Arrangement:
         return self._render(setting, box, key)
 
     def _render(self, setting, box, key: str) -> str:
+        costly = self.painter.costly.get(id(setting))
+        if costly is not None:            # it ran out of time or room on an earlier card: not tried again
+            raise costly
         try:
             values = {n: self.context[n] for n in setting.names if n in self.context}
             if "vars" in setting.names:
                 values["vars"] = _VarTexts(self)
-            env = getattr(setting.template, "environment", None)
-            if env is not None:
-                env.iterations = env.depth = 0           # the sandbox's bounds count one render at a time
-            return setting.template.render(values)
+            if setting.template.__class__ is Lookup:     # one value looked up: nothing to bound
+                return setting.template.render(values)
+            with bounded_render(), self.clock:
+                return setting.template.render(values)
         except KitgenError:
             raise
+        except TemplateTimeout as exc:
+            raise self._costly(setting, box, key, exc, f"template still rendering after {self.clock.seconds:g} s "
+                               "of processor time (a loop too long?); kitgen stops a card's templates there "
+                               "(KITGEN_TEMPLATE_SECONDS)") from None
+        except MemoryError as exc:
+            raise self._costly(setting, box, key, exc, "out of memory while rendering this template (a value too "
+                               "large?); kitgen allows itself KITGEN_MEMORY_MB megabytes") from None
         except TEMPLATE_ERRORS as exc:
-            line = next((f.lineno for f in reversed(traceback.extract_tb(exc.__traceback__))
-                         if f.filename == "<template>"), None)
-            where = (self.in_layout(box, key, line, setting.source) if box is not None else
-                     f"{at_line(self.layout.file, setting.source, line)}, layout '{self.layout.name}', {key}")
-            raise RenderError(f"{where}: {error_text(exc)}") from None
+            if isinstance(exc, TemplateCost):
+                raise self._costly(setting, box, key, exc, error_text(exc)) from None
+            raise RenderError(f"{self._template_at(setting, box, key, exc)}: {error_text(exc)}") from None
+
+    def _template_at(self, setting, box, key: str, exc: BaseException) -> str:
+        """The template of ``setting`` as a message names it: file, line, layout, box or vars, and card."""
+        line = next((line for file, line in reversed(template_lines(exc.__traceback__)) if file == "<template>"),
+                    None)
+        if box is not None:
+            return self.in_layout(box, key, line, setting.source)
+        card = f" (row {self.card.row}, card {self.card.name!r})" if self.card is not None else ""
+        return f"{at_line(self.layout.file, setting.source, line)}, layout '{self.layout.name}', {key}{card}"
+
+    def _costly(self, setting, box, key: str, exc: BaseException, message: str) -> LimitError:
+        """A template that ran out of time or room: refused at once, and on every later card without
+        running it again (it would cost as much each time)."""
+        error = LimitError(message, file=self._template_at(setting, box, key, exc))
+        self.painter.costly[id(setting)] = error
+        return error
 
     def value(self, box, key: str) -> Any:
         """A setting of ``box`` at its fallback step, parsed (a template's is noted among the reads)."""
@@ -261,10 +285,6 @@ class Arrangement:
             self._reads.extend(reads)
 
     def _until_fitted(self, attempt):
-        with Watchdog(MAX_SECONDS):        # one card's templates may not take longer than a rulebook's
-            return self._fitting(attempt)
-
-    def _fitting(self, attempt):
         while True:
             try:
                 return attempt()
@@ -300,8 +320,21 @@ class Arrangement:
             if one is not None:
                 if box.kind in ("image", "icons"):      # its messages name this card's row
                     one = replace(one, where=self.where(box, box.get("content", self.steps[box.name])))
+                    self._find_pictures(one)
                 drawn.append(one)
         return drawn
+
+    def _find_pictures(self, drawn: Drawn) -> None:
+        """The art of an image box, the icons of an icons box, looked up as drawing them will: what cannot be
+        drawn (a path leading out of the game folder, a damaged file) is met here, in validate too."""
+        from kitgen.render.card_draw import icon_box_names
+
+        p = self.painter
+        if drawn.box.kind == "image":
+            p.art.find(drawn.content.strip(), drawn.where)
+        else:
+            for name in icon_box_names(drawn.content):
+                p.icon(name, drawn.where)
 
     def _box(self, box) -> Drawn | None:
         """``box`` arranged on this card (None: not shown)."""
@@ -397,6 +430,8 @@ class Arrangement:
         text = self.value(box, "content") or "" if "content" in box.settings else ""
         if text and box.kind in ("text", "icons"):
             text = self.painter.with_icons(text)
+            if box.kind == "text" and ":" in text:
+                text = self.painter.without_missing_icons(text, _Where(self, box))
         return text
 
     # --- text ------------------------------------------------------------------------------
@@ -438,9 +473,11 @@ class Arrangement:
         if not p.fonts.has(family):
             raise self.layout_error(box, f"no font named {family!r} (fonts: {', '.join(p.fonts.names())}; "
                                          "a game's own go in its fonts/ folder)", "font")
+        if p.fonts.files:                 # the game has fonts of its own: one may have what this one lacks
+            family = self._covering(box, family, bold, italic)
         try:
             how = self._text_setting(box, family, bold, italic)
-        except (lengths.LengthError, KitgenError, Overflow, TemplateTimeout) as exc:
+        except (lengths.LengthError, KitgenError, Overflow) as exc:
             how, late = None, exc          # raised once the text's own checks are done, as they come first
         fitted = p.fitted_texts.get(how) if how is not None else None
         if fitted is None:
@@ -461,6 +498,21 @@ class Arrangement:
             p.fitted_texts[how] = fitted
         return fitted
 
+    def _covering(self, box, family: str, bold: bool, italic: bool) -> str:
+        """``family``, or when it lacks a character of the box's text, the first family of the game's
+        fonts/ that has them all (a Chinese name in a deck laid out in DejaVu Sans)."""
+        p = self.painter
+        key = (family, self.content(box), bold, italic)
+        if key not in p.covering:
+            pieces = parse(key[1], bold, italic)
+            texts = {(r.bold, r.italic): "" for r in pieces if isinstance(r, Run)}
+            for r in pieces:
+                if isinstance(r, Run):
+                    texts[r.bold, r.italic] += r.text
+            lacking = any(fonts.missing_glyphs(t, p.fonts.face(family, *style)) for style, t in texts.items())
+            p.covering[key] = (p.fonts.covering(texts) or family) if lacking else family
+        return p.covering[key]
+
     def _holding(self, box, ch: str, where) -> str:
         """Where the character ``ch`` of a box's text comes from: the one column (or [columns] key) whose
         value holds it, as the designer wrote it, else where the box's text comes from."""
@@ -479,8 +531,17 @@ class Arrangement:
         return str(where)
 
     def _markers(self, box, where) -> None:
-        """Warn of ``*`` and ``**`` that open or close nothing: they print as written."""
+        """Warn of ``*`` and ``**`` that open or close nothing, and of HTML tags not read: they print as
+        written."""
         content = self.content(box)
+        if "<" in content:
+            tags = list(dict.fromkeys(unread_tags(content)))
+            if tags:
+                shown = ", ".join(tags[:3]) + (", ..." if len(tags) > 3 else "")
+                self.painter.warn(("tags", self.card.row if self.card is not None else None, box.name),
+                                  f"{where}: the markup {shown} is not read (kitgen reads <b>, <i>, <br> and <hr>), "
+                                  "so it prints as written; a [columns] template can take it out, as "
+                                  "{{ Text | striptags }} takes out every tag")
         if "*" not in content:
             return
         unread = unread_markers(content)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from reportlab.lib.colors import Color, HexColor, linearlyInterpolatedColor
 
+from kitgen.data.values import luminance_of
+
 # cards, table aids and exports
 INK = HexColor("#2b2420")            # text and outlines
 PANEL = HexColor("#fbf7ec")          # a card face's light panel; light text on dark pieces
@@ -71,11 +73,7 @@ def mix(color: Color | str, other: Color | str, t: float) -> Color:
 def luminance(color: Color | str) -> float:
     """Relative luminance as WCAG 2 defines it (sRGB channels linearised), 0 for black to 1 for white."""
     c = _color(color)
-
-    def linear(v: float) -> float:
-        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
-
-    return 0.2126 * linear(c.red) + 0.7152 * linear(c.green) + 0.0722 * linear(c.blue)
+    return luminance_of((c.red, c.green, c.blue))
 
 
 def contrast(a: Color | str, b: Color | str) -> float:

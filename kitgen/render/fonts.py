@@ -79,7 +79,22 @@ def glyph_problem(missing) -> str:
     emoji = [ch for ch in missing if is_emoji(ch) and not 0x1F3FB <= ord(ch) <= 0x1F3FF]
     if emoji:
         return f"the font has no glyph for {shown}; to print {emoji[0]!r} as an icon, {emoji_advice(emoji[0])}"
-    return f"the font has no glyph for {shown}; replace those characters in the text"
+    return (f"the font has no glyph for {shown}; to print them, put a font that has them in the game's fonts/ "
+            f"folder{_font_hint(missing)} and name it in the boxes that print them (font = \"Name\", see "
+            "docs/layouts.md#fonts), or replace those characters in the text")
+
+
+def _font_hint(missing) -> str:
+    """A font to try for the script of the characters ``missing``, when it is one DejaVu Sans lacks."""
+    import unicodedata
+
+    names = " ".join(unicodedata.name(ch, "") for ch in missing[:5])
+    for words, font in ((("CJK", "HIRAGANA", "KATAKANA", "HANGUL"), "Noto Sans CJK or Noto Sans SC"),
+                        (("DEVANAGARI", "BENGALI", "TAMIL", "TELUGU", "GUJARATI"), "a Noto Sans of that script"),
+                        (("THAI", "ETHIOPIC", "KHMER", "MYANMAR"), "a Noto Sans of that script")):
+        if any(word in names for word in words):
+            return f" ({font}, for instance)"
+    return ""
 
 
 DEFAULT_FAMILY = "DejaVu Sans"
@@ -115,17 +130,14 @@ class FontSet:
         self.shown: dict[str, str] = {family_key(DEFAULT_FAMILY): DEFAULT_FAMILY}
         self._faces: dict[tuple[str, bool, bool], str] = {}
         self._families: dict[str, str] = {family_key(DEFAULT_FAMILY): FAMILY}
-        if folder is not None and folder.is_dir():
-            for path in sorted(folder.iterdir()):
-                if path.suffix.lower() in FONT_SUFFIXES and path.is_file():
-                    found = _STYLE_SUFFIX.match(path.stem)
-                    family, style = (found.group(1), found.group(2).lower()) if found and found.group(1) else (
-                        path.stem, "")
-                    key = family_key(family)
-                    self.files.setdefault(key, {}).setdefault(STYLES[style], path)
-                    self.shown.setdefault(key, family)
-                    self.files.setdefault(family_key(path.stem), {}).setdefault((False, False), path)
-                    self.shown.setdefault(family_key(path.stem), path.stem)
+        for path in _font_files(folder):
+            found = _STYLE_SUFFIX.match(path.stem)
+            family, style = (found.group(1), found.group(2).lower()) if found and found.group(1) else (path.stem, "")
+            key = family_key(family)
+            self.files.setdefault(key, {}).setdefault(STYLES[style], path)
+            self.shown.setdefault(key, family)
+            self.files.setdefault(family_key(path.stem), {}).setdefault((False, False), path)
+            self.shown.setdefault(family_key(path.stem), path.stem)
 
     def names(self) -> list[str]:
         """The font names a layout may use, for messages."""
@@ -150,6 +162,28 @@ class FontSet:
             self._faces[wanted] = _register_file(inside(self.root, f"fonts/{path.name}", where), where)
         return self._faces[wanted]
 
+    def covering(self, texts: dict[tuple[bool, bool], str]) -> str | None:
+        """The first family of the game's fonts/ (by name) whose faces have every character of ``texts``
+        (each text by the (bold, italic) style it prints in), or None: a text in a script DejaVu Sans
+        lacks (Chinese, Thai...) prints in a font of the game that has it."""
+        for key in sorted(self.files):
+            name = self.shown[key]
+            if all(not _missing(text, self.face(name, *style)) for style, text in texts.items() if text):
+                return name
+        return None
+
+    def covering_face(self, text: str, face: str) -> str:
+        """``face``, or when it lacks a character of ``text``, the face of the same style of the first
+        family of the game's fonts/ that has them all (``face`` again when none has)."""
+        if not self.files or not text or not _missing(text, face):
+            return face
+        style = next((s for s, f in _BUILTIN.items() if f == face), (False, False))
+        name = self.covering({style: text})
+        if name is None:
+            return face
+        self.family(name)                 # registered as a family, so <b> and <i> find its faces
+        return self.face(name, *style)
+
     def family(self, name: str) -> str:
         """A family name reportlab's paragraphs know, so <b> and <i> pick the family's own faces."""
         key = family_key(name)
@@ -162,6 +196,19 @@ class FontSet:
                                           italic=faces[(False, True)], boldItalic=faces[(True, True)])
             self._families[key] = family
         return self._families[key]
+
+
+def _font_files(folder: Path | None) -> list[Path]:
+    """The entries of a game's ``fonts/`` folder named as fonts, in order: anything but a folder (a FIFO or
+    a link that leads nowhere is named as such when the font is used)."""
+    if folder is None or not folder.is_dir():
+        return []
+    from kitgen.data.files import os_problem
+
+    try:
+        return sorted(p for p in folder.iterdir() if p.suffix.lower() in FONT_SUFFIXES and not p.is_dir())
+    except OSError as exc:
+        raise RenderError(f"fonts/: {os_problem(exc)}") from None
 
 
 @lru_cache(maxsize=64)
@@ -182,6 +229,8 @@ def _register_file(path: Path, where: str) -> str:
         pass
     try:
         pdfmetrics.registerFont(TTFont(name, io.BytesIO(truetype_bytes(data))))
+    except MemoryError:            # out of memory is not a damaged file
+        raise
     except Exception as exc:   # reportlab's and fontTools' errors for a file that is no usable font
         raise RenderError(f"{where}: cannot use this font file ({type(exc).__name__}: {exc}); give a TrueType "
                           "(.ttf) or OpenType (.otf) font that allows embedding") from None

@@ -28,9 +28,11 @@ import struct
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFObject, PDFObjectReference, PDFStream
 
+from kitgen.data.files import look, read_bytes
 from kitgen.errors import RenderError
 from kitgen.layout.card_face import fit_image
 from kitgen.layout.geometry import Rect
@@ -166,16 +168,19 @@ def draw_encoded(canvas, name: str, image: "EncodedImage", x: float, y: float, w
 def _art_file(path) -> tuple[str, "EncodedImage"]:
     """The content digest and the encoding of an art file (kept while the file is unchanged)."""
     path = os.fspath(path)
-    st = os.stat(path)
+    st = look(path, path)
+    if st is None:
+        raise RenderError(f"{path}: the art file is gone (moved or deleted while the kit was made)")
     return _encode_file(path, st.st_mtime_ns, st.st_size)
 
 
 @lru_cache(maxsize=128)
 def _encode_file(path: str, mtime_ns: int, size: int) -> tuple[str, "EncodedImage"]:
-    with open(path, "rb") as fh:
-        data = fh.read()
+    data = read_bytes(Path(path), path)
     try:
         image = _png_as_is(data) or _by_reportlab(path)
+    except MemoryError:            # out of memory is not a damaged file
+        raise
     except Exception as exc:       # Pillow's and reportlab's many errors for a file that is no readable image
         reason = ("it has too many pixels to open safely" if type(exc).__name__ == "DecompressionBombError"
                   else "it is damaged or in another format")

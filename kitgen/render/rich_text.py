@@ -1,4 +1,5 @@
-"""Rich text of card boxes and rulebook tables: ``**bold**``, ``*italic*``, line breaks and ``:icon:``.
+"""Rich text of card boxes and rulebook tables: ``**bold**``, ``*italic*``, line breaks and ``:icon:``,
+and the few HTML tags sheets hold (``<b>``, ``<i>``, ``<br>``, ``<hr>``).
 
 The text a template gives is read into pieces (:func:`parse`): runs of text in
 a style, icons, and line breaks; a backslash makes the next character literal
@@ -26,7 +27,11 @@ from kitgen.render.images import draw_image, image_size
 from kitgen.render.xml_text import escape
 
 _INLINE = re.compile(r"\\(?P<escaped>.)|\*\*\*(?P<both>[^*].*?)\*\*\*|\*\*(?P<bold>.+?)\*\*|\*(?P<italic>.+?)\*"
+                     r"|(?i:<(?P<btag>b|strong)>(?P<hbold>.+?)</(?P=btag)>|<(?P<itag>i|em)>(?P<hitalic>.+?)</(?P=itag)>"
+                     r"|<(?P<rule>hr)\s*/?>|<(?P<br>br)\s*/?>)"
                      r"|:(?P<icon>[A-Za-z][A-Za-z0-9_-]*):", re.S)
+# the HTML a sheet may hold that is read (as Squib's and spreadsheets' exports write it): <b>, <i>, <br>, <hr>
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 # markers left once pairs are read: "**" anywhere, or "*" opening a word ("*x"); a "*" after a word
 # ("VP*") or standing alone is a footnote mark
 _UNREAD = re.compile(r"\*\*+|(?<![^\s(\[])\*(?=[^\s*])")
@@ -101,8 +106,14 @@ def parse(text: str, bold: bool = False, italic: bool = False, icons_only: bool 
             out += parse(m.group(kind), True, True)
         elif kind == "bold":
             out += parse(m.group(kind), True, italic)
-        elif kind == "italic":
+        elif kind == "italic" or kind == "hitalic":
             out += parse(m.group(kind), bold, True)
+        elif kind == "hbold":
+            out += parse(m.group(kind), True, italic)
+        elif kind == "br":
+            out.append(BREAK)
+        elif kind == "rule":                       # a rule between parts of the text: an empty line
+            out += [BREAK, BREAK]
         else:
             out.append(IconRef(m.group(kind)))
         pos = m.end()
@@ -117,11 +128,24 @@ def unread_markers(text: str) -> list[str]:
     pos = 0
     for m in _INLINE.finditer(text):
         found += _UNREAD.findall(text[pos:m.start()])
-        if m.lastgroup in ("both", "bold", "italic"):
+        if m.lastgroup in ("both", "bold", "italic", "hbold", "hitalic"):
             found += unread_markers(m.group(m.lastgroup))
         pos = m.end()
     found += _UNREAD.findall(text[pos:])
     return found
+
+
+def unread_tags(text: str) -> list[str]:
+    """The HTML tags of ``text`` that are not read (``<span size="small">``, ``</span>``, a ``<b>`` never
+    closed): they print as written."""
+    found: list[str] = []
+    pos = 0
+    for m in _INLINE.finditer(text):
+        found += _TAG.findall(text[pos:m.start()])
+        if m.lastgroup in ("both", "bold", "italic", "hbold", "hitalic"):
+            found += unread_tags(m.group(m.lastgroup))
+        pos = m.end()
+    return found + _TAG.findall(text[pos:])
 
 
 def _plain(text: str, bold: bool, italic: bool, out: list) -> None:
@@ -134,6 +158,11 @@ def _plain(text: str, bold: bool, italic: bool, out: list) -> None:
 
 def icon_names(pieces: list[Piece]) -> list[str]:
     return [p.name for p in pieces if isinstance(p, IconRef)]
+
+
+def written_out(pieces: list[Piece], names: set[str]) -> list[Piece]:
+    """``pieces`` with the icons ``names`` (those the game lacks) as the text ``:name:``, printed as written."""
+    return [Run(f":{p.name}:", False, False) if isinstance(p, IconRef) and p.name in names else p for p in pieces]
 
 
 def plain_text(pieces: list[Piece], style: tuple[bool, bool] | None = None) -> str:
@@ -181,6 +210,7 @@ class LineSetter:
                         word.append(Run(chunk, piece.bold, piece.italic))
         if word:
             self.words.append(word)
+        self._widths: dict[tuple[str, str, float], float] = {}
 
     def _parts(self, word, size: float) -> list[Part]:
         parts = []
@@ -190,8 +220,17 @@ class LineSetter:
                 parts.append(Part("", "", icon, size * ICON_HEIGHT * icon.aspect))
             else:
                 face = self.face(piece.bold, piece.italic)
-                parts.append(Part(piece.text, face, None, stringWidth(piece.text, face, size)))
+                parts.append(Part(piece.text, face, None, self._width(piece.text, face, size)))
         return parts
+
+    def _width(self, text: str, face: str, size: float) -> float:
+        """A run's width, measured once per size (a fit tries each size many times, and a long word
+        costs as many steps as it has characters to measure)."""
+        key = (text, face, size)
+        width = self._widths.get(key)
+        if width is None:
+            width = self._widths[key] = stringWidth(text, face, size)
+        return width
 
     def lines(self, size: float, width: float) -> list[list[list[Part]]]:
         """Words greedily filled into lines of at most ``width`` (a word wider than a line keeps a

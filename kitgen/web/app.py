@@ -173,7 +173,8 @@ async def solver_page(request: Request):
     switches = await run_in_threadpool(solving.rule_switches, argument)
     data = await run_in_threadpool(solving.page_data, argument)
     return _page(server, "solver.html", game=game.key, title=game.served.title, switches=json.dumps(switches),
-                 solver=True, engine=json.dumps(data), view=f"/game/{game.key}/view.js" if data["view"] else "")
+                 solver=True, engine=json.dumps(data), view=f"/game/{game.key}/view.js" if data["view"] else "",
+                 view_style=f"/game/{game.key}/view.css" if data["view_style"] else "")
 
 
 async def simulator_page(request: Request):
@@ -185,17 +186,26 @@ async def simulator_page(request: Request):
     return _page(server, "simulate.html", game=game.key, title=game.served.title, solver=True, sim=data)
 
 
-async def engine_view(request: Request):
-    """The engine's own drawing of its answers on the solver page (a script of its package), if it has one."""
+async def _engine_file(request: Request, member: str, media_type: str):
     server = request.app.state.server
     game = server.game(request)
     if game.key not in server.solver_games:
         raise HTTPException(404)
     _, engine = await run_in_threadpool(solving.engine_game, server.solver_games[game.key])
-    path = getattr(engine, "web_view", None)
+    path = getattr(engine, member, None)
     if not path:
         raise HTTPException(404)
-    return FileResponse(path, media_type="text/javascript", headers={"Cache-Control": "no-store"})
+    return FileResponse(path, media_type=media_type, headers={"Cache-Control": "no-store"})
+
+
+async def engine_view(request: Request):
+    """The engine's own drawing of its answers on the solver page (a script of its package), if it has one."""
+    return await _engine_file(request, "web_view", "text/javascript")
+
+
+async def engine_style(request: Request):
+    """The stylesheet of the engine's own view on the solver page, if it has one."""
+    return await _engine_file(request, "web_style", "text/css")
 
 
 # --- the live preview ----------------------------------------------------------------------
@@ -495,6 +505,7 @@ def create_app(games: list[str], watch_files: bool = True, body_limit: int = MAX
         Route("/game/{key}/events", events),
         Route("/game/{key}/switches", api_switches),
         Route("/game/{key}/view.js", engine_view),
+        Route("/game/{key}/view.css", engine_style),
         Route("/game/{key}/build/{build:int}/face/{which}.png", card_picture),
         Route("/game/{key}/build/{build:int}/page/{doc}/{page:int}.png", page_picture),
         Route("/game/{key}/kit/{name}", kit_file),

@@ -67,7 +67,7 @@ class LiveGame:
                     seconds=build["seconds"], card_px=build["card_px"], back=f"{prefix}/face/back.png",
                     cards=[{**card, "image": f"{prefix}/face/{i}.png"} for i, card in enumerate(build["cards"])],
                     documents=[{"name": name, "label": DOCUMENT_LABELS[name], "pages": build["pages"][name],
-                                "url": f"{base}/kit/{name}",
+                                "page_px": build["page_px"][name], "url": f"{base}/kit/{name}",
                                 "page_urls": [f"{prefix}/page/{name[:-4]}/{i}.png"
                                               for i in range(build["pages"][name])]}
                                for name in DOCUMENTS])

@@ -59,6 +59,7 @@ def build_preview(game: str, out: str) -> dict:
         "folder": str(result.folder),
         "files": [p.name for p in result.files],
         "pages": dict(result.pages),
+        "page_px": {p.name: first_page_px(p) for p in result.files if p.suffix == ".pdf"},
         "deck_size": result.cards,
         "cards": cards,
         "faces": faces[:len(deck)],
@@ -68,6 +69,24 @@ def build_preview(game: str, out: str) -> dict:
         "warnings": list(result.warnings),
         "seconds": round(time.perf_counter() - started, 3),
     }
+
+
+def page_px(document, page: int, dpi: int = PAGE_DPI) -> tuple[int, int]:
+    """(width, height) in pixels of page ``page`` of a pypdfium2 document pictured at ``dpi``."""
+    width, height = document[page].get_size()
+    return round(width / 72 * dpi), round(height / 72 * dpi)
+
+
+def first_page_px(pdf_path: str | Path) -> list[int]:
+    """The size of the picture of a PDF's first page, which the web pages give its pictures before they
+    load (so nothing moves as they come in)."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(Path(pdf_path).read_bytes())
+    try:
+        return list(page_px(document, 0))
+    finally:
+        document.close()
 
 
 def page_image(pdf_path: str, page: int, dpi: int = PAGE_DPI) -> bytes:
@@ -81,8 +100,8 @@ def page_image(pdf_path: str, page: int, dpi: int = PAGE_DPI) -> bytes:
     try:
         if not 0 <= page < len(document):
             raise IndexError(f"no page {page + 1}")
-        width, height = document[page].get_size()
+        size = page_px(document, page, dpi)
     finally:
         document.close()
-    image = rasterise(data, [PageJob(page, round(width / 72 * dpi), round(height / 72 * dpi))])[0]
+    image = rasterise(data, [PageJob(page, *size)])[0]
     return _png(image)

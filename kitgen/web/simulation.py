@@ -39,6 +39,7 @@ def run(game: str, games: int, players: int, policy: str, seed: int, sets: list[
 
     from kitgen.outputs.balance import write_balance
     from kitgen.render.balance_report import key_rows
+    from kitgen.web.preview import page_px
     from solver.engine import split_settings
     from solver.simulation.simulate import simulate
 
@@ -47,12 +48,14 @@ def run(game: str, games: int, players: int, policy: str, seed: int, sets: list[
     files = write_balance(result, Path(out))
     pdf = next(p for p in files if p.name == "balance.pdf")
     document = pdfium.PdfDocument(pdf.read_bytes())
-    pages = len(document)
-    document.close()
+    try:
+        pages, size = len(document), list(page_px(document, 0))
+    finally:
+        document.close()
     return {"rows": [list(r) for r in key_rows(result.summary)[1:]],
             "findings": [*result.summary["findings"], *result.summary["engine_report"]["findings"]],
             "warning": result.summary["warning"], "seconds": round(result.seconds, 2),
-            "games": result.games_played, "pdf": str(pdf), "pages": pages}
+            "games": result.games_played, "pdf": str(pdf), "pages": pages, "page_px": size}
 
 
 def read_options(data) -> dict:

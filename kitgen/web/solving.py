@@ -200,7 +200,8 @@ def page_data(argument: str) -> dict:
     fields = fields_of(engine, question_rules(game, engine, {}))
     return {"engine": engine.key, "title": engine.title, "fields": fields,
             "all": hasattr(engine, "all_best"), "advice": hasattr(engine, "position_state"),
-            "play_help": getattr(engine, "play_help", ""), "view": bool(getattr(engine, "web_view", None))}
+            "play_help": getattr(engine, "play_help", ""), "view": bool(getattr(engine, "web_view", None)),
+            "view_style": bool(getattr(engine, "web_style", None))}
 
 
 def simulator_data(argument: str) -> dict:

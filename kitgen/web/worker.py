@@ -26,7 +26,6 @@ from typing import Any, Callable
 
 from kitgen.errors import KitgenError
 
-DEFAULT_MEMORY = 3 * 1024 ** 3      # bytes of address space a worker may use
 DEFAULT_TIMEOUT = 120.0             # seconds one call may take
 
 
@@ -40,12 +39,16 @@ def _function(target: str) -> Callable:
 
 
 def _limit_memory(limit: int | None) -> None:
+    """Hold the worker to ``limit`` bytes of address space beyond what it has as it starts."""
+    from kitgen.outputs.memory import address_space
+
     if not limit:
         return
     try:
         import resource
     except ImportError:  # not on this system: run without the limit
         return
+    limit += address_space() or 0
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
@@ -78,7 +81,12 @@ def _serve(conn, memory: int | None, preload: tuple[str, ...]) -> None:
 class Worker:
     """One child process, restarted when it dies; ``call`` runs one function in it at a time."""
 
-    def __init__(self, memory: int | None = DEFAULT_MEMORY, preload: tuple[str, ...] = ()):
+    def __init__(self, memory: int | None = None, preload: tuple[str, ...] = ()):
+        """``memory``: the bytes of memory the worker may take (default: ``KITGEN_MEMORY_MB``; 0: no limit)."""
+        from kitgen.settings import number
+
+        if memory is None:
+            memory = int(number("KITGEN_MEMORY_MB") * 2 ** 20)
         self.memory, self.preload = memory, tuple(preload)
         self._lock = threading.Lock()
         self._process = None

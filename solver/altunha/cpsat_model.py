@@ -35,8 +35,9 @@ from ortools.sat.python import cp_model
 from solver.altunha.cards import FEED, GOD, Deck, Kind
 from solver.altunha.rules import (
     BUILT,
+    DEFAULT_PREFERENCE,
     FAMINE,
-    FEED_FARM_COST,
+    KEEP_MAIZE_GODS,
     OPTIMAL_FIELDS,
     PlanKey,
     Rules,
@@ -127,6 +128,8 @@ class TurnModel:
     temples: tuple[int, ...]
     rules: Rules
     deck: Deck
+    preference: str = DEFAULT_PREFERENCE               # the order of plays of equal points
+    feed_allowed: bool = True                           # the card that feeds alone may be used this round
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
     counts: Counter = field(default_factory=Counter)
     farm: dict = field(default_factory=dict)           # kind -> IntVar, cards of that kind farmed
@@ -144,13 +147,15 @@ class TurnModel:
     objective: object = None
 
 
-def new_model(hand, population, temples, rules: Rules, deck: Deck) -> TurnModel:
-    tm = TurnModel(tuple(hand), population, tuple(temples), rules, deck)
+def new_model(hand, population, temples, rules: Rules, deck: Deck, preference: str = DEFAULT_PREFERENCE,
+              feed_allowed: bool = True) -> TurnModel:
+    tm = TurnModel(tuple(hand), population, tuple(temples), rules, deck, preference, feed_allowed)
     m = tm.model
     tm.counts = Counter(deck.kind_of(n) for n in hand)
-    for kind in sorted((k for k in tm.counts if k == GOD or isinstance(k, int)), key=farm_cost):
+    for kind in sorted((k for k in tm.counts if k == GOD or isinstance(k, int)),
+                       key=lambda k: farm_cost(k, rules.max_stage)):
         tm.farm[kind] = m.NewIntVar(0, min(tm.counts[kind], rules.max_farm_cards), f"farm_{kind}")
-    if tm.counts[FEED]:
+    if tm.counts[FEED] and feed_allowed:
         tm.feed = m.NewBoolVar("farm_feed")
     tm.famine = m.NewBoolVar("famine")
     tm.built = m.NewBoolVar("built")
@@ -166,18 +171,23 @@ def new_model(hand, population, temples, rules: Rules, deck: Deck) -> TurnModel:
 # --- constraints -------------------------------------------------------------
 
 def add_farm_rules(tm: TurnModel) -> None:
-    """Farm: the feed card alone, or 1..max_farm_cards Bid/God cards worth >= Population; else famine.
+    """Farm: the feed card alone (with other cards too, unless ``feed_alone``), or 1..max_farm_cards
+    Bid/God cards worth >= Population; else famine.
 
     Famine is pinned: it is the only play when no Farm is possible and not a
     play at all otherwise (so a runner-up is never an illegal famine).
     """
     m, r = tm.model, tm.rules
-    m.Add(tm.famine == int(not can_feed(*hand_counts(tm.hand, tm.deck), tm.population, r)))
+    values, gods, feed = hand_counts(tm.hand, tm.deck)
+    m.Add(tm.famine == int(not can_feed(values, gods, feed and tm.feed_allowed, tm.population, r)))
     cards = sum(tm.farm.values())
     value = sum((r.god_value if k == GOD else k) * v for k, v in tm.farm.items())
     fed_by_cards = 1 - tm.feed - tm.famine  # 1 when Bid/God cards pay for the Farm
     m.Add(tm.feed + tm.famine <= 1)
-    m.Add(cards <= r.max_farm_cards * fed_by_cards)
+    if r.feed_alone:
+        m.Add(cards <= r.max_farm_cards * fed_by_cards)
+    else:   # the feed card may take other cards with it, up to max_farm_cards in all
+        m.Add(cards + tm.feed <= r.max_farm_cards * (1 - tm.famine))
     m.Add(cards >= fed_by_cards)
     m.Add(value >= tm.population * fed_by_cards)
 
@@ -246,15 +256,18 @@ def objective_weights(tm: TurnModel) -> dict[str, int]:
     """The weight of each PlanKey field: a mixed-radix packing, first field most significant."""
     r = tm.rules
     n_temples = len(tm.temples) + SLOTS + 1
-    max_farm_cost = max(r.max_farm_cards * farm_cost(GOD), FEED_FARM_COST)
+    max_farm_cost = r.max_farm_cards * farm_cost(FEED, r.max_stage)
     sizes = {  # number of distinct values of each field
         "famine": 2,
         "points": SLOTS * r.max_stage + max(r.famine_penalty, r.no_build_penalty) + 1,
+        "farm_feed": 2,
+        "farm_gods": r.max_farm_cards + 1,
         "farm_cards": r.max_farm_cards + 2,
-        "farm_value": r.max_farm_cards * max_farm_cost + 1,
+        "farm_value": max_farm_cost + 1,
         "build_cards": SLOTS + 1,
         "build_gods": SLOTS + 1,
-        "farm_spread": r.max_farm_cards * max_farm_cost ** 2 + 1,
+        "farm_spread": max_farm_cost ** 2 + 1,
+        "chained": 2,
         "placement": (n_temples * 2) ** SLOTS,
     }
     weights, weight = {}, 1
@@ -266,23 +279,28 @@ def objective_weights(tm: TurnModel) -> dict[str, int]:
 
 
 def build_rank(row, w: dict[str, int], tm: TurnModel) -> int:
-    """The Build's share of the objective: its points, cards, Gods and placement key."""
+    """The Build's share of the objective: its points, cards, Gods, chaining and placement key."""
     v1, t1, g1, v2, t2, g2, cards = row[:7]
     points = v1 + v2 if cards else -tm.rules.no_build_penalty
     n = w["n_temples"]
     placement = ((t1 * 2 + g1) * 2 * n + t2 * 2 + g2) if cards else 0
+    chained = int(cards == 2 and t1 == t2)
     return (w["points"] * (SLOTS * tm.rules.max_stage - points) + w["build_cards"] * cards
-            + w["build_gods"] * (g1 + g2) + w["placement"] * placement)
+            + w["build_gods"] * (g1 + g2) + w["chained"] * chained + w["placement"] * placement)
 
 
 def farm_terms(tm: TurnModel) -> dict[str, object]:
-    """The Farm's key fields as linear expressions."""
-    costs = {k: farm_cost(k) for k in tm.farm}
+    """The Farm's key fields as linear expressions (the feed card and God cards count apart only under
+    the preference that keeps them)."""
+    costs = {k: farm_cost(k, tm.rules.max_stage) for k in tm.farm}
+    feed_cost = farm_cost(FEED, tm.rules.max_stage)
+    keep = tm.preference == KEEP_MAIZE_GODS
     return {
+        "farm_feed": tm.feed if keep else 0,
+        "farm_gods": tm.farm.get(GOD, 0) if keep else 0,
         "farm_cards": sum(tm.farm.values()) + tm.feed,
-        "farm_value": sum(costs[k] * v for k, v in tm.farm.items()) + FEED_FARM_COST * tm.feed,
-        "farm_spread": sum(costs[k] ** 2 * v for k, v in tm.farm.items())
-        + FEED_FARM_COST ** 2 * tm.feed,
+        "farm_value": sum(costs[k] * v for k, v in tm.farm.items()) + feed_cost * tm.feed,
+        "farm_spread": sum(costs[k] ** 2 * v for k, v in tm.farm.items()) + feed_cost ** 2 * tm.feed,
     }
 
 
@@ -297,8 +315,9 @@ def add_objective(tm: TurnModel) -> None:
     tm.model.Minimize(total)
 
 
-def assemble(hand, population, temples, rules: Rules, deck: Deck) -> TurnModel:
-    tm = new_model(hand, population, temples, rules, deck)
+def assemble(hand, population, temples, rules: Rules, deck: Deck, preference: str = DEFAULT_PREFERENCE,
+             feed_allowed: bool = True) -> TurnModel:
+    tm = new_model(hand, population, temples, rules, deck, preference, feed_allowed)
     add_farm_rules(tm)
     add_build_table(tm)
     add_card_supply(tm)
@@ -354,9 +373,44 @@ def solve_model(tm: TurnModel) -> tuple[TurnPlan, int] | None:
     return read_plan(tm, solver.Value), round(solver.ObjectiveValue())
 
 
-def next_best(tm: TurnModel, objective: int) -> TurnPlan | None:
-    """The best plan strictly worse than ``objective`` (the runner-up), or None."""
-    tm.model.Add(tm.objective >= objective + 1)
+def farm_kinds(tm: TurnModel, farm: Sequence[str]) -> Counter:
+    """A Farm discard (card names) as the count of each kind, the feed card included."""
+    return Counter(tm.deck.kind_of(name) for name in farm)
+
+
+def _farm_is(tm: TurnModel, kinds: Counter) -> list:
+    """Constraints, one a Farm variable, that hold when the Farm discards exactly ``kinds``."""
+    m, same = tm.model, []
+    for kind, var in [*tm.farm.items(), *([(FEED, tm.feed)] if not isinstance(tm.feed, int) else [])]:
+        flag = m.NewBoolVar(f"farm_{kind}_same")
+        m.Add(var == kinds[kind]).OnlyEnforceIf(flag)
+        m.Add(var != kinds[kind]).OnlyEnforceIf(flag.Not())
+        same.append(flag)
+    return same
+
+
+def best_with_other_farm(tm: TurnModel, farm: Sequence[str]) -> TurnPlan | None:
+    """The best plan whose Farm discards other cards than ``farm`` (by kind), or None (famine, or no
+    other Farm feeds the people)."""
+    kinds = farm_kinds(tm, farm)
+    if not farm or any(tm.counts[k] < n for k, n in kinds.items()):
+        return None
+    tm.model.Add(tm.famine == 0)
+    same = _farm_is(tm, kinds)
+    tm.model.AddBoolOr([flag.Not() for flag in same])
+    found = solve_model(tm)
+    return found[0] if found else None
+
+
+def best_with_farm(tm: TurnModel, farm: Sequence[str]) -> TurnPlan | None:
+    """The best plan that discards exactly ``farm`` (by kind), or None when that Farm is not legal."""
+    kinds = farm_kinds(tm, farm)
+    known = set(tm.farm) | ({FEED} if not isinstance(tm.feed, int) else set())
+    if not farm or set(kinds) - known:
+        return None
+    tm.model.Add(tm.famine == 0)
+    for flag in _farm_is(tm, kinds):
+        tm.model.Add(flag == 1)
     found = solve_model(tm)
     return found[0] if found else None
 
@@ -371,15 +425,12 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 
 
 def enumerate_optimal(tm: TurnModel, best: PlanKey) -> list[TurnPlan]:
-    """Every plan equal to ``best`` on the rulings (the first key fields)."""
+    """Every plan equal to ``best`` by the rules (the first key fields: famine, points)."""
     m = tm.model
     m.ClearObjective()
     targets = dict(zip(PlanKey._fields[:OPTIMAL_FIELDS], best[:OPTIMAL_FIELDS]))
-    terms = farm_terms(tm)
     m.Add(tm.famine == targets["famine"])
     m.Add(points_expr(tm) == -targets["points"])
-    m.Add(terms["farm_cards"] == targets["farm_cards"])
-    m.Add(terms["farm_value"] == targets["farm_value"])
     collector = _Collector(tm)
     make_solver(enumerate_all=True).Solve(m, collector)
     return collector.plans

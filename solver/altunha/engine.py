@@ -107,11 +107,6 @@ class AltunHa:
 
         return solve(position, rules)
 
-    def answer_json(self, position, rules):
-        from solver.altunha.questions import answer_json
-
-        return answer_json(position, rules)
-
     def all_best(self, position, rules) -> dict:
         from solver.altunha.questions import all_best
 
@@ -134,6 +129,7 @@ class AltunHa:
 
     play_example = "farm Sun God; build Stage@1, Stairs@2"
     web_view = Path(__file__).resolve().parent / "web" / "solver_view.js"   # its drawing on the solver page
+    web_style = Path(__file__).resolve().parent / "web" / "solver_view.css"  # and its look
 
     def forget_games(self) -> None:
         """Read game folders afresh (a served folder has changed): the data, decks and rules kept of them."""

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from kitgen.data.rulings import value_text
 from solver.altunha.cards import GOD, Deck, load_deck
-from solver.altunha.rules import BUILT, DECLINED, FAMINE, RULE_TEXT, CardPlacement, Rules, TurnPlan, temples_after
+from solver.altunha.reasons import card_text, points_text
+from solver.altunha.rules import BUILT, FAMINE, CardPlacement, Rules, TurnPlan, temples_after
+
+__all__ = ["play_text", "points_text", "temple_lines", "reason_lines", "answer_lines", "report_lines"]
 
 
 def play_text(plan: TurnPlan, deck: Deck | None = None) -> str:
@@ -20,47 +22,6 @@ def play_text(plan: TurnPlan, deck: Deck | None = None) -> str:
 def _placement_text(p: CardPlacement, deck: Deck) -> str:
     god = deck.kind_of(p.card) == GOD
     return f"{p.card}={p.value}@{p.temple}" if god else f"{p.card}@{p.temple}"
-
-
-def _card(name: str, deck: Deck, rules: Rules) -> str:
-    card = deck[name]
-    if card.type == "god":
-        return f"{name} (God)"
-    if card.type == "bid":
-        return f"{name} ({card.value})"
-    return name
-
-
-def farm_lines(plan: TurnPlan, population: int, rules: Rules, deck: Deck) -> list[str]:
-    if plan.outcome == FAMINE:
-        return [f"Farm:   no Farm is possible: famine, the game ends ({plan.points} points)"]
-    if len(plan.farm) == 1 and deck[plan.farm[0]].type == "trade":
-        return [f"Farm:   discard {plan.farm[0]} (pays any amount)"]
-    values = [rules.god_value if deck[n].type == "god" else deck[n].value for n in plan.farm]
-    names = " + ".join(_card(n, deck, rules) for n in plan.farm)
-    return [f"Farm:   discard {names}: {sum(values)} >= Population {population}"]
-
-
-def build_lines(plan: TurnPlan, temples: Sequence[int], deck: Deck) -> list[str]:
-    if plan.outcome == FAMINE:
-        return []
-    if plan.outcome == DECLINED:
-        return [f"Build:  nothing laid, though a card could be ({plan.points} points)"]
-    if not plan.build:
-        return [f"Build:  nothing can be placed ({plan.points} points)"]
-    lines, tops = [], list(temples)
-    for i, p in enumerate(plan.build, start=1):
-        label = "Build: " if i == 1 else "       "
-        article = "an" if p.value == 8 else "a"
-        as_value = f" as {article} {p.value}" if deck.kind_of(p.card) == GOD else f" ({p.value})"
-        if p.temple > len(tops):
-            where = f"starts new temple {p.temple}"
-            tops.append(p.value)
-        else:
-            where = f"on temple {p.temple} (top {tops[p.temple - 1]})"
-            tops[p.temple - 1] = p.value
-        lines.append(f"{label} {i}. {p.card}{as_value} {where}")
-    return lines
 
 
 def _stack(top: int, first_new: int | None) -> str:
@@ -85,58 +46,81 @@ def temple_lines(plan: TurnPlan, temples: Sequence[int]) -> list[str]:
     return lines
 
 
-def plan_lines(plan: TurnPlan, population: int, temples: Sequence[int], rules: Rules,
-               deck: Deck | None = None) -> list[str]:
-    deck = deck or load_deck()
-    return farm_lines(plan, population, rules, deck) + build_lines(plan, temples, deck)
-
-
-def points_text(points: int) -> str:
-    return f"{points:+d} point{'s' if abs(points) != 1 else ''}"
-
-
-def answer_lines(answer, deck: Deck | None = None) -> list[str]:
-    """The full explanation of a :class:`solver.altunha.solve.Answer`."""
-    deck = deck or load_deck()
-    q, plan = answer.question, answer.plan
-    hand = ", ".join(_card(n, deck, q.rules) for n in q.hand) or "(empty)"
-    lines = [f"Hand: {hand}",
-             f"Population {q.population}; temple tops: "
-             f"{', '.join(map(str, q.temples)) or 'none'}",
-             "",
-             f"Best play: {points_text(plan.points)} ({plan.outcome.replace('_', ' ')})"]
-    lines += ["  " + line for line in plan_lines(plan, q.population, q.temples, q.rules, deck)]
-    lines += [""] + temple_lines(plan, q.temples) + [""]
-    if answer.runner_up is None:
-        lines.append("Why: it is the only possible play.")
-    else:
-        runner = answer.runner_up
-        lines.append(f"Next best: {points_text(runner.points)}: {play_text(runner, deck)}")
-        lines.append(f"Why: {RULE_TEXT[answer.decided_by]}.")
-    changed = [f"{name}={value_text(getattr(q.rules, name))}" for name, value in
-               Rules.from_game().as_dict().items() if getattr(q.rules, name) != value]
-    if changed:
-        lines.append(f"(rules changed: {', '.join(changed)})")
+def reason_lines(reasons: dict) -> list[str]:
+    """A play's reasons (:func:`solver.altunha.reasons.plan_reasons`) as the Farm, Build and Total lines."""
+    lines = [f"Farm:   {reasons['farm']['text']}"]
+    steps = reasons["build"]["steps"]
+    if steps:
+        lines += [f"{'Build: ' if i == 1 else '       '} {i}. {s['text']}" for i, s in enumerate(steps, start=1)]
+        if len(steps) > 1:
+            lines.append(f"Total:  {reasons['total']}")
+    elif reasons["build"]["text"]:
+        lines.append(f"Build:  {reasons['build']['text']}")
     return lines
 
 
-def report_lines(report, population: int, temples: Sequence[int], rules: Rules,
-                 deck: Deck | None = None) -> list[str]:
-    """The verdict on a proposed play (a :class:`solver.altunha.solve.PlayReport`)."""
-    deck = deck or load_deck()
+def answer_lines(answer, deck: Deck, data: dict) -> list[str]:
+    """The full explanation of a :class:`solver.altunha.solve.Answer` and its reasons (``data``, from
+    :func:`solver.altunha.turn_answer.answer`)."""
+    from solver.altunha.turn_answer import deciding_lines, rulings_lines
+
+    q, plan = answer.question, answer.plan
+    hand = ", ".join(card_text(n, deck, q.rules) for n in q.hand) or "(empty: nothing to farm with)"
+    lines = [f"Hand: {hand}",
+             f"Population {q.population}; temple tops: {', '.join(map(str, q.temples)) or 'none'}"
+             + ("; you have played a Trade card this round" if q.traded else ""),
+             ""]
+    if data["reasons"]["farm"].get("empty"):
+        lines.append(f"Nothing to farm with: the hand is empty. A Priest King with no card to feed the people "
+                     f"suffers a famine ({points_text(plan.points)}).")
+    else:
+        lines.append(f"Best play: {points_text(plan.points)} ({plan.outcome.replace('_', ' ')})")
+    lines += ["  " + line for line in reason_lines(data["reasons"])]
+    if plan.outcome != FAMINE:
+        lines.append(f"  (as --play: \"{play_text(plan, deck)}\")")
+    lines += [""] + temple_lines(plan, q.temples) + [""]
+    if data["why_not"]:
+        lines.append(data["why_not"]["text"])
+    if data.get("equal_text"):
+        lines.append(data["equal_text"])
+    lines += deciding_lines(data["rulings"]) + rulings_lines(data["rulings"])
+    if data["rule_numbers_changed"]:
+        lines.append("Rule numbers changed: " + ", ".join(f"{k}={v}" for k, v in data["rule_numbers_changed"].items())
+                     + ".")
+    return lines
+
+
+def report_lines(report, q, deck: Deck, data: dict) -> list[str]:
+    """The verdict on a proposed play (a :class:`solver.altunha.solve.PlayReport`), beside the best play."""
     best = report.best
+    lines = []
     if not report.check.legal:
-        lines = [f"Illegal play: {report.check.reason}."]
+        lines.append(f"Illegal play: {report.check.reason}.")
+        if data.get("ruling"):
+            r = data["ruling"]
+            lines.append(f"The ruling that decides it is {r['name']}={r['value']} ({r['label']}): with "
+                         f"{r['name']}={r['legal_with']} the play would be legal.")
+        if data.get("nearest_words"):
+            lines.append(f"Nearest legal play, the best with your Farm: {data['nearest_words']}: "
+                         f"{points_text(report.nearest.points)}.")
     else:
         plan = report.check.plan
-        lines = [f"Legal play: {points_text(plan.points)} ({plan.outcome.replace('_', ' ')})"]
-        lines += ["  " + line for line in plan_lines(plan, population, temples, rules, deck)]
-        if report.optimal:
-            lines.append("It is an optimal play.")
-        elif report.gap:
-            lines.append(f"It scores {report.gap} point{'s' if report.gap != 1 else ''} "
-                         f"less than the best play.")
+        lines.append(f"Legal play: {points_text(plan.points)} ({plan.outcome.replace('_', ' ')})")
+        lines.append(f"Your play: {data['play_words']}")
+        lines += ["  " + line for line in reason_lines(data["play_reasons"])]
+    lines.append(f"Best play: {data['best_words']}")
+    lines += ["  " + line for line in reason_lines(data["best_reasons"])]
+    if report.check.legal:
+        plan = report.check.plan
+        if report.optimal and report.gap == 0 and report.check.plan != best:
+            lines.append(f"{data['compare']}: both are optimal by the rules. The solver shows the other first by "
+                         f"the preference {data['preference']['name']} (a preference, not a rule).")
+        elif report.optimal:
+            lines.append(f"{data['compare']}: it is an optimal play.")
         else:
-            lines.append("It scores as much as the best play, but spends more on Farm.")
-    lines.append(f"Best play ({points_text(best.points)}): {play_text(best, deck)}")
+            lines.append(f"{data['compare']}.")
+            nearest = report.nearest
+            if nearest is not None and nearest.points > plan.points:
+                lines.append(f"With your Farm, the best is {data['nearest_words']}: {points_text(nearest.points)}.")
+    lines.append(f"(as --play: \"{play_text(best, deck)}\")")
     return lines

@@ -155,13 +155,15 @@ def parse_play(text: str, hand: Sequence[str], temples: Sequence[int], deck: Dec
     if "farm" not in parts:
         raise OptionError(option, "missing the farm part, e.g. 'farm Stage, Stairs' or 'farm none'")
     gods = [n for n in hand if deck[n].type == "god"]
+    held_gods = list(gods)
 
     def card(item: str) -> str:
         name = parse_card(item, deck, option)
         if name == GOD_WORD:
-            if not gods:
+            if not held_gods:
                 raise OptionError(option, "the play uses a God card but the hand holds none")
-            name = gods.pop(0)
+            # every God of the hand is already used: the check names the card used twice
+            name = gods.pop(0) if gods else held_gods[0]
         elif name in gods:
             gods.remove(name)
         return name

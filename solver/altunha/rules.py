@@ -16,7 +16,7 @@ OR-Tools.
   :func:`can_place`, :func:`build_points`, :func:`bid_problem`,
   :func:`resolve_bids`, :func:`hand_excess`.
 * The turn solver's plans: :class:`TurnPlan` of :class:`CardPlacement`,
-  :func:`check_play`, the preference order :func:`plan_key`.
+  :func:`check_play`, the order :func:`plan_key` under a preference.
 
 Rulings of a turn
 -----------------
@@ -31,9 +31,10 @@ Rulings of a turn
   He scores the values placed.  Placing nothing costs ``no_build_penalty``
   when no card could be placed; when one could, it costs nothing unless
   ``penalty_if_declined`` is on.
-* **Optimal** (see :class:`PlanKey`): avoid famine, then most points, then
-  fewest Farm cards, then the lowest Farm value (God = 9, Maize = 10); the
-  remaining ties are broken by the later fields of the key.
+* **Optimal** (see :class:`PlanKey`): the most points (famine is never a
+  choice: it is the only play when nothing feeds).  Every play with the most
+  points is optimal; among them a named preference (:data:`PREFERENCES`, not a
+  rule) and then fixed tie-breaks choose the one shown first.
 
 Hands are sequences of exact card names (see :mod:`solver.altunha.parse` for
 reading what people type).  Temples are given by their top values, in table
@@ -54,8 +55,6 @@ from kitgen.errors import GameDataError, OptionError
 from solver.altunha.cards import FEED, GOD, Deck, Kind, game_data, load_deck
 
 BUILT, DECLINED, UNABLE, FAMINE = "built", "declined_to_build", "unable_to_build", "famine"
-GOD_FARM_COST = 9     # a God card's weight when choosing what to spend on Farm
-FEED_FARM_COST = 10   # Maize's weight: kept when something plainer will do
 DIGITS = re.compile(r"[0-9]+")  # str.isdigit also accepts digits such as '³'
 WHOLE = re.compile(r"\+?[0-9]+")  # what whole_number reads: int() would also take '١٢' and '1_000'
 
@@ -77,7 +76,9 @@ NUMBERS: dict[str, tuple[int, int, str]] = {
     "no_build_penalty": (0, 1000, "points the Priest King loses when he cannot build"),
 }
 # the options of the rulings that are not on/off, as the code implements them
-CHOICES: dict[str, tuple[str, ...]] = {"points_decide": ("lowest_tie", "highest_tie")}
+CHOICES: dict[str, tuple[str, ...]] = {"points_decide": ("lowest_tie", "highest_tie"),
+                                       "empty_bid": ("counts", "never_wins", "no_bid_card"),
+                                       "end_tie": ("shared", "turn_order")}
 
 
 @dataclass(frozen=True)
@@ -102,10 +103,12 @@ class Rules:
     special_is_trade: bool
     tie_drop: bool
     points_decide: str
-    empty_bid_never_wins: bool
+    empty_bid: str
+    feed_alone: bool
     chain: bool
     penalty_if_declined: bool
     negative_scores: bool
+    end_tie: str
     # from the deck: the highest Bid value, the top stage of a temple
     max_stage: int
     # the rulings' texts and options, as read from game.toml (not part of equality)
@@ -132,6 +135,15 @@ class Rules:
 
     def as_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in (*NUMBERS, *RULINGS)}
+
+    def ruling(self, name: str):
+        """The ruling of that switch as game.toml states it (a :class:`kitgen.data.rulings.Ruling`), or None."""
+        return next((r for r in self.rulings if r.name == name), None)
+
+    def label(self, name: str) -> str:
+        """A ruling as the rulebook names it: "Playtest ruling 8: Building one card on the other"."""
+        ruling = self.ruling(name)
+        return f"Playtest ruling {ruling.number}: {ruling.title}" if ruling and ruling.number else name
 
     def options(self, name: str) -> tuple[str, ...]:
         """The values a ruling accepts, as text."""
@@ -310,15 +322,18 @@ def farm_problem(cards: Sequence[tuple[str, Kind]], population: int, rules: Rule
     """Why discarding these (name, kind) cards does not feed the Population ("" when it does)."""
     kinds = [k for _, k in cards]
     if FEED in kinds:
-        if len(cards) > 1:
-            name = next(n for n, k in cards if k == FEED)
+        name = next(n for n, k in cards if k == FEED)
+        if len(cards) > 1 and rules.feed_alone:
             return f"{name} pays for the Farm on its own: discard it alone"
-        return ""
+        if kinds.count(FEED) > 1:
+            return f"one card that feeds alone pays for the Farm, not {kinds.count(FEED)}"
     for name, kind in cards:
-        if not is_building_card(kind):
+        if kind != FEED and not is_building_card(kind):
             return f"{name} is a Trade card: Farm takes Bid or God cards, or the card that feeds alone"
     if len(cards) > rules.max_farm_cards:
         return f"Farm takes at most {rules.max_farm_cards} cards, not {len(cards)}"
+    if FEED in kinds:
+        return ""
     total = sum(worth(k, rules) for k in kinds)
     if total < population:
         return f"Farm {' + '.join(n for n, _ in cards)} is worth {total}, less than Population {population}"
@@ -382,6 +397,14 @@ def bid_problem(cards: Sequence[tuple[str, Kind]], rules: Rules) -> str:
     return ""
 
 
+def bid_levels(players: Sequence[int], totals: Sequence[int]) -> tuple[dict[int, list[int]], list[int]]:
+    """The players grouped by bid total, and the totals from the highest down."""
+    by_total: dict[int, list[int]] = {}
+    for p in players:
+        by_total.setdefault(totals[p], []).append(p)
+    return by_total, sorted(by_total, reverse=True)
+
+
 def resolve_bids(totals: Sequence[int], sizes: Sequence[int], scores: Sequence[int],
                  jades: Sequence[int], rules: Rules) -> tuple[int | None, str]:
     """The Priest King (a player index, or None) and how the bid was decided.
@@ -389,25 +412,28 @@ def resolve_bids(totals: Sequence[int], sizes: Sequence[int], scores: Sequence[i
     ``totals[p]`` is player p's bid total, ``sizes[p]`` how many cards he bid,
     ``jades`` the players who revealed the card that wins the bid.  Reasons:
     jade, highest, next_lower, fewer_points, double_tie (tied on points too),
-    no_bids (nobody may win: no cards bid under ``empty_bid_never_wins``)."""
+    no_bids (nobody may win: no cards bid under ``empty_bid = "never_wins"``).
+
+    The ``empty_bid`` ruling says what a bid of no cards is: a total of 0 like any other
+    (``counts``), never a winner (``never_wins``), or no bid card (``no_bid_card``): it takes no
+    place on the ladder of tied totals, which only bids of cards make; when nobody bids a card,
+    everyone is tied at 0 and the points decide."""
     if len(jades) == 1:
         return jades[0], "jade"
-    if totals and not jades and not rules.empty_bid_never_wins:   # the usual case: one highest total
+    if totals and not jades and rules.empty_bid == "counts":   # the usual case: one highest total
         top = max(totals)
         if totals.count(top) == 1:
             return totals.index(top), "highest"
+    carded = [p for p, n in enumerate(sizes) if n]
     if jades:
         players = list(jades)
-    elif rules.empty_bid_never_wins:
-        players = [p for p, n in enumerate(sizes) if n]
-    else:
+    elif rules.empty_bid == "counts" or (not carded and rules.empty_bid == "no_bid_card"):
         players = list(range(len(totals)))
+    else:
+        players = carded
     if not players:
         return None, "no_bids"
-    by_total: dict[int, list[int]] = {}
-    for p in players:
-        by_total.setdefault(totals[p], []).append(p)
-    ordered = sorted(by_total, reverse=True)
+    by_total, ordered = bid_levels(players, totals)
     tied = by_total[ordered[0]]
     if len(tied) == 1:
         return tied[0], "jade" if jades else "highest"
@@ -422,6 +448,23 @@ def resolve_bids(totals: Sequence[int], sizes: Sequence[int], scores: Sequence[i
     if len(fewest) == 1:
         return fewest[0], "fewer_points"
     return None, "double_tie"
+
+
+def final_winners(scores: Sequence[int], order: Sequence[int], rules: Rules) -> list[int]:
+    """The winners of a finished game: the players with the most points, or, under
+    ``end_tie = "turn_order"``, the first of them in turn ``order`` (the Calendar holder first)."""
+    top = max(scores)
+    tied = [p for p, s in enumerate(scores) if s == top]
+    if len(tied) > 1 and rules.end_tie == "turn_order":
+        return [min(tied, key=list(order).index)]
+    return tied
+
+
+def lose_points(score: int, loss: int, rules: Rules) -> int:
+    """What a score becomes after a loss: below zero only under ``negative_scores``."""
+    if rules.negative_scores:
+        return score - loss
+    return score - min(loss, max(0, score))
 
 
 def hand_excess(size: int, rules: Rules) -> int:
@@ -457,53 +500,89 @@ class TurnPlan:
                 "build": [p.to_json() for p in self.build]}
 
 
-class PlanKey(NamedTuple):
-    """The lexicographic preference order of plans: smaller is better.
+# --- the order of plays of equal points: a preference, not a rule -------------------------------
 
-    The first four fields are the rulings; two plans equal on them are both
-    optimal.  The rest break ties deterministically.
+# The rules say only which play scores most: every play with the most points is optimal.  Among
+# plays of equal points the solver shows first the one a named preference puts first, and says so.
+KEEP_MAIZE_GODS, FEWER_CARDS = "keep_maize_gods", "fewer_cards"
+PREFERENCES: dict[str, str] = {
+    KEEP_MAIZE_GODS: "keep {feed}, then God cards, for later rounds; then spend fewer cards on Farm, "
+                     "then lower values",
+    FEWER_CARDS: "spend fewer cards on Farm, then lower values (a God counting above the highest Bid card, "
+                 "{feed} above a God)",
+}
+DEFAULT_PREFERENCE = KEEP_MAIZE_GODS
+
+
+def farm_cost(kind: Kind, max_stage: int) -> int:
+    """What spending a card on Farm costs, for the preferences among plays of equal points: a Bid card
+    its value; a God card one more than the highest Bid card (it is wild in the Build); the card that
+    feeds alone one more again (it feeds any Population).  The solver, its reference and the
+    simulator's enumerator all weigh Farm cards with this one function."""
+    if kind == GOD:
+        return max_stage + 1
+    if kind == FEED:
+        return max_stage + 2
+    return int(kind)
+
+
+class PlanKey(NamedTuple):
+    """The order of plans: smaller is better.
+
+    The first two fields are the rules' (avoid famine, most points): two plans equal on them are
+    both optimal.  Then the preference (``farm_feed`` and ``farm_gods`` count only under
+    ``keep_maize_gods``), then tie-breaks that make the answer deterministic.
     """
 
     famine: int          # 1 on famine
     points: int          # minus the points
+    farm_feed: int       # the card that feeds alone, spent on Farm (keep_maize_gods)
+    farm_gods: int       # God cards spent on Farm (keep_maize_gods)
     farm_cards: int      # cards spent on Farm
-    farm_value: int      # their values, God = 9, Maize = 10
+    farm_value: int      # their farm_cost
     build_cards: int     # fewer Build cards for the same points keeps cards in hand
     build_gods: int      # keep wild cards
-    farm_spread: int     # sum of squared Farm values: spend even pairs (4+4 before 3+5)
+    farm_spread: int     # sum of squared Farm costs: spend even pairs (4+4 before 3+5)
+    chained: int         # 1 when the second Build card goes on the first: a play that needs no chaining first
     placement: tuple     # ((temple, is_god), ...): earliest temples first, Bid before God
 
 
-OPTIMAL_FIELDS = 4  # PlanKey fields that define optimality
+OPTIMAL_FIELDS = 2   # PlanKey fields of the rules: plans equal on them are all optimal
+PREFERENCE_FIELDS = ("farm_feed", "farm_gods", "farm_cards", "farm_value")
 RULE_TEXT = {
     "famine": "it avoids famine",
     "points": "it scores more points",
+    "farm_feed": "it keeps {feed}",
+    "farm_gods": "it keeps more God cards",
     "farm_cards": "it spends fewer cards on Farm",
-    "farm_value": "it spends less value on Farm (a God counts 9, the card that feeds alone 10)",
-    "build_cards": "tie-break: it scores the same with fewer Build cards",
-    "build_gods": "tie-break: it builds with fewer God cards",
-    "farm_spread": "tie-break: its Farm cards are closer in value",
-    "placement": "tie-break: it builds on earlier temples, Bid cards before God cards",
+    "farm_value": "it spends lower values on Farm",
+    "build_cards": "it scores the same with fewer Build cards",
+    "build_gods": "it builds with fewer God cards",
+    "farm_spread": "its Farm cards are closer in value",
+    "chained": "it does not lay one Build card on the other",
+    "placement": "it builds on earlier temples, Bid cards before God cards",
 }
 
 
-def farm_cost(kind: Kind) -> int:
-    if kind == GOD:
-        return GOD_FARM_COST
-    if kind == FEED:
-        return FEED_FARM_COST
-    return int(kind)
+def check_preference(preference: str, option: str = "--prefer") -> str:
+    if preference not in PREFERENCES:
+        raise OptionError(option, f"takes one of {', '.join(PREFERENCES)}, not {preference!r}")
+    return preference
 
 
-def plan_key(plan: TurnPlan, deck: Deck | None = None) -> PlanKey:
-    """The preference key of a plan (smaller is better)."""
+def plan_key(plan: TurnPlan, deck: Deck | None = None, preference: str = DEFAULT_PREFERENCE) -> PlanKey:
+    """The order key of a plan (smaller is better) under a preference among plays of equal points."""
     deck = deck or load_deck()
-    costs = [farm_cost(deck.kind_of(name)) for name in plan.farm]
+    kinds = [deck.kind_of(name) for name in plan.farm]
+    costs = [farm_cost(k, deck.max_value) for k in kinds]
     gods = [int(deck.kind_of(p.card) == GOD) for p in plan.build]
+    keep = preference == KEEP_MAIZE_GODS
     return PlanKey(
-        famine=int(plan.outcome == FAMINE), points=-plan.points, farm_cards=len(plan.farm),
-        farm_value=sum(costs), build_cards=len(plan.build), build_gods=sum(gods),
+        famine=int(plan.outcome == FAMINE), points=-plan.points,
+        farm_feed=kinds.count(FEED) if keep else 0, farm_gods=kinds.count(GOD) if keep else 0,
+        farm_cards=len(plan.farm), farm_value=sum(costs), build_cards=len(plan.build), build_gods=sum(gods),
         farm_spread=sum(c * c for c in costs),
+        chained=int(len(plan.build) == 2 and plan.build[0].temple == plan.build[1].temple),
         placement=tuple((p.temple, g) for p, g in zip(plan.build, gods)))
 
 
@@ -568,27 +647,29 @@ def hand_counts(hand: Sequence[str], deck: Deck) -> tuple[list[int], int, bool]:
 
 
 def possible_farm(hand: Sequence[str], population: int, rules: Rules | None = None,
-                  deck: Deck | None = None) -> tuple[str, ...] | None:
+                  deck: Deck | None = None, feed_allowed: bool = True) -> tuple[str, ...] | None:
     """The cheapest legal Farm discard for this hand (fewest cards, then lowest cost), or None."""
     rules, deck = rules or Rules.from_game(), deck or load_deck()
-    options = [(n,) for n in set(hand) if deck.kind_of(n) == FEED]
+    options = [(n,) for n in set(hand) if deck.kind_of(n) == FEED and feed_allowed]
     cards = [n for n in sorted(hand, key=deck.sort_key) if is_building_card(deck.kind_of(n))]
     for size in range(1, rules.max_farm_cards + 1):
         options += [c for c in combinations(cards, size)
                     if not farm_problem([(n, deck.kind_of(n)) for n in c], population, rules)]
     if not options:
         return None
-    return min(options, key=lambda c: (len(c), sum(farm_cost(deck.kind_of(n)) for n in c)))
+    return min(options, key=lambda c: (len(c), sum(farm_cost(deck.kind_of(n), deck.max_value) for n in c)))
 
 
 def check_play(hand: Sequence[str], population: int, temples: Sequence[int],
                farm: Sequence[str], build: Sequence[CardPlacement],
-               rules: Rules | None = None, deck: Deck | None = None) -> PlayCheck:
+               rules: Rules | None = None, deck: Deck | None = None, feed_allowed: bool = True) -> PlayCheck:
     """Is this Farm discard and Build legal for the hand, Population and temples?
 
     ``farm`` empty means the player declares famine (legal only when no Farm
-    is possible).  Returns a :class:`PlayCheck` whose ``plan`` carries the
-    outcome and points the play really earns.
+    is possible).  ``feed_allowed`` False: the card that feeds alone may not be
+    used this round (the player has played a Trade card, under ``special_is_trade``).
+    Returns a :class:`PlayCheck` whose ``plan`` carries the outcome and points the
+    play really earns.
     """
     rules, deck = rules or Rules.from_game(), deck or load_deck()
     farm, build = tuple(farm), tuple(build)
@@ -602,10 +683,14 @@ def check_play(hand: Sequence[str], population: int, temples: Sequence[int],
             have = f"only {held[name]}" if held[name] else "none"
             return illegal(f"the play uses {n} {name} but the hand holds {have}")
 
+    feeder = next((n for n in farm if deck.kind_of(n) == FEED), None)
+    if feeder and not feed_allowed:
+        return illegal(f"{feeder} cannot feed the people this round: you have played a Trade card, and using "
+                       f"{feeder} counts as your one Trade card ({rules.label('special_is_trade')})")
     if not farm:
         if build:
             return illegal("without a Farm discard the game ends in famine: nothing can be built")
-        feed = possible_farm(hand, population, rules, deck)
+        feed = possible_farm(hand, population, rules, deck, feed_allowed)
         if feed:
             return illegal(f"famine is only for when no Farm is possible, but {' + '.join(feed)} "
                            f"feeds Population {population}")
@@ -667,6 +752,6 @@ def plan_from_kinds(hand: Sequence[str], farm: Sequence[Kind], build: Sequence[t
     for name in sorted(hand, key=deck.sort_key):
         pools.setdefault(deck.kind_of(name), []).append(name)
     taken = {kind: iter(names) for kind, names in pools.items()}
-    farm_names = tuple(next(taken[k]) for k in sorted(farm, key=farm_cost))
+    farm_names = tuple(next(taken[k]) for k in sorted(farm, key=lambda k: farm_cost(k, deck.max_value)))
     placements = tuple(CardPlacement(next(taken[k]), value, temple) for k, value, temple in build)
     return TurnPlan(outcome, points, farm_names, placements)

@@ -30,6 +30,7 @@ class AncestralEngine:
                  "Defense', 'clean with 2 South Breeze', 'discard Reference' or 'pass'")
     play_example = "attack 2 with Strong Wind + Hot Wind"
     web_view = Path(__file__).resolve().parent / "web" / "solver_view.js"   # its drawing on the solver page
+    web_style = Path(__file__).resolve().parent / "web" / "solver_view.css"  # and its huts' look
 
     def rules(self, game, settings: dict[str, str] | None = None, option: str = "--set") -> Rules:
         """The rules of ``game`` (a loaded kitgen Game) with ``--set NAME=VALUE`` settings applied."""

@@ -100,6 +100,20 @@ class _Text:
     def __init__(self, where: str, game=None):
         self.where, self.game = where, game
         self._library = None
+        self._fonts = None
+
+    def covering(self, text: str, style: ParagraphStyle) -> ParagraphStyle:
+        """``style``, or when its font lacks a character of ``text`` (plain letters) and a font of the
+        game's fonts/ has them all, the same style in that font."""
+        if self._fonts is None:
+            self._fonts = fonts.FontSet(None if self.game is None or self.game.builtin else self.game.root)
+        face = self._fonts.covering_face(text, style.fontName)
+        return style if face == style.fontName else ParagraphStyle(f"{style.name}-{face}", parent=style,
+                                                                   fontName=face)
+
+    def _letters(self, text: str) -> str:
+        marked, icons = self._icons(text)
+        return "".join(ch for ch in markup.plain(marked) if ch not in icons)
 
     def _icons(self, text: str) -> tuple[str, dict]:
         """``text`` with each icon token made one private-use character, and those characters' icons."""
@@ -117,6 +131,7 @@ class _Text:
         return text, {marks[n]: Icon(n, self._library.find(n, self.where)) for n in used}
 
     def para(self, text: str, style: ParagraphStyle) -> Paragraph:
+        style = self.covering(self._letters(text), style)
         self.check(text, style)
         marked, icons = self._icons(text)
         if not icons:
@@ -131,10 +146,11 @@ class _Text:
         return IconParagraph(body, style, {icon.name: icon for icon in icons.values()})
 
     def check(self, text: str, style: ParagraphStyle) -> None:
-        """Refuse ``text`` (inline markup) if the style's font lacks a glyph of it (icons aside)."""
-        marked, icons = self._icons(text)
-        letters = "".join(ch for ch in markup.plain(marked) if ch not in icons)
-        fonts.check_glyphs(letters, f"{self.where}: in {markup.plain(text)[:60]!r}", style.fontName)
+        """Refuse ``text`` (inline markup) if neither the style's font nor one of the game's fonts/ has
+        every glyph of it (icons aside)."""
+        letters = self._letters(text)
+        fonts.check_glyphs(letters, f"{self.where}: in {markup.plain(text)[:60]!r}",
+                           self.covering(letters, style).fontName)
 
     def literal(self, text: str, style: ParagraphStyle) -> Paragraph:
         """Data text (card names, effects) printed exactly as written."""
@@ -270,9 +286,10 @@ class Builder:
         for card in self.game.cards:
             if type is None or card.type == type:
                 for col, value in (("name", card.name), ("text", card.text)):
-                    fonts.check_glyphs(_without_icons(self.game, value),
-                                       f"{self.game.sheet.file}, row {card.row}, card {card.name!r}, "
-                                       f"column '{self.game.column(col)}'")
+                    letters = _without_icons(self.game, value)
+                    fonts.check_glyphs(letters, f"{self.game.sheet.file}, row {card.row}, {card.label}, "
+                                                f"column '{self.game.column(col)}'",
+                                       self.text.covering(letters, self.st["cell"]).fontName)
         widths = None if self.checking else self._column_widths(data)
         styles = None
         if "type" in data.columns:
@@ -295,7 +312,7 @@ class Builder:
     def _rich_rows(self, data: tables.CardTable, type, styles) -> list[list]:
         """The table's cells; those from the card sheet show their :icons:, every other character as written."""
         from kitgen.data.icons import IconLibrary
-        from kitgen.render.rich_text import Icon, IconParagraph, icon_names, para_markup, parse, plain_text
+        from kitgen.render.rich_text import Icon, IconParagraph, icon_names, para_markup, parse, plain_text, written_out
 
         game = self.game
         library = IconLibrary(None if game.builtin else game.root)
@@ -309,10 +326,13 @@ class Builder:
                     continue
                 style = styles[r][i] if styles and styles[r][i] else self.st["cell"]
                 header = game.column(col) if col in tables.DEFAULT_COLUMNS else col
-                where = f"{game.sheet.file}, row {card.row}, card {card.name!r}, column '{header}'"
+                where = f"{game.sheet.file}, row {card.row}, {card.label}, column '{header}'"
                 text = game.tokens.substitute(" ".join(value.split("\n")))    # [icons] and emoji drawn as icons
                 pieces = parse(text, icons_only=True)                       # the rest as written, on one line
+                missing = {n for n in icon_names(pieces) if library.missing(n, where)}   # warned of by the cards
+                pieces = written_out(pieces, missing) if missing else pieces
                 icons = {n: Icon(n, library.find(n, where)) for n in icon_names(pieces)}
+                style = self.text.covering(plain_text(pieces), style)       # a font of the game's that has them
                 fonts.check_glyphs(plain_text(pieces), where, style.fontName)
                 markup = para_markup(pieces, style.fontSize, icons)      # an icon's size, worked out here
                 cells.append(None if self.checking else IconParagraph(markup, style, icons))

@@ -11,18 +11,17 @@ file and line.
 from __future__ import annotations
 
 import os
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from kitgen.data.bounded_sandbox import MAX_SECONDS, TemplateTimeout
-from kitgen.data.files import read_regular
+from kitgen.data.bounded_sandbox import TemplateClock, TemplateCost, TemplateTimeout, template_lines
+from kitgen.data.files import look, read_regular
 from kitgen.data.paths import inside
 from kitgen.data.sandbox import TEMPLATE_ERRORS, environment, error_text
-from kitgen.errors import GameDataError, KitgenError
+from kitgen.errors import GameDataError, KitgenError, LimitError
 from kitgen.render.rulebook import markup, tables
 from kitgen.render.rulebook.diagrams import parse_stacks, stack_kinds
 from kitgen.units import to_mm
@@ -69,7 +68,7 @@ class FolderLoader(jinja2.BaseLoader):
             path = inside(self.root, name, label, base=self.folder)
         except GameDataError as exc:
             raise OutsideTemplateFolder(template, exc.message) from None
-        if not os.path.lexists(path):
+        if look(path, label, follow=False) is None:
             raise jinja2.TemplateNotFound(template)
         return self._read(path, label)
 
@@ -80,8 +79,16 @@ class FolderLoader(jinja2.BaseLoader):
         except UnicodeDecodeError:
             raise GameDataError("not UTF-8 text; save the template as UTF-8", file=label) from None
         self.by_path[str(path)] = label
-        mtime = path.stat().st_mtime
-        return text, str(path), lambda: path.exists() and path.stat().st_mtime == mtime
+        mtime = _mtime(path)
+        return text, str(path), lambda: _mtime(path) == mtime
+
+
+def _mtime(path: Path) -> float | None:
+    """When the file at ``path`` last changed (None: it cannot be looked at now), to tell a changed template."""
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return None
 
 
 class _Raw(str):
@@ -103,10 +110,10 @@ def _folder_label(game) -> str:
 
 
 def _line_of(exc: BaseException, loader: FolderLoader) -> tuple[str, int] | None:
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        label = loader.by_path.get(frame.filename)
-        if label and frame.lineno:
-            return label, frame.lineno
+    for file, line in reversed(template_lines(exc.__traceback__)):
+        label = loader.by_path.get(file)
+        if label and line:
+            return label, line
     return None
 
 
@@ -128,19 +135,24 @@ def render_text(game, context: dict[str, Any], inserts: list[markup.Insert]) -> 
     main_label = extra[name].label if name in extra else f"{folder_label}/{name}"
     env = environment(loader=loader, finalize=_finalize, keep_trailing_newline=True, trim_blocks=False,
                       lstrip_blocks=True)
+    clock = TemplateClock()
     try:
         template = env.get_template(name)
-        text = env.render_bounded(template, context)
+        text = env.render_bounded(template, context, clock)
     except TemplateTimeout as exc:
         where = _where(exc, loader, main_label)
-        raise GameDataError(f"template still rendering after {MAX_SECONDS:g} s (a loop too long?); "
-                            "kitgen stops a template there", file=where) from None
+        raise LimitError(f"template still rendering after {clock.seconds:g} s of processor time (a loop too "
+                         "long?); kitgen stops a rulebook's template there (KITGEN_TEMPLATE_SECONDS)",
+                         file=where) from None
     except RecursionError as exc:
         where = _where(exc, loader, main_label)
         raise GameDataError("template nested too deeply (a macro or include calling itself?)", file=where) from None
     except MemoryError as exc:
         where = _where(exc, loader, main_label)
-        raise GameDataError("template needs more memory than there is (a value too large?)", file=where) from None
+        raise LimitError("out of memory while rendering this template (a value too large?); kitgen allows "
+                         "itself KITGEN_MEMORY_MB megabytes", file=where) from None
+    except TemplateCost as exc:
+        raise LimitError(error_text(exc), file=_where(exc, loader, main_label)) from None
     except jinja2.TemplateSyntaxError as exc:
         label = loader.by_path.get(str(exc.filename), main_label) if exc.filename else main_label
         raise GameDataError(f"template syntax error: {exc.message}", file=f"{label}, line {exc.lineno}") from None

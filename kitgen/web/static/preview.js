@@ -54,7 +54,8 @@
     const doc = latest.documents.find((d) => d.name === view);
     pagesView.replaceChildren(...doc.page_urls.map((url, i) => el("figure", {}, [
       el("a", { href: url, target: "_blank" },
-         [el("img", { src: url, alt: doc.label + ", page " + (i + 1), loading: i < 4 ? "eager" : "lazy" })]),
+         [el("img", { src: url, alt: doc.label + ", page " + (i + 1), loading: i < 4 ? "eager" : "lazy",
+                      width: doc.page_px[0], height: doc.page_px[1] })]),
       el("figcaption", { text: doc.label + " · page " + (i + 1) + " of " + doc.pages })])));
   }
 

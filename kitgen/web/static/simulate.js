@@ -34,7 +34,8 @@
     $("sim-result").replaceChildren(...parts);
     $("sim-result").hidden = false;
     $("sim-charts").replaceChildren(...r.page_urls.map((url, i) => el("figure", {}, [
-      el("a", { href: url, target: "_blank" }, [el("img", { src: url, alt: "balance.pdf page " + (i + 1) })]),
+      el("a", { href: url, target: "_blank" },
+         [el("img", { src: url, alt: "balance.pdf page " + (i + 1), width: r.page_px[0], height: r.page_px[1] })]),
       el("figcaption", { text: "balance.pdf · page " + (i + 1) })])));
     $("sim-charts").hidden = false;
   }

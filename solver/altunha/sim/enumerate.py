@@ -6,12 +6,13 @@ table as counts of temple tops.  Results are memoised on that summary.
 
 The rule numbers, the switches and what is legal come from
 :mod:`solver.altunha.rules` (the turn solver's rules model); the rules are part
-of every memo key.  The ordering of plans is the turn solver's: avoid famine
-whenever any Farm is possible; then the most points; then the fewest Farm
-cards; then the lowest Farm value, counting a God card as ``max value + 1``
-and the feed card (Maize) as ``max value + 2``.  Ties then go as in the turn
-solver's plan key: fewer Build cards, fewer God cards in the Build, Farm
-values closer together (smaller sum of squares), then the first in
+of every memo key.  The ordering of plans is the turn solver's under its ``fewer_cards``
+preference (the simulator's players prefer it): avoid famine whenever any Farm
+is possible; then the most points; then the fewest Farm cards; then the lowest
+Farm value, each card weighed by :func:`solver.altunha.rules.farm_cost` (a God
+card ``max value + 1``, the feed card ``max value + 2``).  Ties then go as in
+the turn solver's plan key: fewer Build cards, fewer God cards in the Build,
+Farm values closer together (smaller sum of squares), then the first in
 enumeration order.
 
 Tokens: a Bid value ``v`` (1..max), :data:`GOD` or :data:`FEED`.
@@ -25,7 +26,7 @@ from typing import NamedTuple
 
 from solver.altunha.cards import FEED as CARD_FEED
 from solver.altunha.cards import GOD as CARD_GOD
-from solver.altunha.rules import BUILT, FAMINE, Rules, build_points, can_place, no_build_outcome
+from solver.altunha.rules import BUILT, FAMINE, Rules, build_points, can_place, farm_cost, no_build_outcome
 
 GOD = -1
 FEED = 0
@@ -119,13 +120,9 @@ def farm_options(counts, gods, feed, population, r: Rules):
 
 
 def _farm_rank(farm, r: Rules):
-    """(cards, value, sum of squared values) of a Farm, a God counting max_stage + 1 and the feed card
-    max_stage + 2."""
-    if len(farm) == 1:
-        k = farm[0]
-        cost = r.max_stage + 1 if k == GOD else r.max_stage + 2 if k == FEED else k
-        return 1, cost, cost * cost
-    costs = [r.max_stage + 1 if k == GOD else r.max_stage + 2 if k == FEED else k for k in farm]
+    """(cards, value, sum of squared values) of a Farm, each card weighed by the solver's
+    :func:`~solver.altunha.rules.farm_cost` (the ``fewer_cards`` preference among plays of equal points)."""
+    costs = [farm_cost(CARD_GOD if k == GOD else CARD_FEED if k == FEED else k, r.max_stage) for k in farm]
     return len(farm), sum(costs), sum(c * c for c in costs)
 
 

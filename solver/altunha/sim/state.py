@@ -25,13 +25,13 @@ from itertools import combinations
 from typing import Callable, NamedTuple
 
 from solver.altunha.cards import TARGETED
-from solver.altunha.rules import build_points, can_place, worth
+from solver.altunha.rules import build_points, can_place, final_winners, worth
 from solver.altunha.sim.cards import BID as BID_CARD
 from solver.altunha.sim.cards import GOD
 from solver.altunha.sim.cards import TRADE as TRADE_CARD
 from solver.altunha.sim.effects import EFFECTS, LATER, take_looked
 from solver.altunha.sim.engine import NO_BID, Bid, Game, IllegalMove, TablePlacement, TradePlay, shuffle
-from solver.engine import TERMINAL, shares
+from solver.engine import TERMINAL, shares_of
 
 TRADING, TAKING, BIDDING, FARMING, DISCARDING = "trade", "take", "bid", "farm_build", "discard"
 
@@ -95,7 +95,8 @@ class AltunHaState:
         return list(self.game.scores)
 
     def returns(self) -> list[float]:
-        return shares(self.game.scores)
+        g = self.game
+        return shares_of(final_winners(g.scores, g.turn_order(), g.R), g.n)
 
     def seats(self) -> list[int]:
         """Seat 0 holds the Calendar in round 1 and plays first."""
@@ -391,8 +392,9 @@ def farm_build_actions(g: Game, p: int) -> list:
     hand = sorted(g.hands[p])
     kind = table.kind
     farms: list[tuple[int, ...]] = []
-    if g.feed_allowed(p):
-        farms += _first_of_each_name(g, [c for c in hand if table.effect[c] == "feed"], lambda c: (c,))
+    feeders = _first_of_each_name(g, [c for c in hand if table.effect[c] == "feed"], lambda c: (c,)) \
+        if g.feed_allowed(p) else []
+    farms += feeders
     building = [c for c in hand if kind[c] in (BID_CARD, GOD)]
     seen: set = set()
     for size in range(1, R.max_farm_cards + 1):
@@ -403,6 +405,8 @@ def farm_build_actions(g: Game, p: int) -> list:
             seen.add(key)
             if sum(worth(table.rule_kind[c], R) for c in combo) >= g.population:
                 farms.append(combo)
+            if not R.feed_alone and size < R.max_farm_cards:   # the feed card with cards that add nothing
+                farms += [feeder + combo for feeder in feeders]
     if not farms:
         return [FarmBuild()]
     out, outcomes = [], set()

@@ -2,7 +2,8 @@
 // deck, and the table as huts: each hut's leaves, its defenses (tap a defense's picture to lay it or
 // take it away) and, for the other players, whether they hold a Hunuc-Huar.  The answer draws the best
 // actions and the ranked list with the cards' own pictures.  The page (kitgen/web/static/solver.js) gives
-// the helpers (kit) and calls what this returns; the rest is the page's generic view.
+// the helpers (kit) and calls what this returns; the rest is the page's generic view.  The huts' look is
+// solver_view.css beside it.
 "use strict";
 window.kitgenSolverView = function (kit) {
   const { el, plural, picture, state, $, showResult } = kit;
@@ -15,23 +16,6 @@ window.kitgenSolverView = function (kit) {
   const players = () => Number(values.players);
   const SHOWN = 8;
   let built = false;
-  // the huts' own look (the shared pieces are in the page's stylesheet)
-  if (!document.getElementById("hut-style")) {
-    document.head.append(el("style", { id: "hut-style", text: `
-      .hut { border-top: 1px solid var(--line); padding: 8px 0; display: grid; gap: 6px; }
-      .hut-head { display: flex; justify-content: space-between; align-items: center; gap: 8px; }
-      .hut-body { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 8px; }
-      .leaves { display: inline-flex; gap: 3px; }
-      .leaf { width: 12px; height: 12px; border-radius: 0 8px; border: 1px solid #7a8f5a; background: transparent; }
-      .leaf.on { background: #6b8e3a; }
-      .leaf.last { border-color: var(--red); }
-      .defense-toggles { display: flex; gap: 6px; }
-      .hunuc-toggle { justify-self: start; min-height: 40px; font-size: .85rem; padding: 2px 10px 2px 4px; }
-      .hunuc-toggle img { width: 28px; height: auto; border-radius: 3px; }
-      .hunuc-toggle[aria-pressed="false"] img { filter: grayscale(.85); opacity: .5; }
-      .hunuc-toggle[aria-pressed="true"] { background: var(--gold-soft); border-color: var(--gold); }` }));
-  }
-
   function hutName(p) { return p === 0 ? "Your hut" : "Player " + (p + 1); }
 
   function hut(p) {
@@ -119,6 +103,7 @@ window.kitgenSolverView = function (kit) {
     parts.push(el("h3", { text: "Every legal action, best first (" + data.actions.length + ")" }), ranked(data.actions));
     if (data.actions.length > SHOWN) parts.push(el("p", { class: "hint", text: "… and " + (data.actions.length - SHOWN) + " more." }));
     parts.push(el("p", { class: "hint", text: data.measure }));
+    kit.setHeadline(best.length ? best[0].action : "");
     showResult(parts, "best");
   }
 
@@ -131,8 +116,15 @@ window.kitgenSolverView = function (kit) {
     const parts = [el("h2", { class: "verdict " + (data.legal ? "legal" : "illegal"), id: "verdict", text: verdict })];
     if (data.effect) parts.push(actionBlock(data.effect));
     parts.push(view.lines(data));
+    kit.setHeadline(verdict);
     showResult(parts, "check");
   }
 
-  return Object.assign(view, { render, position, used, add, showAnswer, showAll, showChecked, built: () => built });
+  // the sticky bar on a phone: your hand in small pictures
+  function summary() {
+    return values.hand.length ? values.hand.map((name) => picture(name, { width: 32, height: 45 }))
+      : [el("span", { class: "hint", text: "No cards yet" })];
+  }
+
+  return Object.assign(view, { render, position, used, add, summary, showAnswer, showAll, showChecked, built: () => built });
 };

@@ -90,6 +90,7 @@ window.kitgenSolverView = function (kit) {
         : el("td", { class: "gain" + (s.gains[p] < 0 ? " negative" : s.gains[p] > 0 ? " positive" : ""), text: signed(s.gains[p]) }),
       s === null ? "" : el("td", { class: "hint", text: s.completed ? "completed" : "not completed" })])))]));
     parts.push(el("details", { class: "in-words" }, [el("summary", { text: "In words" }), view.lines(data)]));
+    kit.setHeadline(data.best[0] || "");
     showResult(parts, "best");
   }
 
@@ -130,8 +131,11 @@ window.kitgenSolverView = function (kit) {
                                           ["Check this play"])]));
   }
 
+  // The play the steppers set, as --play writes it; null without a summoner.
   function playText() {
     const n = players(), summoner = Number(values.summoner), level = Number(values.level);
+    if (!summoner || summoner > n) return null;
+    while (check.length < n) check.push([0, 0]);
     const parts = [];
     for (let i = 0; i < n; i++) {
       const [c, q] = check[(summoner - 1 + i) % n];
@@ -149,6 +153,7 @@ window.kitgenSolverView = function (kit) {
     const parts = [el("h2", { class: "verdict " + (data.legal ? "legal" : "illegal"), id: "verdict", text: verdict })];
     if (data.legal) parts.push(el("p", { text: data.completed ? "The level is completed." : "The level is not completed." }), gainsRow(data.gains));
     parts.push(view.lines(data));
+    kit.setHeadline(verdict);
     showResult(parts, "check");
   }
 
@@ -157,5 +162,6 @@ window.kitgenSolverView = function (kit) {
     openCheck() { renderCheck(); },
     renderCheck,
     showChecked,
+    play: playText,
   });
 };
