@@ -27,7 +27,7 @@ from kitgen.data.game import load_game  # noqa: E402
 from kitgen.outputs.workers import usable_cores  # noqa: E402
 from solver.engines import ENGINES, engine_key, get_engine  # noqa: E402
 from solver.simulation.runner import Spec, run_games  # noqa: E402
-from solver.lookahead import PLAYOUTS  # noqa: E402
+from solver.lookahead import default_playouts  # noqa: E402
 from solver.simulation.stats import end_words, how_games_ended  # noqa: E402
 
 TARGET = {"altun-ha": 1000}
@@ -107,7 +107,7 @@ def bench_lookahead(key: str, slug: str, games: int) -> None:
             state.apply_action(action)
     seconds.sort()
     mean = sum(seconds) / len(seconds)
-    print(f"  lookahead ({PLAYOUTS} playouts a decision): {mean:.3f} s a decision on average, median "
+    print(f"  lookahead ({default_playouts(engine)} playouts a decision): {mean:.3f} s a decision on average, median "
           f"{seconds[len(seconds) // 2]:.3f} s, slowest {seconds[-1]:.3f} s, over the {len(seconds)} decisions "
           f"of {games} whole games (processor time; target: at most 0.5 s)")
 

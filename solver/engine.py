@@ -43,6 +43,10 @@ engine without them still works; docs/engines.md says more):
 * ``Engine.cap_text(rules) -> str`` - the simulator's safeguards in words when the engine also stops
   games itself (``end = "cap"``, e.g. "100 rounds or 2,000 turns"); such games count as stopped at the
   cap, like those the round cap stops.
+* ``Engine.playout_rounds: int`` - the lookahead player's playouts stop when this many rounds have
+  ended, the leaders by ``scores()`` sharing the win (for long races of rounds; default: play to
+  the end); ``Engine.playouts: int`` - the lookahead player's playouts a decision without
+  ``lookahead:N`` (default 120).
 * ``report()`` may also return ``key_figures`` (``[[label, text]]``), ``charts`` (as data,
   see :mod:`kitgen.render.balance_report`), ``compare`` (``[[label, number]]``, the rows of
   ``--compare``) and ``cap_detail`` (words on the games stopped at the round cap).
