@@ -90,7 +90,7 @@ window.kitgenSolverView = function (kit) {
         : el("td", { class: "gain" + (s.gains[p] < 0 ? " negative" : s.gains[p] > 0 ? " positive" : ""), text: signed(s.gains[p]) }),
       s === null ? "" : el("td", { class: "hint", text: s.completed ? "completed" : "not completed" })])))]));
     parts.push(el("details", { class: "in-words" }, [el("summary", { text: "In words" }), view.lines(data)]));
-    kit.setHeadline(data.best[0] || "");
+    kit.setHeadline(who(data.player - 1) + ": " + (data.best[0] || ""));
     showResult(parts, "best");
   }
 
