@@ -125,6 +125,15 @@ class LookaheadPlayer:
         return 1.0 / s.players if s.end == CAP else s.returns()[player]
 
 
+def playout_words(engine) -> str:
+    """How a playout goes on, in words for the advice: to the game's end, or to the end of the engine's rounds."""
+    rounds = getattr(engine, "playout_rounds", None)
+    if not rounds:
+        return "the game played out by greedy players"
+    what = "the round under way" if rounds == 1 else f"{rounds} rounds"
+    return f"{what} played out by greedy players, the leaders then counted as its winners"
+
+
 def advise(engine, rules, state, playouts: int, rng: random.Random) -> list[dict[str, Any]]:
     """Each legal action of the current player with its win rate over ``playouts`` worlds (the same worlds
     for every action), best first: ``{"action", "text", "wins", "n", "rate", "low", "high"}``."""

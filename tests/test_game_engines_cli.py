@@ -109,6 +109,11 @@ def test_ancestral_checks_a_play_and_advises_by_playouts():
     got = answer(ANCESTRAL, "--players", "2", "--hand", "Strong Wind,Hot Wind", "--advise", "--playouts", "4")
     # two players: one target, three attacks (either wind, or both), three discards and the pass
     assert len(got) == 7 and {row["n"] for row in got} == {4}
+    # its playouts run to the end of the round under way (playout_rounds), and the advice says so
+    code, text = solve(ANCESTRAL, "--players", "2", "--hand", "Strong Wind,Hot Wind", "--advise", "--playouts", "4")
+    assert code == 0 and "the round under way played out by greedy players" in text.splitlines()[0]
+    code, text = solve(TEMPLE, "--hands", HANDS, "--advise", "--playouts", "2")
+    assert code == 0 and "the game played out by greedy players" in text.splitlines()[0]
 
 
 def test_ancestral_lists_its_fields_as_options():

@@ -239,7 +239,7 @@ def _emit(answer: dict, as_json: bool) -> None:
 
 
 def _advise(engine, rules, position, playouts: int, seed: int, as_json: bool) -> None:
-    from solver.lookahead import advise
+    from solver.lookahead import advise, playout_words
 
     rng = random.Random(seed)
     state = engine.position_state(position, rules, rng)
@@ -247,8 +247,8 @@ def _advise(engine, rules, position, playouts: int, seed: int, as_json: bool) ->
     if as_json:
         click.echo(_json(rows))
         return
-    click.echo(f"Win rate of each legal action over {playouts} playouts (unseen cards dealt at random, the game "
-               f"played out by greedy players; seed {seed}), best first:")
+    click.echo(f"Win rate of each legal action over {playouts} playouts (unseen cards dealt at random, "
+               f"{playout_words(engine)}; seed {seed}), best first:")
     for row in rows:
         click.echo(f"  {100 * row['rate']:5.1f}% [{100 * row['low']:.1f}, {100 * row['high']:.1f}]  {row['text']}")
 

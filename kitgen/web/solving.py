@@ -195,13 +195,14 @@ def _filled(text: str, values: dict) -> str:
 def page_data(argument: str) -> dict:
     """What the solver page needs of a game's engine: its position fields, its actions and words."""
     from solver.engine import fields_of
+    from solver.lookahead import playout_words
 
     game, engine = _loaded(argument)
     fields = fields_of(engine, question_rules(game, engine, {}))
     return {"engine": engine.key, "title": engine.title, "fields": fields,
             "all": hasattr(engine, "all_best"), "advice": hasattr(engine, "position_state"),
             "play_help": getattr(engine, "play_help", ""), "view": bool(getattr(engine, "web_view", None)),
-            "view_style": bool(getattr(engine, "web_style", None))}
+            "view_style": bool(getattr(engine, "web_style", None)), "playouts": playout_words(engine)}
 
 
 def simulator_data(argument: str) -> dict:

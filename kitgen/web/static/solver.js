@@ -335,7 +335,7 @@
     kit.setHeadline("Playout advice");
     showResult([el("h2", { text: "Playout advice" }),
       el("p", { class: "hint", text: "Each legal action's win rate over " + ADVICE_PLAYOUTS + " playouts: the cards you " +
-        "cannot see dealt at random, the game played out by greedy players. The bar is the 95% interval." }),
+        "cannot see dealt at random, " + engine.playouts + ". The bar is the 95% interval." }),
       table], "advice");
   }
 
