@@ -92,9 +92,19 @@ ICONS = {
                       "arrow": ("arrow", (150, 150, 170, 255))},
 }
 
-ART = {"stew": ((47, 93, 168), "disc"), "tart": ((240, 200, 60), "star"), "skewers": ((196, 71, 54), "ship"),
-       "cheese": ((240, 200, 90), "hexagon"), "market": ((184, 105, 42), "cube"), "roast": ((150, 70, 40), "disc"),
-       "critic": ((63, 143, 69), "star"), "notebook": ((63, 143, 69), "cube")}
+ART = {
+    "kitchen-rivals": {"stew": ((47, 93, 168), "disc"), "tart": ((240, 200, 60), "star"),
+                       "skewers": ((196, 71, 54), "ship"), "cheese": ((240, 200, 90), "hexagon"),
+                       "market": ((184, 105, 42), "cube"), "roast": ((150, 70, 40), "disc"),
+                       "critic": ((63, 143, 69), "star"), "notebook": ((63, 143, 69), "cube")},
+    "kingdom": {"village": ((120, 150, 90), "hexagon"), "smithy": ((110, 90, 80), "cube"),
+                "market": ((184, 105, 42), "disc"), "moat": ((61, 111, 163), "disc"),
+                "alchemist": ((120, 80, 150), "star"), "gold": ((201, 162, 39), "disc"),
+                "lands": ((63, 143, 69), "hexagon"), "library": ((140, 110, 80), "cube")},
+    "trading-card": {"otter": ((47, 127, 158), "disc"), "heron": ((90, 140, 170), "ship"),
+                     "tortoise": ((79, 138, 58), "hexagon"), "lynx": ((100, 130, 60), "star"),
+                     "fox": ((192, 85, 47), "ship"), "newt": ((170, 60, 40), "star")},
+}
 
 
 def art_picture(colour, kind) -> Image.Image:
@@ -119,10 +129,11 @@ def write_sources() -> None:
             # outlined, so that every icon reads on the light and the dark panels alike
             rim = rim_for(colour) if kind not in ("heart", "hourglass") else None
             icon(kind, colour, rim).resize((48, 48), Image.LANCZOS).save(folder / f"{name}.png", optimize=True)
-    art = EXAMPLES / "kitchen-rivals" / "art"
-    art.mkdir(exist_ok=True)
-    for name, (colour, kind) in ART.items():
-        art_picture(colour, kind).save(art / f"{name}.png", optimize=True)
+    for game, pictures in ART.items():
+        art = EXAMPLES / game / "art"
+        art.mkdir(exist_ok=True)
+        for name, (colour, kind) in pictures.items():
+            art_picture(colour, kind).save(art / f"{name}.png", optimize=True)
 
 
 def card_images(game: str, pages) -> list[Image.Image]:
@@ -147,22 +158,11 @@ def strip(images: list[Image.Image], columns: int | None = None, gap: int = 18) 
 
 
 def outlined(game: str, index: int) -> Image.Image:
-    """One face with the outline and name of every box drawn over it."""
-    from kitgen.render.card import CardPainter
+    """One face with the outline and name of every box drawn over it, as `kitgen preview` draws it."""
+    from kitgen.outputs.card_preview import outlined as outline_boxes
 
     job = prepare(game, ExportOptions(), 0.0, DPI)
-    card = job.game.cards[index]
-    face = card_images(game, lambda cards: [CardPage(cards[index])])[0].convert("RGB")
-    k = DPI / 72.0
-    big = face.resize((face.width * 2, face.height * 2), Image.LANCZOS)
-    draw = ImageDraw.Draw(big)
-    painter = CardPainter(job.game, job.card.width, job.card.height, 0.0, job.art, job.source)
-    for name, rect in painter.boxes(card).items():
-        x0, y0 = rect.x * k * 2, (job.card.height - rect.y1) * k * 2
-        x1, y1 = rect.x1 * k * 2, (job.card.height - rect.y) * k * 2
-        draw.rectangle((x0, y0, x1, y1), outline=(220, 30, 120), width=2)
-        draw.text((x0 + 3, y0 + 1), name, fill=(220, 30, 120))
-    return big
+    return outline_boxes(job.painter(0.0), job.game.cards[index], dpi=2 * DPI)
 
 
 def main() -> None:
@@ -178,6 +178,11 @@ def main() -> None:
     sides = card_images(str(stars), lambda cards: [CardPage(c) for c in cards[:4]] +
                         [CardPage(c, back=True) for c in cards[:4]])
     strip(sides, columns=4).save(IMAGES / "layout-star-exchange.png", optimize=True)
+    kingdom = card_images(str(EXAMPLES / "kingdom"), lambda cards: [CardPage(c) for c in cards[:8]])
+    strip(kingdom, columns=4).save(IMAGES / "layout-kingdom.png", optimize=True)
+    critters = card_images(str(EXAMPLES / "trading-card"), lambda cards: [CardPage(c) for c in cards[:3]] +
+                           [CardPage(c, back=True) for c in cards[:3]])
+    strip(critters, columns=3).save(IMAGES / "layout-trading-card.png", optimize=True)
     outlined(str(kitchen), 0).save(IMAGES / "layout-boxes.png", optimize=True)
     print(f"wrote {', '.join(sorted(p.name for p in IMAGES.glob('layout-*.png')))} into {IMAGES.relative_to(ROOT)}")
 

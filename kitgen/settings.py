@@ -26,6 +26,7 @@ class Setting:
     high: float
     unit: str          # what the number counts, as the message says it
     meaning: str       # what the setting is for (the README says more)
+    switch: bool = False   # 0 (off) or 1 (on), nothing else
 
 
 SETTINGS = {
@@ -35,6 +36,8 @@ SETTINGS = {
                                        "the processor time one card's or one rulebook's templates may take"),
     "KITGEN_MEMORY_MB": Setting(3072.0, 0.0, 1_000_000.0, "megabytes",
                                 "the memory a build, validate or export may take beyond kitgen's own (0: no limit)"),
+    "KITGEN_NO_MEMO": Setting(0.0, 0.0, 1.0, "", "1: every card worked out on its own, nothing its places, texts "
+                              "and templates share with other cards taken from them; slower, for checking", True),
 }
 
 
@@ -49,11 +52,18 @@ def number(name: str) -> float:
         value = float(text) if text.isascii() else math.nan
     except ValueError:
         value = math.nan
-    if not (math.isfinite(value) and setting.low <= value <= setting.high):
+    if not (math.isfinite(value) and setting.low <= value <= setting.high) or (setting.switch and value % 1):
         shown = text if len(text) <= 40 else text[:40] + "..."
-        raise OptionError(name, f"{shown!r} is not a number of {setting.unit} from {_plain(setting.low)} to "
-                                f"{_plain(setting.high)} ({setting.meaning}; unset it for {_plain(setting.default)})")
+        wanted = ("0 or 1" if setting.switch else
+                  f"a number of {setting.unit} from {_plain(setting.low)} to {_plain(setting.high)}")
+        raise OptionError(name, f"{shown!r} is not {wanted} ({setting.meaning}; unset it for "
+                                f"{_plain(setting.default)})")
     return value
+
+
+def switch(name: str) -> bool:
+    """Whether the switch ``name`` (one of :data:`SETTINGS`, 0 or 1) is on."""
+    return number(name) == 1
 
 
 def _plain(value: float) -> str:

@@ -17,11 +17,10 @@ engine without them still works; docs/engines.md says more):
 
 * ``Engine.ends: dict[str, str]`` - every end the rules know, in the report's order, each
   with the words that follow "ended" (``{"famine": "in a famine"}``).
-* ``Engine.deals_seats: bool`` - True when ``new_game`` deals the seats at random, so a
-  policy mix is already spread over the seats; otherwise the simulator rotates the mix over
-  the players game by game.
 * ``State.seats() -> list[int]`` - each player's seat, 0 being the first to act in round 1;
-  without it player p sits in seat p.
+  without it player p sits in seat p.  The simulator turns a policy mix over the seats game
+  by game, so rules that deal the first seat at random (Altun Ha deals the Calendar) say the
+  seats here, and every policy still meets every seat equally often.
 * ``Engine.rule_values(rules) -> dict``, ``Engine.changed_rules(rules) -> list[str]`` - every
   setting ``--set`` accepts with its value, and the ones changed (balance.json ``rules``).
 * ``Engine.players_problem(rules, players) -> str`` - why a number of players cannot play

@@ -12,6 +12,7 @@ when the ``penalty_if_declined`` ruling says so.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from solver.altunha.cards import FEED, GOD, load_deck
@@ -76,7 +77,13 @@ def _builds(counts: Counter, tops: list[int], touched: frozenset, rules: Rules, 
 def all_plans(hand, population, temples, rules: Rules | None = None, preference: str = DEFAULT_PREFERENCE,
               feed_allowed: bool = True):
     """Every distinct legal plan, best first (under ``preference`` among plans of equal points)."""
-    rules, deck = rules or Rules.from_game(), load_deck()
+    return list(_all_plans(tuple(hand), population, tuple(temples), rules or Rules.from_game(), preference,
+                           feed_allowed))
+
+
+@lru_cache(maxsize=8)       # a property test asks for the plans of one position several times
+def _all_plans(hand, population, temples, rules: Rules, preference: str, feed_allowed: bool) -> tuple:
+    deck = load_deck()
     counts = Counter(deck.kind_of(n) for n in hand)
     if not feed_allowed:
         counts[FEED] = 0
@@ -84,7 +91,7 @@ def all_plans(hand, population, temples, rules: Rules | None = None, preference:
     farms = list(_farms(counts, population, rules))
     if not farms:
         plan = plan_from_kinds(hand, (), (), FAMINE, -rules.famine_penalty, deck)
-        return [plan]
+        return (plan,)
     for farm in farms:
         rest = counts - Counter(farm)
         builds = list(_builds(rest, list(temples), frozenset(), rules, rules.max_build_cards))
@@ -102,7 +109,7 @@ def all_plans(hand, population, temples, rules: Rules | None = None, preference:
             kinds = (tuple(sorted(map(str, farm))), tuple((str(deck.kind_of(p.card)), p.value, p.temple)
                                                           for p in plan.build))
             plans.setdefault(kinds, plan)
-    return sorted(plans.values(), key=lambda p: plan_key(p, deck, preference))
+    return tuple(sorted(plans.values(), key=lambda p: plan_key(p, deck, preference)))
 
 
 def best_plan(hand, population, temples, rules: Rules | None = None, preference: str = DEFAULT_PREFERENCE):

@@ -98,14 +98,14 @@ def test_score_pad_has_players_rounds_and_the_prefilled_track(builtin, builtin_p
                   and abs(centre(w)[0] - centre(header)[0]) < 10]
         column.sort(key=lambda w: w["top"])
         (pad,) = [c for c in builtin.components if c.kind == "score-pad"]
-        assert pad.rounds == 19          # game.toml: the 99th percentile of the simulated games' length
-        assert [int(w["text"]) for w in column] == list(range(3, 3 + 19))   # 3, 4, 5 ... down 19 rounds
+        assert pad.rounds == 17          # game.toml: the 99th percentile of the simulated games' length
+        assert [int(w["text"]) for w in column] == list(range(3, 3 + 17))   # 3, 4, 5 ... down 17 rounds
         (round_head,) = [w for w in words if w["text"] == "Round"]
         rounds = sorted((w for w in words if re.fullmatch(r"\d+", w["text"])
                          and abs(centre(w)[0] - centre(round_head)[0]) < 10
                          and round_head["bottom"] < w["top"] < total["top"]),
                         key=lambda w: w["top"])
-        assert [int(w["text"]) for w in rounds] == list(range(1, 20))
+        assert [int(w["text"]) for w in rounds] == list(range(1, 18))
         # every round's number and its track value sit on the same row
         for r, t in zip(rounds, column):
             assert abs(centre(r)[1] - centre(t)[1]) < 1
@@ -115,7 +115,7 @@ def test_score_pad_has_players_rounds_and_the_prefilled_track(builtin, builtin_p
         assert total["top"] > rounds[-1]["bottom"]
         # under the table, what its rounds cover
         note = [w for w in words if w["top"] > total["bottom"] + 3 * MM]
-        assert " ".join(w["text"] for w in note).startswith("19 rounds: 99 in 100 simulated games")
+        assert " ".join(w["text"] for w in note).startswith("17 rounds: 99 in 100 simulated games")
         # rows are tall enough to write in
         assert centre(rounds[1])[1] - centre(rounds[0])[1] >= 9 * MM
 
@@ -275,6 +275,16 @@ BAD = [
     (dict(kind="reference", name="Crib", lines=[]), r"component 'Crib' \(reference\): 'lines' must be a list"),
     (dict(kind="reference", name="Crib", lines=["a"], size="huge"), r"component 'Crib' \(reference\): 'size' = 'huge'"),
     (dict(kind="token", name="Coin", denominations=[dict(text="1", value=1)]), r"denomination 1: unknown key 'value'"),
+    (dict(kind="reference", name="Crib", lines=["ok", "Famine: -{{ rules.famine_penalty"]),
+     r"component 'Crib' \(reference\): 'lines' line 2: template syntax error"),
+    (dict(kind="reference", name="Crib", lines=["Famine: -{{ rules.famine_penalty }}"]),
+     r"component 'Crib' \(reference\): 'lines' line 1: undefined in template: .*famine_penalty"),
+    (dict(kind="token", name="Coin", subtitle="{{ ''.__class__ }}"),
+     r"component 'Coin' \(token\): 'subtitle': not allowed in a template: access to attribute '__class__'"),
+    (dict(kind="score-pad", name="Pad", track_start="{{ 'three' }}"),
+     r"component 'Pad' \(score-pad\): 'track_start' = .* gives 'three', not a whole number"),
+    (dict(kind="reference", name="Crib", lines=["{% if false %}never{% endif %}"]),
+     r"component 'Crib' \(reference\): 'lines' line 1 gives no text once filled in from the rules"),
 ]
 
 
@@ -287,6 +297,27 @@ def test_bad_component_data_names_game_toml_and_the_component(tmp_path, entry, m
     assert text.startswith(str(folder / "game.toml") + ": "), text
     assert re.search(message, text), text
     assert "\n" not in text
+
+
+def test_component_texts_and_numbers_follow_the_rules_and_rulings(tmp_path):
+    import tomli_w
+    folder = write_game(tmp_path / "g",
+                        dict(kind="reference", name="Crib", lines=[
+                            "Famine: -{{ rules.famine_penalty }} points.",
+                            "Pass the token {{ 'left' if rulings.turn.default else 'right' }}."]),
+                        dict(kind="score-pad", name="Pad", rounds=4, track="Level",
+                             track_start="{{ rules.start + rules.step }}", track_step="{{ rules.step }}"))
+    import tomllib
+    toml = tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))
+    toml["rules"] = {"famine_penalty": 9, "start": 4, "step": 3}
+    toml["rulings"] = {"turn": {"title": "Turn", "seed": "To the right.", "default": True, "reason": "Tested.",
+                                "options": {"true": "Left.", "false": "Right."}}}
+    (folder / "game.toml").write_text(tomli_w.dumps(toml), encoding="utf-8")
+    with open_pdf(aids_pdf(load_game(folder), "a4")) as pdf:
+        text = " ".join(" ".join(page.extract_text() for page in pdf.pages).split())
+    assert "Famine: -9 points." in text and "Pass the token left." in text
+    assert "{{" not in text and "rules." not in text
+    assert re.search(r"\b7\b.*\b10\b.*\b13\b.*\b16\b", text), text   # Level 4 + 3, then up by 3 a round
 
 
 def test_duplicate_component_names_are_refused(tmp_path):

@@ -11,11 +11,14 @@ import shutil
 import pytest
 
 from kitgen.data.art_files import ArtLibrary
+from kitgen.data.builtin import builtin_games
 from kitgen.data.game import load_game
 from kitgen.errors import KitgenError
-from kitgen.layout.known import Known
+from kitgen.layout.known import Known, Question, Read, Reads
+from kitgen.outputs.kit import BuildOptions, card_sheet_layout
 from kitgen.render.card import CardPainter
-from kitgen.units import card_size
+from kitgen.render.sheets import render_card_sheets
+from kitgen.units import card_size, paper_size
 from tests.conftest import REPO, run
 from tests.sheets import game_folder, layout_box
 
@@ -101,27 +104,48 @@ def test_a_layout_whose_places_hang_on_templates_and_type_sizes_is_arranged_as_a
 
 def test_a_value_is_known_only_after_the_same_answers():
     known, asked = Known(), []
+    side, size = Question("var", "side"), Question("size", "title")
 
     def answers(table):
-        def answer(what):
-            asked.append(what)
-            return table[what]
+        def answer(question):
+            asked.append(question)
+            return table[question]
         return answer
 
-    reads = ((("var", "side"), "pad"), (("size", "title"), 12.0), (("var", "side"), "pad"))
+    reads = (Read(side, "pad"), Read(size, 12.0), Read(side, "pad"))
     known.add("title.x", reads, 42.0)
-    assert known.find("title.x", answers({("var", "side"): "pad", ("size", "title"): 12.0})) == \
-        (42.0, reads[:2])                                           # a read noted twice is asked once
-    assert known.find("title.x", answers({("var", "side"): "badge + pad", ("size", "title"): 12.0})) is None
+    assert known.find("title.x", answers({side: "pad", size: 12.0})) == (42.0, reads[:2])   # a read twice: asked once
+    assert known.find("title.x", answers({side: "badge + pad", size: 12.0})) is None
     asked.clear()
-    assert known.find("title.x", answers({("var", "side"): "pad", ("size", "title"): 11.0})) is None
-    assert asked == [("var", "side"), ("size", "title")]
+    assert known.find("title.x", answers({side: "pad", size: 11.0})) is None
+    assert asked == [side, size]
     asked.clear()
-    assert known.find("title.x", answers({("var", "side"): "other"})) is None
-    assert asked == [("var", "side")]                               # nothing asked past the first new answer
+    assert known.find("title.x", answers({side: "other"})) is None
+    assert asked == [side]                                          # nothing asked past the first new answer
     known.add("panel.x", (), 9.0)
     assert known.find("panel.x", answers({})) == (9.0, ())
     assert known.find("panel.y", answers({})) is None
+
+
+def test_reads_are_noted_for_the_value_being_worked_out_and_added_to_the_one_around_it():
+    reads, box, lines = Reads(), Read(Question("setting", "title", "x"), "4mm"), Read(Question("size", "title"), 9.0)
+    reads.note(box)                                  # outside every recording: noted nowhere
+    with reads.recording() as outer:
+        reads.note(box)
+        with reads.recording() as inner:
+            reads.note(lines)
+        assert inner == [lines] and outer == [box]   # the inner value's reads are its own...
+        reads.add(tuple(inner))                      # ...until the caller adds them to the value around it
+        with reads.recording(keep=False) as nowhere:
+            reads.note(lines)
+        assert nowhere is None
+        try:
+            with reads.recording():
+                raise ValueError
+        except ValueError:
+            pass
+        reads.note(box)                              # the outer list is back after an error inside
+    assert outer == [box, lines, box] and reads.current is None
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -165,6 +189,9 @@ def _random_layout(rng: random.Random, folder):
                      '[{ vars = { g = "{{ c1 }}" }, w = "{{ c4 }}" }]', '[{ size = "20pt" }, { vars = { g = "0mm" } }]']
         if rng.random() < .5:
             lines.append("fallback = " + rng.choice(fallbacks))
+    lines.append(layout_box("f", "row", rng.choice(["coin star", "{{ 'coin ' * (c2 | length + 1) }}"]), kind="icons",
+                            y=f"{rng.choice(names)}.bottom", h="{{ c5 }}",
+                            direction=rng.choice(["down", "{{ 'down' if c2 == 'x' else 'across' }}"])))
     (folder / "layouts.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     words = ["Draw", "a", "card", "Gain", "two", "coins", "then", "discard", "extraordinarily", "x"]
     rows = ["Name,Qty,Text,C1,C2,C3,C4,C5,C6,C7"]
@@ -185,7 +212,7 @@ def test_random_layouts_look_and_fail_the_same_with_and_without_earlier_cards(tm
     game = load_game(folder)
     shared = _painter(game)
     try:                          # the deck's common sizes first: a problem there is the deck's, not a card's
-        shared._caps_of(game.face_of(game.cards[0]))
+        shared.common_sizes(game.face_of(game.cards[0]))
     except KitgenError:
         pass
     together = [(_look(shared, card), _look_back(shared, card)) for card in game.cards]
@@ -246,3 +273,35 @@ def test_a_circle_through_a_type_size_is_told_the_same_on_every_card(tmp_path):
     circles = [line for line in _problems(folder) if "in a circle" in line]
     assert len(circles) == 1, circles                       # Beta's and Gamma's circle: one problem, told once
     assert "row 3" in circles[0] and "in a circle: a.h -> b.size -> a.h" in circles[0]
+
+
+EXAMPLES = sorted(str(p) for p in (REPO / "docs" / "examples").iterdir() if (p / "game.toml").exists())
+
+
+@pytest.mark.parametrize("game", builtin_games() + EXAMPLES)
+def test_cards_drawn_each_on_its_own_print_the_same_bytes(game, monkeypatch):
+    """KITGEN_NO_MEMO=1 works every card out alone (nothing shared between cards): the card sheets are
+    the same file."""
+    loaded = load_game(game)
+    options = BuildOptions()
+    layout = card_sheet_layout(options, paper_size(options.paper), card_size(loaded.card_size), "--card-size")
+
+    def sheets() -> bytes:
+        return render_card_sheets(loaded, layout, ArtLibrary.for_game(loaded), "cards.csv").pdf
+    monkeypatch.delenv("KITGEN_NO_MEMO", raising=False)
+    shared = sheets()
+    monkeypatch.setenv("KITGEN_NO_MEMO", "1")
+    assert sheets() == shared
+
+
+def test_the_switch_shares_nothing_between_cards(monkeypatch):
+    game = load_game(KITCHEN)
+    monkeypatch.delenv("KITGEN_NO_MEMO", raising=False)
+    shared = _painter(game)
+    looks = [_look(shared, card) for card in game.cards]
+    assert shared._known and shared.fitted_texts and shared.rendered        # what the cards shared
+    monkeypatch.setenv("KITGEN_NO_MEMO", "1")
+    alone = _painter(game)
+    assert [_look(alone, card) for card in game.cards] == looks
+    assert not alone._known and not alone.fitted_texts and not alone.rendered
+

@@ -3,15 +3,18 @@ parsed at each size, and the sizes skipped without wrapping are sizes at which t
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 from reportlab.lib.colors import Color
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.utils import simpleSplit
 
 from kitgen.render import fonts
-from kitgen.render.card_text import TextSetting, attempts, largest_fit
+from kitgen.render.card_text import TextSetting, attempts
 from kitgen.render.rich_text import IconParagraph, para_markup, parse
+from kitgen.render.text_fit import largest_fit
 
 WORDS = ("gain", "lose", "draw", "**two**", "*cards*", "discard", "each", "player", "a", "token",
          "Überraschung", "naïve", "extraordinarily-long-word-without-any-break", "\n", "&", "<tag>")
@@ -86,3 +89,37 @@ def test_a_text_that_just_fits_its_box_is_never_refused_unwrapped():
         how = TextSetting(text, fonts.DEFAULT_FAMILY, False, False, width=width, top=size, low=size, lines=None,
                           height=h, leading=1.22)
         assert (attempts(how, parse(text), {}, font_set)(size) is not None) == _fits_when_wrapped(how, size)
+
+
+def test_the_one_fit_search_finds_what_trying_every_size_from_the_top_finds():
+    """largest_fit (card texts, sheet labels, reference cards, aids) against a plain scan down by the step."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from kitgen.render.text_fit import fit_line, wrap_lines
+
+    def scan(fits, top, low, step):
+        size = top
+        while size >= low - 1e-9:
+            if fits(size):
+                return size
+            size -= step
+        return None
+
+    rng = random.Random(4)
+    fonts.register()
+    for _ in range(300):
+        top, low = rng.choice([(10.5, 5.0), (5.5, 4.5), (11.0, 5.5), (8.0, 8.0), (9.0, 6.5)])
+        step = rng.choice([0.25, 0.5])
+        limit = rng.uniform(low - 1, top + 1)                       # fits at and below this size
+        asked = []
+        found = largest_fit(lambda s: asked.append(s) or (s if s <= limit else None), top, low, step)
+        assert found == scan(lambda s: s <= limit, top, low, step), (top, low, step, limit)
+        assert asked[0] == top and len(asked) <= 2 + math.log2((top - low) / step + 1)   # top first, then halving
+        text, width = _text(rng)[:rng.randint(3, 60)], rng.uniform(20, 200)
+        assert fit_line(text, fonts.REGULAR, top, low, width, step) == scan(
+            lambda s: stringWidth(text, fonts.REGULAR, s) <= width, top, low, step)
+        wrapped = wrap_lines(text, fonts.REGULAR, top, low, width, 2)
+        assert (wrapped[0] if wrapped else None) == scan(
+            lambda s: len(simpleSplit(text, fonts.REGULAR, s, width)) <= 2, top, low, 0.25)
+    assert largest_fit(lambda s: s, 4.0, 5.0) == 4.0                  # the top is tried even below the lowest
+    assert largest_fit(lambda s: None, 10.0, 6.0) is None

@@ -152,7 +152,9 @@ def test_one_title_size_for_the_deck_when_the_layout_asks(kitchen, tmp_path):
 
     copy = shutil.copytree(KITCHEN, tmp_path / "game")         # the same deck without same_size
     layouts = copy / "layouts.toml"
-    layouts.write_text(layouts.read_text(encoding="utf-8").replace("same_size = true", ""), encoding="utf-8")
+    text = layouts.read_text(encoding="utf-8")
+    assert "same_size = true, " in text
+    layouts.write_text(text.replace("same_size = true, ", ""), encoding="utf-8")
     free = title_sizes(_build(copy, tmp_path / "out"), copy)
     assert len(set().union(*(s for n, s in free.items() if not n.startswith("Family")))) > 1
 
@@ -247,12 +249,14 @@ def test_backgrounds_reach_into_the_bleed_and_art_is_not_scaled_to_fill_it(tmp_p
 
 
 def test_the_served_preview_shows_each_cards_own_back(tmp_path):
-    from kitgen.web.preview import build_preview
+    from kitgen.web.preview import draw_cards
 
-    preview = build_preview(str(STARS), str(tmp_path))
-    assert len(preview["backs"]) == len(preview["faces"]) == len(load_game(STARS).cards)
+    preview = draw_cards(str(STARS), [])
+    assert len(preview["backs"]) == len(preview["cards"]) == len(load_game(STARS).cards)
     assert len(set(preview["backs"])) == len(preview["backs"]) and preview["back"] == preview["backs"][0]
-    assert build_preview(str(KITCHEN), str(tmp_path))["backs"] == []      # one back for the whole deck
+    faces = {card["picture"] for card in preview["cards"]}
+    assert set(preview["pictures"]) == faces | set(preview["backs"])      # every back drawn, as every face
+    assert draw_cards(str(KITCHEN), [])["backs"] == []                    # one back for the whole deck
 
 
 def test_random_picks_and_lipsum_are_the_same_in_every_build_and_still_vary_by_card(tmp_path):

@@ -72,7 +72,8 @@ def test_one_sheet_of_a_workbook_with_its_types_declared(tmp_path):
     assert len(set(colours)) == 2
     build = run("build", folder, "--out", tmp_path / "out")
     assert build.exit_code == 0 and "Warning" not in build.output, build.output
-    assert run("validate", folder).output.count("Note:") == 1    # Flavour is left to templates
+    assert "Note:" not in run("validate", folder).output       # Flavour is read: the starter face shows it
+    assert "{{ flavour }}" in (folder / "layouts.toml").read_text(encoding="utf-8")
 
 
 def test_columns_that_do_not_suit_a_field_are_left_unmapped(tmp_path):
@@ -301,3 +302,35 @@ def test_columns_of_pictures_and_colours_are_found_by_what_they_hold(tmp_path):
     columns = tomllib.loads((tmp_path / "d" / "game.toml").read_text(encoding="utf-8"))["columns"]
     assert columns["name"] == "B" and columns["color"] == "D" and "text" not in columns and "art" not in columns
     assert [c.color for c in load_game(tmp_path / "d").cards] == ["#ff00ff", "#00ffff", "#ffff00", "#ff00ff"]
+
+
+# headers a starter face prints as labels: template and markup characters, quotes, a line break, an
+# emoji the font lacks, one too long for a line; and one whose cells hold a right-to-left word
+LABELLED = ["#} {{ x }} {%", 'Say "hi"', "New\nline", "Emoji \U0001F525", "L" * 3000, "a*b:c<i>\\d", "Hebrew"]
+PRINTED = ["#} {{ x }} {%", 'Say "hi"', "New line", "Emoji", "L" * 19 + "…", "A*b:c<i>\\d"]
+
+
+def test_the_starter_face_prints_any_header_as_a_label_and_its_cell_after_it(tmp_path):
+    sheet = tmp_path / "hostile.csv"
+    with open(sheet, "w", encoding="utf-8", newline="") as fh:
+        out = csv.writer(fh)
+        out.writerow(["Name", "Rules", *LABELLED])
+        for i in range(3):
+            out.writerow([f"Card {i}", f"Rule number {i}: draw a card.", *(f"v{j}-{i}" for j in range(6)), "\u05e9\u05dc"])
+    folder = tmp_path / "g"
+    assert run("new", folder, "--from", sheet).exit_code == 0
+    layouts = (folder / "layouts.toml").read_text(encoding="utf-8")
+    assert _control_characters(layouts) == [] and "\u05e9" not in layouts
+    assert tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))["face"] == "card"
+    build = run("build", folder, "--out", tmp_path / "out")
+    assert build.exit_code == 0 and "Warning" not in build.output, build.output
+    kit = tmp_path / "out" / "g"
+    cards = json.loads((kit / "manifest.json").read_text(encoding="utf-8"))["cards"]
+    texts = page_texts(kit / "cards.pdf")
+    for card in cards:
+        i = card["row"] - 2
+        text = " ".join(texts[card["front"]["page"] - 1].split())
+        assert f"Card {i}" in text and f"Rule number {i}: draw a card." in text
+        for j, label in enumerate(PRINTED):             # each label once, bold, then its cell
+            assert text.count(f"{label}: v{j}-{i}") == 1, (label, text)
+        assert "\u05e9" not in text and "Hebrew" not in text     # a column that would print reversed: left out

@@ -131,7 +131,7 @@ def test_flag_columns_become_a_type_and_counts_follow_it(kits):
         want = 12 if flags["Victory"] == "1" else 30 if flags["Treasure"] == "1" else 10
         assert got[flags["Card"]] == want, flags["Card"]
     text = "\n".join(pdf_text(plain.folder / "cards.pdf"))
-    assert "TREASURE" in text and "VICTORY" in text and "ACTION" in text       # the type line from the flags
+    assert "Treasure" in text and "Victory" in text and "Action" in text       # the type line from the flags
 
 
 def test_nameless_caves_get_names_icons_replace_tokens_and_each_deck_has_its_own_pages(kits):
@@ -255,3 +255,82 @@ def test_a_nameless_french_sheet_written_for_squib_builds_as_it_is_and_as_design
     assert "Grâce à toi, j’ai rechargé mes batteries" in text[8] and "MERCI" in text[8]
     assert "Thanker Cards" in text[3]
     assert all(c["name"] == "" for c in manifest(design.folder)["cards"])
+
+
+# --- the first build: kitgen new's own face shows the sheet's fields on every card ------------------
+
+LINE = re.compile(r'^\s*\{ part = "labelled-line".*\}, +# column ("(?:[^"\\]|\\.)*")$', re.M)
+PANEL = re.compile(r'^\s*\{ part = "text-panel".*\}, +# column ("(?:[^"\\]|\\.)*"), the sheet', re.M)
+PICTURE = (".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp")
+
+
+def words(text: str) -> list[str]:
+    """The words of four letters or more, in lower case: what a card prints of a text whatever its
+    markup, icons and line breaks."""
+    return [w.casefold() for w in re.findall(r"[^\W\d_]{4,}", text)]
+
+
+def squash(text: str) -> str:
+    """Letters and digits only, in lower case: a text as a card's text reads back, whatever became an
+    icon, a line break or a space."""
+    return re.sub(r"[\W_]", "", text).casefold()
+
+
+def shows(card: str, cell: str) -> bool:
+    """Whether a card's text shows a cell: its first words (of four letters or more), else its letters
+    and digits."""
+    wanted = words(cell)[:8]
+    if wanted:
+        return set(wanted) <= set(words(card))
+    return squash(cell) in squash(card)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_first_build_shows_the_sheets_own_fields_on_every_card(kits, name):
+    folder, made, plain, _ = kits[name.split(".")[0]]
+    game = tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))
+    layouts = (folder / "layouts.toml").read_text(encoding="utf-8")
+    assert game["face"] in tomllib.loads(layouts)["layouts"]
+    rows = sheet_rows(name)
+    header = {"lcg-export.tsv": 0, "minideck.csv": 0, "dragons-and-caves.xlsx": 3}.get(name, 1)
+    if header:
+        head = next(cells for i, cells in rows if i == header)
+    else:
+        head = [chr(ord("A") + i) for i in range(max(len(c) for _, c in rows))]
+    rows = [(i, cells) for i, cells in rows if i > header]
+    columns = {k: v for k, v in game["columns"].items() if isinstance(v, str) and v and "{{" not in v}
+    at = {h.strip().casefold(): i for i, h in reversed(list(enumerate(head)))}
+    templates = " ".join(v for v in game["columns"].values() if isinstance(v, str) and "{{" in v)
+    used = {at[h.casefold()] for h in columns.values()} | {
+        i for i, h in enumerate(head) if h.strip() and re.search(rf"\b{re.escape(h.strip())}\b", templates)}
+
+    def cell(cells, i):
+        return cells[i].strip() if i < len(cells) else ""
+
+    # the other short columns: as many as six of them, each on a labelled line
+    shown = [i for i, h in enumerate(head) if h.strip() and i not in used and any(cell(c, i) for _, c in rows)
+             and not all(cell(c, i).lower().endswith(PICTURE) for _, c in rows if cell(c, i))
+             and not all(cell(c, i).startswith("#") for _, c in rows if cell(c, i))]    # no pictures, no colours
+    short = [i for i in shown if all(len(cell(c, i)) <= 24 and "\n" not in cell(c, i) for _, c in rows)]
+    lines = [at[tomllib.loads(f"k = {m}")["k"].casefold()] for m in LINE.findall(layouts)]
+    assert set(lines) <= set(short) and len(lines) == min(6, len(short)), (lines, short)
+    panel = [at[tomllib.loads(f"k = {m}")["k"].casefold()] for m in PANEL.findall(layouts)]
+    longer = [i for i in shown if i not in short and all(len(cell(c, i)) <= 250 for _, c in rows)]
+    # without an effect text, the panel shows a longer column of the sheet
+    assert len(panel) == (0 if "text" in columns else min(1, len(longer))) and set(panel) <= set(longer)
+
+    text = card_texts(plain.folder)
+    names = {card["row"]: card["name"] for card in manifest(plain.folder)["cards"]}
+    for row, cells in rows:
+        card = text[row]
+        if names[row]:
+            assert shows(card, names[row]), (row, names[row], card)
+        for field in ("value", "text", "type"):
+            if field in columns and cell(cells, at[columns[field].casefold()]):
+                assert shows(card, cell(cells, at[columns[field].casefold()])), (row, field, card)
+        for i in panel:
+            if cell(cells, i):
+                assert shows(card, cell(cells, i)), (row, head[i], card)
+        for i in lines:                           # the label (the header, cut at 19 characters), then the cell
+            if cell(cells, i):
+                assert squash(head[i][:19]) + squash(cell(cells, i)) in squash(card), (row, head[i], card)

@@ -201,9 +201,36 @@ def _see(name: str) -> str:
     return f"Playtest ruling {list(load_game('altun-ha').rulings).index(name) + 1}"
 
 
+def reason_table(name: str, lines: str | None):
+    """A game.toml edit: the table [rulings.<name>.reason] holds ``lines`` instead (None: goes)."""
+    def edit(text: str) -> str:
+        start = text.index(f"[rulings.{name}.reason]")
+        end = text.index("\n\n", start) + 1
+        return text[:start] + ("" if lines is None else f"[rulings.{name}.reason]\n{lines}") + text[end:]
+    return edit
+
+
 def test_a_ruling_table_must_be_complete(tmp_path):
     with pytest.raises(GameDataError, match=r"'rulings.chain': missing key 'reason'"):
-        make_game(tmp_path, toml=ruling_line("chain", "reason", None))
+        make_game(tmp_path, toml=reason_table("chain", None))
+
+
+@pytest.mark.parametrize("lines, message", [
+    ('true = "Laid one after the other."\n', r"'rulings.chain.reason': no reason for option 'false'"),
+    ('true = "a"\nfalse = "b"\nsometimes = "c"\n', r"'rulings.chain.reason': 'sometimes' is none of its options"),
+    ('true = "a"\nfalse = 3\n', r"'rulings.chain.reason' must be a text, or a table of one text for each option"),
+])
+def test_a_reason_is_given_for_every_option(tmp_path, lines, message):
+    with pytest.raises(GameDataError, match=message):
+        make_game(tmp_path, toml=reason_table("chain", lines))
+
+
+def test_a_reason_may_hold_for_every_option(tmp_path):
+    neutral = "Both readings are playable; playtesting will tell."
+    game = make_game(tmp_path, toml=lambda t: ruling_default("chain", "false")(reason_table("chain", None)(t))
+                     .replace("[rulings.chain.options]", f'reason = "{neutral}"\n[rulings.chain.options]'))
+    text = " ".join(" ".join(page_texts(render_rulebook(game, A4))).split())
+    assert f"Ruling: Both cards go on the temples as they stood when the Build began. {neutral}" in text
 
 
 def test_a_ruling_default_must_be_one_of_its_options(tmp_path):

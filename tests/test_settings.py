@@ -14,7 +14,7 @@ import pytest
 
 from kitgen.errors import LimitError, OptionError
 from kitgen.outputs.memory import memory_limit
-from kitgen.settings import SETTINGS, number
+from kitgen.settings import SETTINGS, number, switch
 from tests.conftest import REPO, copy_builtin, run_guarded
 
 BAD = ["abc", "-1", "nan", "inf", "1e999", "3 s", "\u0663", "0x10"]      # \u0663: an Arabic-Indic three
@@ -27,8 +27,20 @@ def test_a_bad_setting_is_one_line_naming_it(name, value, monkeypatch, tmp_path)
     result = run_guarded("validate", "altun-ha")
     assert result.exit_code == 2, result.output
     lines = result.output.splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"Error: {name}: {value!r} is not a number of "), result.output
+    wanted = "0 or 1 (" if SETTINGS[name].switch else "a number of "
+    assert len(lines) == 1 and lines[0].startswith(f"Error: {name}: {value!r} is not {wanted}"), result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("value", ["2", "0.5", "yes"])
+def test_a_switch_is_0_or_1(value, monkeypatch):
+    monkeypatch.setenv("KITGEN_NO_MEMO", value)
+    with pytest.raises(OptionError) as caught:
+        switch("KITGEN_NO_MEMO")
+    assert caught.value.option == "KITGEN_NO_MEMO" and caught.value.message.startswith(f"{value!r} is not 0 or 1 (")
+    for on, value in ((False, "0"), (True, "1"), (True, " 1.0 "), (False, "")):
+        monkeypatch.setenv("KITGEN_NO_MEMO", value)
+        assert switch("KITGEN_NO_MEMO") is on
 
 
 def test_a_bad_setting_stops_a_build_before_it_writes(monkeypatch, tmp_path):

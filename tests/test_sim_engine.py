@@ -26,8 +26,9 @@ def Spec(setup, players, policies, seed):
 def play_game(spec, index, check):
     """Game ``index`` of a run, as the simulator plays it, with ``check(game)`` after every phase."""
     game = Game(spec.rules, spec.players, random.Random(f"{spec.seed}/{index}"))
-    players = [player_factory(name)(None) for name in runner.seat_policies(spec, index)]
-    runner.play_out(AltunHaState(game, check), players, spec.rules.round_cap)
+    state = AltunHaState(game, check)
+    players = [player_factory(name)(None) for name in runner.seat_policies(spec, index, state.seats())]
+    runner.play_out(state, players, spec.rules.round_cap)
     return game
 
 
@@ -395,7 +396,7 @@ def state(g):
     return ([list(h) for h in g.hands], list(g.deck), list(g.discard), list(g.scores),
             [dict(x) for x in g.points], set(g.traded), list(g.trade_plays), [list(t) for t in g.temples],
             [dict(x) for x in g.seen_hands], list(g.seen_deck), g.population, g.priest_king, g.over, g.end,
-            g.out_of_cards, g.rng.getstate())
+            g.rng.getstate())
 
 
 def _empty_deck(g):
@@ -516,10 +517,18 @@ class Checker:
     def __init__(self):
         self.points = None
         self.phases = Counter()
+        self.round_start = 0      # the Trade cards played before this round
 
     def __call__(self, g):
         every = sorted(g.deck + g.discard + [c for h in g.hands for c in h] + [c for t in g.temples for c, _ in t])
         assert every == list(range(g.table.size)), "a card is missing or in two places"
+        if g.phase == "Calendar":
+            self.round_start = len(g.trade_plays)
+        played = Counter(p for _, p in g.trade_plays[self.round_start:])
+        # one Trade card a round; without special_is_trade Jade and Maize come on top of it
+        assert max(played.values(), default=0) <= (1 if g.R.special_is_trade else 3), "too many Trade cards"
+        if g.end == "empty_deck":
+            assert g.deck == [] and g.discard == [], "the game ended with cards left to draw"
         if g.phase == "Cycle":
             assert all(len(h) <= g.R.hand_limit for h in g.hands)
         for p in range(g.n):
@@ -551,6 +560,20 @@ def test_invariants_after_every_phase(policies):
     assert ends["famine"] > 0
 
 
+@pytest.mark.parametrize("ends", [False, True])
+def test_invariants_hold_when_the_supply_runs_out(ends):
+    # big hands and draws empty the deck and the discard pile; Trade cards are played each round
+    rules = with_settings(RULES, {"hand_limit": 14, "draw": 4, "special_is_trade": "on",
+                                  "empty_deck_ends": "on" if ends else "off"})
+    checker = Checker()
+    spec = Spec(rules, 4, ("random", "greedy"), 5)
+    how = Counter()
+    for i in range(40):
+        checker.points = None
+        how[play_game(spec, i, checker).end] += 1
+    assert how["empty_deck"] > (10 if ends else -1) and (how["empty_deck"] == 0 or ends)
+
+
 def test_invariants_hold_under_odd_rules():
     rules = with_settings(RULES, {"hand_limit": 2, "draw": 4, "chain": "off", "count.Maize": 3})
     checker = Checker()
@@ -559,3 +582,130 @@ def test_invariants_hold_under_odd_rules():
         checker.points = None
         play_game(spec, i, checker)
     assert checker.phases["Cycle"] > 0
+
+
+# --- the one Trade card, effect before discard, an empty supply ends at once ------------------
+
+def switched(**settings):
+    return with_settings(RULES, {k: ("on" if v else "off") for k, v in settings.items()})
+
+
+@pytest.mark.parametrize("alone", [True, False])
+@pytest.mark.parametrize("special", [False, True])
+def test_a_jade_revealer_feeds_with_maize_only_when_jade_is_not_the_trade_card(special, alone):
+    # the ruling: "Revealing Jade or feeding the city with Maize counts as the player's one Trade card of the round",
+    # whether Maize feeds alone or with other cards (feed_alone)
+    rules = switched(special_is_trade=special, feed_alone=alone)
+    g = table_game([["Jade", "Maize", "Plaza"], ["Altar"]], rules=rules, population=9)
+    assert g.bid_phase({0: bid(g, 0, jade=True), 1: bid(g, 1, "Altar")}) == 0
+    assert 0 in g.traded
+    assert g.can_farm(0) is not special
+    farm = ("Maize",) if alone else ("Maize", "Plaza")
+    if special:
+        with pytest.raises(IllegalMove, match="already played a Trade card this round, so cannot use Maize"):
+            g.farm_phase(tuple(card(g, 0, name) for name in farm))
+        assert g.farm_phase(()) is False and g.end == "famine"
+    else:
+        assert g.farm_phase(tuple(card(g, 0, name) for name in farm)) is True and not g.over
+
+
+@pytest.mark.parametrize("alone", [True, False])
+@pytest.mark.parametrize("special", [False, True])
+def test_the_priest_king_after_jade_is_offered_maize_only_when_jade_is_not_the_trade_card(special, alone):
+    rules = switched(special_is_trade=special, feed_alone=alone)
+    g = table_game([["Jade", "Maize", "Plaza"], ["Altar"]], rules=rules, population=9)
+    state = AltunHaState(g, start=False)
+    state.kind, state.player, state._bids = "bid", 0, []
+    state.apply_action(bid(g, 0, jade=True))
+    state.apply_action(bid(g, 1, "Altar"))
+    assert (state.kind, state.player) == ("farm_build", 0)
+    farms = {tuple(g.table.name[c] for c in a.farm) for a in state.legal_actions()}
+    assert farms == ({()} if special else {("Maize",)} if alone else {("Maize",), ("Maize", "Plaza")})
+
+
+@pytest.mark.parametrize("special", [False, True])
+def test_greedy_reveals_jade_only_for_a_farm_it_may_still_pay(special):
+    # Maize feeds Population 20; the temples take Steps (6) and Stairs (4): a Build worth 10
+    g = table_game([["Jade", "Maize", "Steps", "Stairs"], ["Altar"]], rules=switched(special_is_trade=special),
+                   population=20)
+    g.temples = [[(0, v) for v in range(1, 6)], [(0, v) for v in range(1, 4)]]   # tops 5 and 3 (only values count)
+    chosen = player_factory("greedy")(None).policy.bid(g, 0)
+    assert (chosen.jade is not None) is (not special)
+
+
+@pytest.mark.parametrize("ends", [False, True])
+@pytest.mark.parametrize("trade", ["Stone", "Salt"])
+def test_a_drawing_trade_card_on_an_empty_supply_does_not_draw_itself_back(ends, trade):
+    # effect first, then the card goes onto the discard pile: with no card left, the player draws nothing
+    g = table_game([[trade, "Plaza"], ["Base"]], rules=switched(empty_deck_ends=ends))
+    g.deck, g.discard = [], []
+    g.play_trade(0, TradePlay(card(g, 0, trade), target=1 if trade == "Salt" else None))
+    assert names(g, g.hands[0]) == ["Plaza"] and names(g, g.discard) == [trade]
+    assert (g.over, g.end) == ((True, "empty_deck") if ends else (False, None))
+
+
+@pytest.mark.parametrize("ends", [False, True])
+def test_stone_on_a_short_supply_draws_what_is_left_and_is_discarded_after(ends):
+    g = table_game([["Stone"], ["Base"]], rules=switched(empty_deck_ends=ends))
+    g.deck, g.discard = [], [card(g, 1, "Base")]
+    g.hands[1] = []
+    g.play_trade(0, TradePlay(card(g, 0, "Stone")))
+    assert names(g, g.hands[0]) == ["Base"] and names(g, g.discard) == ["Stone"] and g.deck == []
+    assert (g.over, g.end) == ((True, "empty_deck") if ends else (False, None))
+
+
+@pytest.mark.parametrize("ends", [False, True])
+def test_ceramics_after_a_reshuffle_never_looks_at_itself(ends):
+    g = table_game([["Ceramics"], ["Altar"]], rules=switched(empty_deck_ends=ends))
+    g.deck, g.discard = [], [card(g, 1, "Altar")]
+    g.hands[1] = []
+    looked_at = []
+    g.play_trade(0, TradePlay(card(g, 0, "Ceramics")), lambda looked: looked_at.extend(looked) or looked[0])
+    assert names(g, looked_at) == ["Altar"] and names(g, g.hands[0]) == ["Altar"]
+    assert names(g, g.discard) == ["Ceramics"] and not g.over
+
+
+@pytest.mark.parametrize("ends", [False, True])
+def test_ceramics_on_an_empty_supply_takes_nothing_and_ends_the_game_only_under_the_ruling(ends):
+    g = table_game([["Ceramics"], []], rules=switched(empty_deck_ends=ends))
+    g.deck, g.discard = [], []
+    g.play_trade(0, TradePlay(card(g, 0, "Ceramics")), lambda looked: pytest.fail("nothing to look at"))
+    assert g.hands[0] == [] and names(g, g.discard) == ["Ceramics"]
+    assert (g.over, g.end) == ((True, "empty_deck") if ends else (False, None))
+
+
+@pytest.mark.parametrize("ends", [False, True])
+def test_an_empty_supply_in_the_trade_phase_ends_the_game_at_once_not_at_the_next_draw(ends):
+    """Under empty_deck_ends the game ends when the Stone finds no card: nobody trades or bids after it.
+    Without the ruling the round goes on, and the next Draw, with cards discarded since, ends nothing."""
+    g = table_game([["Stone", "Steps"], ["Obsidian", "Stairs"]], rules=switched(empty_deck_ends=ends), calendar=1)
+    g.calendar = 1       # the first Calendar phase passes it on to player 0, who trades first
+    g.deck, g.discard = [], []
+    state = AltunHaState(g, start=False)
+    state._order, state._next = [0, 1], 0
+    state._next_trader()
+    assert (state.kind, state.player) == ("trade", 0)
+    state.apply_action(TradePlay(card(g, 0, "Stone")))
+    if ends:
+        assert state.is_terminal() and state.end == "empty_deck" and g.round == 1
+        assert names(g, g.hands[1]) == ["Obsidian", "Stairs"] and g.scores == [0, 0]
+        return
+    assert (state.kind, state.player) == ("trade", 1)
+    state.apply_action(TradePlay(card(g, 1, "Obsidian")))
+    state.apply_action(bid(g, 0, "Steps"))
+    state.apply_action(bid(g, 1, "Stairs"))
+    assert not state.is_terminal() and len(g.discard) >= 2
+
+
+@pytest.mark.parametrize("ends", [False, True])
+def test_an_empty_supply_in_the_draw_phase_ends_the_game_before_the_trade_phase_only_under_the_ruling(ends):
+    g = table_game([["Steps"], ["Stairs", "Stone"]], rules=switched(empty_deck_ends=ends), calendar=1)
+    g.deck, g.discard = [card(g, 0, "Steps")], []     # one card left for two players drawing 2 each
+    g.hands[0] = []
+    state = AltunHaState(g, start=False)
+    state._new_round()                                 # Calendar to player 0, Population, Draw
+    assert names(g, g.hands[0]) == ["Steps"] and names(g, g.hands[1]) == ["Stairs", "Stone"]
+    if ends:
+        assert state.is_terminal() and g.end == "empty_deck" and g.round == 2 and g.phase == "Draw"
+    else:
+        assert not state.is_terminal() and (state.kind, state.player) == ("trade", 1)

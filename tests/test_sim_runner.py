@@ -3,6 +3,7 @@ a rule variant changes what it should."""
 
 import gc
 import json
+from collections import Counter
 
 import pytest
 
@@ -202,3 +203,25 @@ def test_one_variant_file_per_other_option_of_each_ruling():
         changed = with_settings_of(RULES, settings)
         assert value_text(getattr(changed.rules, ruling)) == value
         assert changed.changed == (ruling,)
+
+
+def test_every_policy_of_a_mix_sits_in_every_seat_equally_often():
+    # Altun Ha deals the Calendar, and so seat 1, at random; the mix still turns by one seat a game
+    spec = Spec(RULES, 4, POLICIES, 8)
+    records = run_games(spec, 12, workers=1)
+    seated = Counter((seat, s["policy"]) for r in records for seat, s in enumerate(r["seats"]))
+    assert seated == {(seat, policy): 3 for seat in range(4) for policy in POLICIES}
+
+
+def test_the_default_mix_leaves_the_random_baseline_out():
+    result = simulate("altun-ha", games=6, seed=1, workers=1)
+    assert result.summary["policies"] == ["greedy", "cautious", "closer"]
+    assert set(result.summary["win_rate_by_policy"]) == {"greedy", "cautious", "closer"}
+
+
+def test_players_who_bid_only_when_fed_starve_only_after_a_bid_of_no_cards():
+    # the report sets these famines apart as following from the players' own bidding rule: check it holds
+    for settings in ({}, {"special_is_trade": "on"}, {"tie_drop": "off"}, {"empty_bid": "no_bid_card"}):
+        s = run(settings, games=150, policies=("greedy", "cautious", "greedy", "cautious"))
+        ruled = s["famines"]["bid_only_if_fed"]
+        assert ruled["games"] == s["famines"]["games"] > 100 and ruled["no_cards"] == ruled["games"], settings

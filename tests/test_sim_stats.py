@@ -34,12 +34,13 @@ def test_mean_interval_and_percentiles():
 # --- figures from hand-made records ------------------------------------------------------
 
 def game_record(wins, trades=(), end="famine", rounds=10, points=None, empty_rounds=0, kings=None,
-                famine_empty_bid=False):
+                famine_empty_bid=False, policies=("greedy", "greedy")):
     """A two-player game's record with the given win shares by seat and Trade plays (name, seat)."""
     points = points or [[0] * len(SOURCES) for _ in wins]
     return {
         "rounds": rounds, "end": end, "lead_changes": 0, "clear_round": 1,
-        "seats": [{"policy": "greedy", "score": 10 * w + sum(pts), "win": w} for w, pts in zip(wins, points)],
+        "seats": [{"policy": policy, "score": 10 * w + sum(pts), "win": w}
+                  for w, pts, policy in zip(wins, points, policies)],
         "figures": {
             "deck": deck_figures(SETUP), "dealt_calendar_seat": 1, "points": points,
             "trades": list(trades), "king_rounds": rounds if kings is None else kings, "empty_rounds": empty_rounds,
@@ -101,8 +102,10 @@ def test_a_warning_and_a_measured_finding_when_most_games_reach_the_cap():
     line = next(f for f in s["findings"] if "a safeguard of the simulator" in f)
     assert "every player bid no cards in 75.0% of rounds" in line and "Priest King in 80.0%" in line
     assert s["ends"]["cap"]["rate"] == pytest.approx(2 / 3, abs=1e-4)
-    assert "In 1 of 1 famines (100.0%) the starving Priest King had won the bid with a bid of no cards." \
+    assert ("The only famine of greedy players followed a bid of no cards: these players bid cards only when the "
+            "hand left feeds the city, so this follows from their bidding rule, not from the rules of the game.") \
         in s["findings"]
+    assert not any("who may bid into a famine" in line for line in s["findings"])
 
 
 def test_length_figures_use_the_standard_library():
@@ -118,3 +121,94 @@ def test_how_games_ended_in_words():
     assert how_games_ended({"famine": 10000}, words) == "all 10000 games ended in a famine"
     assert how_games_ended({"cap": 2, "famine": 5}, words) == "games ended in a famine: 5, stopped at the round cap: 2"
     assert how_games_ended({"cap": 3}, words) == "all 3 games were stopped at the round cap"
+
+
+# --- findings a designer can trust: the policies of the run accounted for -------------------------
+
+def test_a_trade_card_is_judged_against_the_same_policies_playing_other_trade_cards():
+    def games(card, count, greedy_won_in_ten):
+        """Greedy in seat 1 plays ``card``, random in seat 2 plays Honey; greedy wins so many in ten."""
+        return [game_record([w, 1 - w], [(card, 0), ("Honey", 1)], policies=("greedy", "random"))
+                for w in (1.0 if k % 10 < greedy_won_in_ten else 0.0 for k in range(count))]
+    # greedy players win 60% of their games whatever card they play: Stone is no advantage, though against
+    # a flat fair share of 50% its 100 players' 60% [50.2, 69.1] would look like one
+    s = summarize_own(games("Stone", 100, 6) + games("Salt", 100, 6))
+    stone = s["trade_cards"]["Stone"]["against_other_cards"]
+    assert (stone["rate"], stone["expected"], stone["difference"]) == (0.6, 0.6, 0.0) and stone["players"] == 100
+    assert stone["low"] < 0 < stone["high"]
+    assert not any(f.startswith(("Players of Stone", "Players of Salt")) for f in s["findings"])
+    honey = s["trade_cards"]["Honey"]["against_other_cards"]   # only random players: nobody to compare with
+    assert honey["players"] == 0 and honey["expected"] is None
+    # Obsidian's greedy players win 90%, the same policy's players of Salt 60%: Obsidian helps
+    s = summarize_own(games("Obsidian", 50, 9) + games("Salt", 100, 6))
+    obsidian = s["trade_cards"]["Obsidian"]["against_other_cards"]
+    assert (obsidian["rate"], obsidian["expected"]) == (0.9, 0.6) and obsidian["difference"] == pytest.approx(0.3)
+    assert obsidian["low"] > 0 and obsidian["players"] == 50 and obsidian["others"] == 100
+    line = next(f for f in s["findings"] if f.startswith("Players of Obsidian"))
+    assert line.startswith("Players of Obsidian won 90.0% of their games, against 60.0% for the same policies "
+                           "playing other Trade cards: a difference of +30.0 points [")
+
+
+def test_the_same_policies_are_weighted_as_among_the_cards_players():
+    # Stone: 30 greedy players (winning 50%) and 30 random (winning 50%); other cards: greedy win 80%,
+    # random 20%.  Weighted as Stone's players are, the comparison is 50%: no finding.
+    records = []
+    for k in range(30):
+        win = 1.0 if k % 2 else 0.0
+        records.append(game_record([win, 1 - win], [("Stone", 0), ("Salt", 1)], policies=("greedy", "random")))
+        records.append(game_record([win, 1 - win], [("Stone", 0), ("Salt", 1)], policies=("random", "greedy")))
+    for k in range(40):
+        win = 1.0 if k % 5 else 0.0
+        records.append(game_record([win, 1 - win], [("Pyrite", 0), ("Cocoa", 1)], policies=("greedy", "random")))
+    stone = summarize_own(records)["trade_cards"]["Stone"]["against_other_cards"]
+    assert stone["rate"] == pytest.approx(0.5) and stone["players"] == 60
+    # greedy's other cards: Salt 15/30 won and Pyrite 32/40; random's: Salt 15/30 and Cocoa 8/40
+    assert stone["expected"] == pytest.approx(0.5 * (47 / 70) + 0.5 * (23 / 70))
+    assert not any(f.startswith("Players of Stone") for f in summarize_own(records)["findings"])
+
+
+def test_a_card_that_shows_cards_is_left_out_unless_a_player_reads_them():
+    blind = [game_record([1.0, 0.0], [("Codex", 0), ("Stone", 1)]) for _ in range(40)]
+    s = summarize_own(blind)
+    assert s["trade_cards"]["Codex"]["left_out"] and not s["trade_cards"]["Stone"]["left_out"]
+    assert ("Codex is left out of the Trade card findings: none of these players reads the cards it shows, so a "
+            "win rate would judge Codex by nothing it does.") in s["findings"]
+    assert "Codex" not in next(c for c in s["engine_report"]["charts"]
+                               if c["title"] == "Win rate of a Trade card's players")["labels"]
+    looking = [game_record([1.0, 0.0], [("Codex", 0), ("Stone", 1)], policies=("lookahead", "greedy"))
+               for _ in range(40)]
+    s = summarize_own(looking)
+    assert not s["trade_cards"]["Codex"]["left_out"] and s["trade_cards"]["Codex"]["read_by"] == ["lookahead"]
+    assert not any("left out" in f for f in s["findings"])
+
+
+def test_salt_is_left_out_unless_a_player_reads_the_hand_it_shows():
+    # Salt draws a card and shows a hand: to players who never read the hand, its win rate is its draw's
+    def games(first):
+        return [game_record([1.0, 0.0], [("Salt", 0), ("Stone", 1)], policies=(first, "greedy")) for _ in range(40)] \
+            + [game_record([1.0, 0.0], [("Codex", 0), ("Honey", 1)], policies=(first, "greedy")) for _ in range(40)]
+    s = summarize_own(games("greedy"))
+    assert s["trade_cards"]["Salt"]["left_out"] and s["trade_cards"]["Salt"]["read_by"] == []
+    assert ("Salt and Codex are left out of the Trade card findings: none of these players reads the cards they "
+            "show, so a win rate would judge Salt by its draw alone and Codex by nothing it does.") in s["findings"]
+    assert not any(f.startswith("Players of Salt") for f in s["findings"])
+    labels = next(c for c in s["engine_report"]["charts"] if c["title"] == "Win rate of a Trade card's players")
+    assert "Salt" not in labels["labels"] and "Stone" in labels["labels"]
+    s = summarize_own(games("lookahead"))         # a player who reads the hand: Salt is judged as any card
+    assert not s["trade_cards"]["Salt"]["left_out"] and s["trade_cards"]["Salt"]["read_by"] == ["lookahead"]
+    assert not any("left out" in f for f in s["findings"])
+
+
+def test_famines_after_no_cards_are_counted_among_the_players_who_may_bid_into_one():
+    def famine(policy, empty):
+        record = game_record([0.0, 1.0], policies=(policy, "greedy"), famine_empty_bid=empty)
+        record["figures"]["famine_seat"] = 0
+        return record
+    records = [famine("closer", True)] * 3 + [famine("closer", False)] + [famine("greedy", True)] * 5
+    s = summarize_own(records)
+    assert s["famines"]["won_with_no_cards"]["games"] == 3 and s["famines"]["won_with_no_cards"]["n"] == 4
+    assert s["famines"]["bid_only_if_fed"] == {"games": 5, "no_cards": 5, "policies": ["greedy"]}
+    assert ("Of the 4 famines of closer players, who may bid into a famine, 3 (75.0%) followed a bid of no cards "
+            "by the starving Priest King.") in s["findings"]
+    assert any(f.startswith("All 5 famines of greedy players followed a bid of no cards: these players bid cards "
+                            "only when the hand left feeds the city") for f in s["findings"])

@@ -48,7 +48,7 @@ def _deck(tmp_path, broken: bool):
         if broken and i in (30, 250, 390):
             name = "A name far too long to fit on the two lines of any card title " * 3   # one problem, 3 cards
         if broken and i in (40, 300):
-            text = "Gain :nosuch:."                                                        # one icon, two rows
+            text = "Gain ᚢ."                                                   # a glyph the font lacks, two rows
         if broken and i == 260:
             name = "Card ᚠ"
         shift = "0.5" if i in (220, 230) else "12"      # a warning first met in the second half, once
@@ -78,7 +78,7 @@ def test_a_split_check_gives_the_lines_of_one_process(tmp_path, monkeypatch, bro
     if broken:
         assert alone.exit_code == 2
         assert [line.split(", ")[1] for line in lines if line.startswith("Error:")] == \
-            ["row 32", "row 42", "row 262", "row 302"]   # the long name once (its first card), each icon's row
+            ["row 32", "row 42", "row 262", "row 302"]   # the long name once (its first card), each glyph's row
     else:
         assert alone.exit_code == 0
         warning = next(line for line in lines if "safe zone" in line)

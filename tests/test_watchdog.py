@@ -16,6 +16,7 @@ import pytest
 from kitgen.data.bounded_sandbox import _DOG, TemplateClock, TemplateTimeout
 from kitgen.errors import OptionError
 from kitgen.outputs import workers
+from tests.conftest import HANG_GUARD
 
 
 def _spin(seconds: float) -> None:
@@ -101,6 +102,25 @@ def test_a_timeout_lost_inside_the_block_is_raised_again():
                     if lost == 3:
                         raise
     assert lost == 3
+
+
+def test_a_thread_that_left_its_block_is_never_interrupted_again(monkeypatch):
+    """The block is left without the dog being told (as when its interruption lands on the way out, before
+    the watch is taken back): the dog forgets the watch at its next look instead of interrupting the
+    thread, wherever it is, again and again from then on."""
+    monkeypatch.setattr(_DOG, "AGAIN", 1.0)       # a second between interruptions, for this thread's steps
+    clock = TemplateClock(0.1)
+    clock.__enter__()
+    try:
+        _spin(30)
+    except TemplateTimeout:
+        clock.depth = 0                            # left, and the dog never told
+    assert clock in _DOG.fired
+    deadline = time.monotonic() + HANG_GUARD
+    while clock in _DOG.fired and time.monotonic() < deadline:
+        _spin(0.05)                                # an interruption now would fail the test
+    assert clock not in _DOG.fired
+    _spin(0.3)
 
 
 def test_a_short_clock_inside_a_long_one_stops_only_its_own_block():

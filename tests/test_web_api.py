@@ -339,6 +339,29 @@ def test_a_broken_folder_shows_the_command_lines_error_and_keeps_the_last_good_b
     assert [c["name"] for c in fixed["cards"]] == [c["name"] for c in before["cards"]]
 
 
+def test_a_changed_row_is_drawn_alone_and_the_kit_is_built_after_it(client, folder):
+    before = wait_for(client, "export-test", lambda s: not s["building"])
+    cards = folder / "cards.csv"
+    original = cards.read_text(encoding="utf-8")
+    assert "Gather,action,4,1,Draw 2 cards." in original
+    try:
+        save(cards, original.replace("Gather,action,4,1,Draw 2 cards.", "Gather,action,4,1,Draw 5 cards."))
+        drawn = wait_for(client, "export-test", lambda s: s["build"] != before["build"])
+        # only the changed card has a new picture (the others keep theirs: the page keeps them too)
+        old, new = ([c["image"] for c in state["cards"]] for state in (before, drawn))
+        assert [i for i, (a, b) in enumerate(zip(old, new)) if a != b] == [0] and drawn["back"] == before["back"]
+        face = Image.open(io.BytesIO(client.get(new[0]).content))
+        assert face.size == (275, 385) and client.get(new[0]).content != client.get(old[0]).content
+        built = wait_for(client, "export-test", lambda s: s["kit"] != before["kit"] and not s["building"])
+        assert built["kit"] > built["build"] >= drawn["build"]         # the kit is built after the drawing
+        sheet = PdfReader(io.BytesIO(client.get("/game/export-test/kit/cards.pdf").content))
+        assert "Draw 5 cards." in sheet.pages[0].extract_text()
+    finally:
+        save(cards, original)
+    wait_for(client, "export-test", lambda s: s["cards"][0]["image"] == before["cards"][0]["image"]
+             and not s["building"])
+
+
 def test_templates_render_in_the_sandbox(client, folder):
     toml = folder / "game.toml"
     original = toml.read_text(encoding="utf-8")
@@ -359,7 +382,7 @@ def test_a_crashing_build_never_takes_the_server_down(client):
     server = client.app.state.server
     game = server.live["export-test"]
     good = game.good
-    game.build_target = "tests.web_worker_faults:abort"     # the build process dies of a signal
+    game.preview_target = "tests.web_worker_faults:abort"     # the drawing process dies of a signal
     try:
         (Path(game.served.root) / "cards.csv").touch()
         crashed = wait_for(client, "export-test", lambda s: s["error"] is not None and not s["building"])
@@ -367,7 +390,7 @@ def test_a_crashing_build_never_takes_the_server_down(client):
         assert crashed["build"] == good
         assert client.post("/api/solve", json=POSITIONS[0]).status_code == 200
     finally:
-        game.build_target = type(game).build_target
+        game.preview_target = type(game).preview_target
     (Path(game.served.root) / "cards.csv").touch()
     wait_for(client, "export-test", lambda s: s["error"] is None and s["build"] != good)
 

@@ -54,7 +54,7 @@ def serving(app):
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + HANG_GUARD
-    while not (instance.started and all(g.good for g in app.state.server.live.values())):
+    while not (instance.started and all(g.kit and not g.building for g in app.state.server.live.values())):
         assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
         time.sleep(0.05)
     yield f"http://127.0.0.1:{port}"
@@ -113,15 +113,19 @@ def test_preview_follows_the_card_sheet_on_disk(server, copy, page):
     expect(cards).to_have_count(27)                          # 26 faces and the back
     loaded(page.locator('figure[data-name="Steps"] img'), [275, 385])
     screenshot(page, "preview.png")
+    before = {f.get_attribute("data-name"): f.locator("img").get_attribute("src") for f in cards.all()}
+    page.evaluate("document.querySelector('figure[data-name=\"Plaza\"]').kept = true")   # the same element later?
     cards = copy / "cards.csv"
     original = cards.read_text(encoding="utf-8")
     replace_in(cards, "Steps,bid,5", "Great Steps,bid,5")
     expect(page.locator('figure[data-name="Great Steps"] figcaption')).to_contain_text("×5")
     expect(page.locator('figure[data-name="Steps"]')).to_have_count(0)
-    # the picture is the new face: the server drew it for the new build
-    src = page.locator('figure[data-name="Great Steps"] img').get_attribute("src")
-    assert re.fullmatch(r"/game/altun-ha/build/\d+/face/5\.png", src)
-    assert int(src.split("/")[4]) > 1
+    # the picture is the new face, drawn for the new name; every other card kept its picture and element
+    figures = page.locator("#view-cards figure")
+    after = {f.get_attribute("data-name"): f.locator("img").get_attribute("src") for f in figures.all()}
+    assert re.fullmatch(r"/game/altun-ha/card/[0-9a-f]{32}\.png", after["Great Steps"])
+    assert after.pop("Great Steps") != before.pop("Steps") and after == before
+    assert page.evaluate("document.querySelector('figure[data-name=\"Plaza\"]').kept") is True
     # the solver reads the changed card sheet too
     answer = page.request.post(f"{server}/api/solve", data={"hand": ["Great Steps", "Stage"], "population": 3})
     assert answer.status == 200 and answer.json()["farm"] == ["Stage"]
@@ -129,6 +133,43 @@ def test_preview_follows_the_card_sheet_on_disk(server, copy, page):
     assert refused.status == 400 and refused.json()["error"].startswith("--hand: unknown card 'Steps'")
     cards.write_text(original, encoding="utf-8")            # the other tests see the deck as built in
     expect(page.locator('figure[data-name="Steps"]')).to_have_count(1)
+
+
+def test_the_switch_outlines_every_box_and_a_cards_panel_lists_its_texts(server, page):
+    page.goto(f"{server}/game/altun-ha/")
+    plaza = page.locator('figure[data-name="Plaza"]')
+    loaded(plaza.locator("img"), [275, 385])
+    expect(page.locator("#view-cards .boxes")).to_have_count(0)          # no outlines until asked for
+    page.check("#outline-switch")
+    expect(page.locator("#view-cards .boxes")).to_have_count(27)         # every face and the back
+    outlines = plaza.locator(".box")
+    expect(outlines.first).to_be_visible()
+    names = outlines.evaluate_all("boxes => boxes.map(b => b.dataset.box)")
+    assert {"background", "title", "art", "type"} <= set(names), names
+    picture = plaza.locator("img").bounding_box()
+    places = {name: plaza.locator(f'.box[data-box="{name}"]').bounding_box() for name in ("background", "title",
+                                                                                          "art", "type")}
+    ground = places.pop("background")                 # the whole card: the picture's own place
+    assert all(abs(ground[k] - picture[k]) < 1.5 for k in ("x", "y", "width", "height")), (ground, picture)
+    for place in places.values():                     # the others inside it, from the top: title, art, type
+        assert picture["x"] <= place["x"] and place["x"] + place["width"] <= picture["x"] + picture["width"] + 0.5
+    assert places["title"]["y"] < places["art"]["y"] < places["type"]["y"]
+    expect(plaza.locator('.box[data-box="title"] span')).to_have_text("title")
+    screenshot(page, "preview-outlined.png")
+    page.uncheck("#outline-switch")
+    expect(plaza.locator('.box[data-box="title"]')).to_be_hidden()
+    # a card's panel: each text box with the size it was fitted to and its fallback
+    plaza.click()
+    panel = page.locator("#card-panel")
+    expect(panel).to_be_visible()
+    expect(panel.locator("h2")).to_have_text("Plaza · row 2")
+    title = panel.locator('tr[data-box="title"] td')
+    expect(title.nth(0)).to_have_text(re.compile(r"^\d+(\.\d+)? pt$"))
+    expect(title.nth(1)).to_have_text(re.compile(r"^none"))
+    assert "art" not in panel.locator("tbody tr").evaluate_all("rows => rows.map(r => r.dataset.box)")
+    screenshot(page, "preview-panel.png")
+    panel.locator("button.close").click()
+    expect(panel).to_be_hidden()
 
 
 def test_the_tabs_show_the_pages_of_each_pdf(server, page):

@@ -325,7 +325,8 @@ def _serving(games: list[str], request_seconds: float):
     server = app.state.server
     server.builder, server.painter = Worker(), Worker()
     for game in server.live.values():
-        game.worker, game.build_target = server.builder, "tests.web_worker_faults:fail"
+        game.kit_worker, game.preview_worker = server.builder, server.painter
+        game.preview_target = game.kit_target = "tests.web_worker_faults:fail"
     instance = WebServer(app, "127.0.0.1", port, request_seconds=request_seconds)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()

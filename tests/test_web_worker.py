@@ -27,7 +27,7 @@ def test_a_call_returns_its_value_and_reports_progress(worker):
 
 def test_a_user_error_keeps_its_message(worker):
     with pytest.raises(KitgenError) as caught:
-        worker.call("kitgen.web.preview:build_preview", "no-such-game", "unused")
+        worker.call("kitgen.web.preview:build_kit_files", "no-such-game", "unused")
     assert str(caught.value).startswith("no game folder or built-in game named 'no-such-game'")
 
 

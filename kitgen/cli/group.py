@@ -147,8 +147,9 @@ def _register() -> None:
     from kitgen.cli.export import export
     from kitgen.cli.kit import build, list_games, new, validate
     from kitgen.cli.preflight import preflight
+    from kitgen.cli.preview import preview
 
-    for command in (list_games, new, validate, build, export, preflight, calibrate):
+    for command in (list_games, new, validate, build, export, preview, preflight, calibrate):
         cli.add_command(command)
 
 

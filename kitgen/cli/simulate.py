@@ -15,9 +15,10 @@ import click
 @click.option("--players", "-p", type=int, default=4, show_default=True,
               help="Players per game, as many as the game's rules allow.")
 @click.option("--policy", default=None, metavar="NAME[,NAME...]",
-              help="Players' policies, cycled over the players: the simple players of the game's rules engine "
-                   "(default: all of them; an unknown name lists them) or lookahead (lookahead:N: N playouts a "
-                   "decision).")
+              help="Players' policies, cycled over the seats and turned by one seat a game: the simple players "
+                   "of the game's rules engine (default: the engine's own mix, for Altun Ha greedy,cautious,closer; "
+                   "random is a baseline to name; an unknown name lists them) or lookahead (lookahead:N: N "
+                   "playouts a decision).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed; game i uses seed/i, so results do not depend on the number of workers.")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",

@@ -602,6 +602,7 @@ class _Dog:
     def watch(self, watch: TemplateClock, thread: int, spent: float, left: float) -> None:
         """Interrupt ``thread``, whose processor time is ``spent`` now, once it has spent ``left`` more."""
         clock = _cpu_clock(thread)
+        self.fired.pop(watch, None)      # left once without being taken back (see _run): a new start
         self.watches[watch] = (thread, clock, spent + left if clock is not None else time.monotonic() + left)
         if self.thread is None or self.asleep:       # read after the watch is in: see _run
             with self.mutex:
@@ -647,8 +648,13 @@ class _Dog:
                         self.fired[watch] = (thread, now - self.AGAIN)
                 # An exception set in a thread can be lost (raised inside a garbage collector's callback or a
                 # __del__, which swallow it): a thread still inside its block is interrupted again.
+                # Only while it is inside: a thread that has left its block (depth 0 is set first thing as it
+                # leaves, so an exception that escaped its way out cannot leave the watch here) is never
+                # interrupted again, whatever it runs next.
                 for watch, (thread, when) in list(self.fired.items()):
-                    if now - when < self.AGAIN:
+                    if watch.depth == 0:
+                        del self.fired[watch]
+                    elif now - when < self.AGAIN:
                         soonest = min(soonest, when + self.AGAIN)
                     elif ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread),
                                                                     ctypes.py_object(TemplateTimeout)):

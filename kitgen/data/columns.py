@@ -137,7 +137,8 @@ class Fields(Mapping):
 
 
 def is_template(value: Any) -> bool:
-    """Whether a ``[columns]`` entry is a template over the row rather than a column's header."""
+    """Whether a text of game.toml is a template rather than plain text: a ``[columns]`` entry over the
+    row rather than a column's header, a component's text over the rules (:mod:`kitgen.data.component_text`)."""
     return isinstance(value, str) and ("{{" in value or "{%" in value)
 
 

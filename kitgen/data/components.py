@@ -36,6 +36,10 @@ than the paper is printed in parts over several pages that overlap by
     count = 5                 # spaces in the group, in rows of `columns` (default: one row)
     gap = "4mm"
 
+Any printed text of a component, and any of its whole numbers, may be a template
+that reads game.toml's ``[rules]`` and ``[rulings]`` (:mod:`kitgen.data.component_text`),
+so a reference card's "Famine: -13" follows the rules.
+
 See docs/components.md for every key.
 """
 
@@ -45,6 +49,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from kitgen.data.bounded_sandbox import TemplateClock
+from kitgen.data.component_text import fill, is_template
 from kitgen.data.limits import MAX_AREAS, MAX_PIECES
 from kitgen.data.paths import relative
 from kitgen.data.values import hex_color
@@ -135,8 +141,9 @@ class Reference(Component):
 class _Entry:
     """One [[components]] table, with helpers raising errors that name it."""
 
-    def __init__(self, data: dict, kind: str, name: str, game, file: str):
+    def __init__(self, data: dict, kind: str, name: str, game, file: str, clock: TemplateClock | None = None):
         self.data, self.kind, self.name, self.game, self.file = data, kind, name, game, file
+        self.clock = clock if clock is not None else TemplateClock()   # the templates' processor time
         self.label = f"component {name!r} ({kind})"
         self.where = f"{file}: {self.label}"
 
@@ -153,10 +160,19 @@ class _Entry:
         value = (self.data if data is None else data).get(key, default)
         if not isinstance(value, str):
             self.fail(f"'{key}' must be text, not {type(value).__name__}")
-        return value.strip()
+        return self.filled(value, f"'{key}'")
+
+    def filled(self, text: str, what: str) -> str:
+        """A printed text with its template filled in from the game's rules (see component_text)."""
+        return fill(text, self.game, f"{self.label}: {what}", self.file, self.clock).strip()
 
     def integer(self, key: str, default: int, minimum: int | None = None, data: dict | None = None) -> int:
         value = (self.data if data is None else data).get(key, default)
+        if is_template(value):          # a number from the rules: "{{ rules.population_start + 1 }}"
+            text = self.filled(value, f"'{key}'")
+            if not text.lstrip("-").isdigit() or len(text) > 9:
+                self.fail(f"'{key}' = {value!r} gives {text[:40]!r}, not a whole number")
+            value = int(text)
         if not isinstance(value, int) or isinstance(value, bool):
             self.fail(f"'{key}' must be a whole number, not {value!r}")
         if minimum is not None and value < minimum:
@@ -338,6 +354,7 @@ def _areas(e: _Entry, game, width: float, height: float) -> tuple[AreaSpec, ...]
         labels = a.get("labels", [])
         if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
             e.fail(f"{what}: 'labels' must be a list of texts, one per space")
+        labels = [e.filled(x, f"{what}: 'labels' text {k}") for k, x in enumerate(labels, 1)]
         if labels and len(labels) != count:
             e.fail(f"{what}: 'labels' gives {len(labels)} texts for {count} spaces (count = {count})")
         gap = _optional_length(e, a, "gap", 0.0, f"{what}: ")
@@ -351,7 +368,7 @@ def _areas(e: _Entry, game, width: float, height: float) -> tuple[AreaSpec, ...]
         if label_at not in LABEL_PLACES:
             e.fail(f"{what}: unknown label_at {label_at!r} (accepted: {', '.join(LABEL_PLACES)})")
         label = e.text("label", name if isinstance(name, str) and not name.startswith("#") else "", a)
-        spec = AreaSpec(label=label, labels=tuple(x.strip() for x in labels), shape=shape,
+        spec = AreaSpec(label=label, labels=tuple(labels), shape=shape,
                         x=_offset(e, a, "x", what), y=_offset(e, a, "y", what), width=w, height=h,
                         count=count, columns=columns, gap=gap, taper=taper, order=order,
                         label_at=label_at, color=e.color("color", "", a), art=e.art("art", "", a),
@@ -411,6 +428,9 @@ def _reference(e: _Entry, game, count: int) -> Reference:
         e.fail("'lines' must be a list of non-empty texts, e.g. lines = [\"1 Draw: ...\", \"2 Play: ...\"]")
     if len(lines) > MAX_REFERENCE_LINES:
         e.fail(f"'lines' has {len(lines)} lines; a reference card holds at most {MAX_REFERENCE_LINES}")
+    lines = [e.filled(x, f"'lines' line {i}") for i, x in enumerate(lines, 1)]
+    if not all(lines):
+        e.fail(f"'lines' line {lines.index('') + 1} gives no text once filled in from the rules")
     size = None
     if "size" in e.data:
         spec = e.data["size"]
@@ -422,7 +442,7 @@ def _reference(e: _Entry, game, count: int) -> Reference:
             e.fail(f"size {spec!r} is larger than the printable area of a page")
         size = (s.width, s.height)
     return Reference(kind=e.kind, name=e.name, count=count, where=e.where,
-                     title=e.text("title", e.name), lines=tuple(x.strip() for x in lines),
+                     title=e.text("title", e.name), lines=tuple(lines),
                      size=size, color=e.color("color", ""), corner=_corner(e))
 
 
@@ -453,6 +473,7 @@ def parse_components(entries: Any, game, where: str) -> list[Component]:
         raise GameDataError("'components' must be a list of [[components]] tables", file=where)
     parsed: list[Component] = []
     names: set[str] = set()
+    clock = TemplateClock()     # the processor time all the components' templates may take
     for i, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict):
             raise GameDataError(f"component {i} must be a table", file=where)
@@ -464,7 +485,7 @@ def parse_components(entries: Any, game, where: str) -> list[Component]:
         if kind not in PARSERS:
             raise GameDataError(f"component {name!r}: unknown kind {kind!r} "
                                 f"(accepted: {', '.join(KINDS)})", file=where)
-        e = _Entry(entry, kind, name, game, where)
+        e = _Entry(entry, kind, name, game, where, clock)
         if name.casefold() in names:
             e.fail("another component has the same name")
         names.add(name.casefold())

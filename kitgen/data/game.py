@@ -62,7 +62,7 @@ def printed_text(data: Any, path: str = "") -> list[tuple[str, str]]:
             sub = f"{path}.{key}" if path else str(key)
             if key in PRINTED_KEYS and isinstance(value, str):
                 found.append((sub, value))
-            elif key == "options" and isinstance(value, dict):   # a ruling's options: value = "meaning"
+            elif key in ("options", "reason") and isinstance(value, dict):   # a ruling's: value = "text"
                 found.extend((f"{sub}.{k}", v) for k, v in value.items() if isinstance(v, str))
             elif key in PRINTED_KEYS and isinstance(value, list):
                 found.extend((f"{sub}[{i}]", v) for i, v in enumerate(value, 1) if isinstance(v, str))
@@ -418,10 +418,13 @@ def _build_game(data, sheet: Sheet, root, template_dir, art_dir, builtin, toml_f
                 sheet=sheet, mapping=mapping, derived={d.field: d.key for d in derived},
                 warnings=tuple(warnings), layouts=layouts, face=face, deck_list=decks, icon_map=icon_map,
                 layout_columns=column_names(sheet.columns))
-    for layout in layouts.values():
+    for layout in layouts.values():          # every template a layout holds: its boxes', fallbacks' and vars'
         for box in layout.boxes:
-            for setting in box.settings.values():
-                mark_used(setting, game)
+            for settings in (box.settings, *box.fallback, *box.fallback_vars):
+                for setting in settings.values():
+                    mark_used(setting, game)
+        for setting in layout.vars.values():
+            mark_used(setting, game)
     components = parse_components(data.get("components", []), game, toml_file)
     if game.back.art:
         relative(game.back.art, f"{toml_file}, key 'back.art'")

@@ -27,6 +27,7 @@ drawing) is worked out in :mod:`kitgen.layout.card_boxes` and :mod:`kitgen.rende
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import tomllib
@@ -39,22 +40,25 @@ import jinja2
 from kitgen.data.card_context import TEMPLATE_NAMES, column_names
 from kitgen.data.files import read_toml
 from kitgen.data.layout_model import KINDS, Box, Layout, Setting
+from kitgen.data.parts import BUILTIN_FILE as PARTS_FILE
+from kitgen.data.parts import DEFAULT_MARGIN, DEFAULT_SPACING, part_entries, place_parts, read_parts
 from kitgen.data.sandbox import compile_template, environment
-from kitgen.data.values import layout_color
+from kitgen.data.values import layout_color, true_or_false
 from kitgen.errors import GameDataError, LimitError
 from kitgen.layout import lengths
 
 BUILTIN_FILE = Path(__file__).with_name("builtin_layouts.toml")
 BUILTIN_LABEL = "kitgen's built-in layouts"
+BUILTIN_PARTS = "kitgen's built-in parts"
 DEFAULT_FACE, DEFAULT_BACK = "kitgen", "kitgen-back"
-LAYOUT_KEYS = ("extends", "size", "safe", "vars", "boxes")
+LAYOUT_KEYS = ("extends", "size", "safe", "vars", "parts", "margin", "spacing", "boxes")
 PLACE = ("x", "y", "w", "h")
 PLACE_DEFAULTS = {"x": "0mm", "y": "0mm", "w": "100%", "h": "100%"}
 LENGTH_KEYS = {"x", "y", "w", "h", "size", "min_size", "floor", "radius", "stroke_width", "gap"}
 COLOR_KEYS = {"color", "fill", "stroke"}
 BOOL_KEYS = {"bold", "italic", "bleed", "underline"}
 ENUMS = {"align": ("left", "center", "right"), "valign": ("top", "middle", "bottom"),
-         "fit": ("contain", "cover")}
+         "fit": ("contain", "cover"), "direction": ("across", "down")}
 INTS = {"lines": range(1, 21), "rotate": (0, 180)}
 NUMBERS = {"leading"}
 TEXTS = {"content", "when", "font"}
@@ -64,32 +68,40 @@ KEYS = {
     "text": COMMON | {"content", "font", "bold", "italic", "underline", "size", "min_size", "floor", "color",
                       "align", "valign", "lines", "leading", "padding"},
     "image": COMMON | {"content", "fit", "padding"},
-    "icons": COMMON | {"content", "gap", "align", "valign", "padding"},
+    "icons": COMMON | {"content", "gap", "align", "valign", "padding", "direction", "color"},
     "rect": COMMON, "circle": COMMON, "line": COMMON - {"fill", "radius"},
 }
 STRUCTURE = {"kind", "same_size", "fallback"}
+KEYS_OF_PARTS = {kind: keys | (STRUCTURE - {"kind"} if kind == "text" else set()) for kind, keys in KEYS.items()}
 NOT_TEMPLATED = {"bleed"}
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 RESERVED = {"width", "height", "safe", "min", "max"}
+_PLACING, _OWN = "(parts placed)", "(boxes written)"    # what a layout and those it extends write, in order
 MAX_EXTENDS = 64               # layouts in one chain of 'extends'
 
 
 def read_layouts(data: dict, root: Path | None, toml_label: str, columns) -> dict[str, Layout]:
-    """Every layout a game can use: kitgen's own, then game.toml's ``[layouts]``, then layouts.toml's."""
+    """Every layout a game can use: kitgen's own, then game.toml's ``[layouts]``, then layouts.toml's;
+    the parts they place (:mod:`kitgen.data.parts`) likewise: kitgen's, then game.toml's ``[parts]``,
+    then layouts.toml's."""
     sources: dict[str, tuple[dict, str]] = {}
-    builtin = tomllib.loads(BUILTIN_FILE.read_text(encoding="utf-8"))["layouts"]
-    for name, spec in builtin.items():
+    for name, spec in _builtin(BUILTIN_FILE)["layouts"].items():
         sources[name] = (spec, BUILTIN_LABEL)
+    part_sources: dict[str, tuple[dict, str]] = {}
+    for name, spec in _builtin(PARTS_FILE)["parts"].items():
+        part_sources[name] = (spec, BUILTIN_PARTS)
     _add(sources, data.get("layouts", {}), toml_label, "layouts")
+    _add(part_sources, data.get("parts", {}), toml_label, "parts")
     if root is not None and os.path.lexists(root / "layouts.toml"):
         label = str(root / "layouts.toml")
         extra = read_toml(root, "layouts.toml", label)
-        unknown = sorted(set(extra) - {"layouts"})
+        unknown = sorted(set(extra) - {"layouts", "parts"})
         if unknown:
-            raise GameDataError(f"unknown key '{unknown[0]}': layouts.toml holds [layouts.NAME] tables",
-                                file=label)
+            raise GameDataError(f"unknown key '{unknown[0]}': layouts.toml holds [layouts.NAME] and [parts.NAME] "
+                                "tables", file=label)
         _add(sources, extra.get("layouts", {}), label, "layouts")
-    reader = _Reader(sources, column_names(columns) if columns is not None else set())
+        _add(part_sources, extra.get("parts", {}), label, "parts")
+    reader = _Reader(sources, column_names(columns) if columns is not None else set(), read_parts(part_sources))
     return {name: reader.layout(name) for name in sources}
 
 
@@ -98,22 +110,36 @@ def _env():
     return environment()
 
 
+def _builtin(path: Path) -> dict:
+    """kitgen's own layouts or parts, read once; each game gets its own copy."""
+    return copy.deepcopy(_read_builtin(path))
+
+
+@lru_cache(maxsize=2)
+def _read_builtin(path: Path) -> dict:
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
 def _add(sources: dict, table: Any, label: str, key: str) -> None:
+    """The tables of ``[layouts]`` (or ``[parts]``, as ``key`` says) of one file added to ``sources``."""
+    what = key[:-1]
     if not isinstance(table, dict):
-        raise GameDataError(f"'{key}' must hold tables such as [layouts.my-card]", file=label)
+        raise GameDataError(f"'{key}' must hold tables such as [{key}.my-{'card' if key == 'layouts' else 'badge'}]",
+                            file=label)
     for name, spec in table.items():
         if name in sources:
             other = sources[name][1]
-            hint = "; give yours another name (it may extend it)" if other == BUILTIN_LABEL else ""
-            raise GameDataError(f"layout '{name}' is already defined in {other}{hint}", file=label)
+            hint = (f"; give yours another name (it may {'extend it' if key == 'layouts' else 'copy it'})"
+                    if other in (BUILTIN_LABEL, BUILTIN_PARTS) else "")
+            raise GameDataError(f"{what} '{name}' is already defined in {other}{hint}", file=label)
         if not isinstance(spec, dict):
-            raise GameDataError(f"'layouts.{name}' must be a table of boxes", file=label)
+            raise GameDataError(f"'{key}.{name}' must be a table of boxes", file=label)
         sources[name] = (spec, label)
 
 
 class _Reader:
-    def __init__(self, sources: dict[str, tuple[dict, str]], columns: set[str]):
-        self.sources, self.columns = sources, columns
+    def __init__(self, sources: dict[str, tuple[dict, str]], columns: set[str], parts: dict):
+        self.sources, self.columns, self.parts = sources, columns, parts
         self.env = _env()
         self.done: dict[str, Layout] = {}
         self.merged: dict[str, tuple[dict, dict[str, str]]] = {}
@@ -136,7 +162,7 @@ class _Reader:
                                 f"[layouts.{name}.boxes.title]", file=file)
         parent = spec.get("extends")
         if parent is None:
-            base, origin = {"boxes": {}, "vars": {}}, {}
+            base = {"boxes": {}, "vars": {}}
         else:
             if not isinstance(parent, str):
                 raise GameDataError(f"layout '{name}': 'extends' must name a layout", file=file)
@@ -148,24 +174,35 @@ class _Reader:
                                     f"(layouts: {', '.join(sorted(self.sources))})", file=file)
             if len(chain) >= MAX_EXTENDS:            # checked on the way down: the recursion stays shallow
                 self._too_deep((*chain, name, parent))
-            base, origin = self._merged(parent, (*chain, name))
+            base, _ = self._merged(parent, (*chain, name))
             if self.depth[parent] >= MAX_EXTENDS:     # and on the way up, past layouts read before
                 self._too_deep((*chain, name, parent))
         self.depth[name] = 0 if parent is None else self.depth[parent] + 1
         merged = {k: v for k, v in base.items() if k not in ("boxes", "vars")}
-        merged.update({k: v for k, v in spec.items() if k not in ("boxes", "vars", "extends")})
+        merged.update({k: v for k, v in spec.items() if k not in ("boxes", "vars", "extends", "parts")})
         vars_ = dict(base.get("vars", {}))
         extra = spec.get("vars", {})
         if not isinstance(extra, dict):
             raise GameDataError(f"layout '{name}': 'vars' must be a table of named lengths", file=file)
         vars_.update(extra)
-        all_boxes = {k: dict(v) for k, v in base["boxes"].items()}
-        origin = dict(origin)
         for box_name, box in boxes.items():
             if not isinstance(box, dict):
                 raise GameDataError(f"layout '{name}', box '{box_name}': must be a table of settings", file=file)
+        # what it writes comes after what it extends: every part in one column, at this layout's
+        # margin and spacing, then the boxes written out, each changing a box of the same name
+        placing = [*base.get(_PLACING, ()), *part_entries(spec.get("parts"), name, file)]
+        own = [*base.get(_OWN, ()), *((box_name, box, file) for box_name, box in boxes.items())]
+        all_boxes: dict[str, dict] = {}
+        origin: dict[str, str] = {}
+        if placing:
+            placed = place_parts(placing, self.parts, merged.get("margin", DEFAULT_MARGIN),
+                                 merged.get("spacing", DEFAULT_SPACING), KEYS_OF_PARTS, name, file)
+            for box_name, (box, box_file) in placed.items():
+                all_boxes[box_name], origin[box_name] = box, box_file
+        for box_name, box, box_file in own:
             all_boxes[box_name] = {**all_boxes.get(box_name, {}), **box}
-            origin[box_name] = file
+            origin[box_name] = box_file
+        merged[_PLACING], merged[_OWN] = placing, own
         merged["boxes"], merged["vars"] = all_boxes, vars_
         self.merged[name] = (merged, origin)
         return self.merged[name]
@@ -211,6 +248,9 @@ class _Reader:
             for setting in settings.values():
                 self._check_refs(setting, kinds, var_names, f"{where}, {holder}", file)
         safe = self._setting(spec.get("safe", "3mm"), "safe", file, f"{where}, key 'safe'")
+        for key in ("margin", "spacing"):          # read by its parts as they are placed; checked here too
+            if key in spec:
+                self._setting(spec[key], "safe", file, f"{where}, key '{key}'")
         free = all(not (s.names - {"back", "game"}) for b in boxes
                    for s in [*b.settings.values(), *(v for f in b.fallback for v in f.values()),
                              *(v for f in b.fallback_vars for v in f.values())]) and all(
@@ -337,14 +377,7 @@ def parse_value(key: str, raw: Any) -> Any:
             raise ValueError(f"{raw!r} is not a colour like \"#2f5da8\"")
         return layout_color(raw)
     if key in BOOL_KEYS:
-        if isinstance(raw, bool):
-            return raw
-        text = str(raw).strip().lower()
-        if text in ("true", "yes", "1"):
-            return True
-        if text in ("false", "no", "0", ""):
-            return False
-        raise ValueError(f"{raw!r} is not true or false")
+        return true_or_false(raw)
     if key in ENUMS:
         if raw not in ENUMS[key]:
             raise ValueError(f"{raw!r} is not one of: {', '.join(ENUMS[key])}")

@@ -8,13 +8,18 @@ a table that a rulebook, a solver and a simulator can all read::
     title = "Building one card on the other"
     seed = "words of the original rules it interprets"
     default = true                      # the option played unless switched
-    reason = "why that option"
     [rulings.chain.options]             # every option, by value: what it means
+    true = "..."
+    false = "..."
+    [rulings.chain.reason]              # why play an option, for each option
     true = "..."
     false = "..."
 
 The name is the switch (``--set chain=false``).  Option keys are the values
 as text; a default of ``true``/``false`` is matched by ``"true"``/``"false"``.
+``reason`` is a table with a text for every option (the rulebook prints the
+one of the option played, so flipping the default never leaves a reason that
+argues for the other), or one text that holds for any option.
 """
 
 from __future__ import annotations
@@ -38,8 +43,14 @@ class Ruling:
     seed: str
     default: bool | str
     options: tuple[tuple[str, str], ...]
-    reason: str
+    reason: str | tuple[tuple[str, str], ...]    # one text for any option, or (value, text) for each
     number: int = 0     # its place in game.toml's [rulings], from 1: "Playtest ruling N" in the rulebook
+
+    def reason_for(self, value: bool | str) -> str:
+        """Why play the option ``value``."""
+        if isinstance(self.reason, str):
+            return self.reason
+        return dict(self.reason)[value_text(value)]
 
     @property
     def kind(self) -> type:
@@ -77,7 +88,7 @@ def _ruling(name: str, spec: Any, where: str, number: int = 0) -> Ruling:
     missing = [k for k in TABLE_KEYS if k not in spec]
     if missing:
         raise GameDataError(f"'{key}': missing key '{missing[0]}'", file=where)
-    for field in ("title", "seed", "reason"):
+    for field in ("title", "seed"):
         if not isinstance(spec[field], str) or not spec[field].strip():
             raise GameDataError(f"'{key}.{field}' must be a text", file=where)
     default, options = spec["default"], spec["options"]
@@ -94,4 +105,19 @@ def _ruling(name: str, spec: Any, where: str, number: int = 0) -> Ruling:
         raise GameDataError(f"'{key}.default' = {value_text(default)!r} is none of its options "
                             f"({', '.join(options)})", file=where)
     return Ruling(name=name, title=spec["title"].strip(), seed=spec["seed"].strip(), default=default,
-                  options=tuple(options.items()), reason=spec["reason"].strip(), number=number)
+                  options=tuple(options.items()), reason=_reason(spec["reason"], options, key, where), number=number)
+
+
+def _reason(reason: Any, options: dict, key: str, where: str) -> str | tuple[tuple[str, str], ...]:
+    """A ruling's reason: one text, or a table with a text for each option and nothing else."""
+    if isinstance(reason, str) and reason.strip():
+        return reason.strip()
+    if not isinstance(reason, dict) or not all(isinstance(v, str) and v.strip() for v in reason.values()):
+        raise GameDataError(f"'{key}.reason' must be a text, or a table of one text for each option "
+                            f"({', '.join(options)})", file=where)
+    missing = [value for value in options if value not in reason]
+    extra = [value for value in reason if value not in options]
+    if missing or extra:
+        problem = f"no reason for option {missing[0]!r}" if missing else f"{extra[0]!r} is none of its options"
+        raise GameDataError(f"'{key}.reason': {problem} (options: {', '.join(options)})", file=where)
+    return tuple((value, reason[value].strip()) for value in options)

@@ -21,6 +21,7 @@ import hashlib
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from jinja2 import nodes
@@ -29,6 +30,18 @@ from jinja2.bccache import FileSystemBytecodeCache
 from kitgen.data.bounded_sandbox import LimitedSandbox, TemplateLimit
 from kitgen.data.values import PANEL_COLOR, ink_on, mix_colors, readable_color
 from kitgen.layout.card_face import reads_differently_turned
+
+
+def plain_data(value: Any) -> Any:
+    """A copy of TOML data built only from dicts, lists, strings, numbers and booleans: what a template
+    may see of a game (never an object whose attributes lead elsewhere)."""
+    if isinstance(value, dict):
+        return {str(k): plain_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain_data(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
 
 
 def environment(**options) -> LimitedSandbox:

@@ -1,7 +1,7 @@
 """Single values users write, checked or normalised: colours, slugs, whole numbers, text direction.
 
 The readers of game.toml (:mod:`kitgen.data.game`, :mod:`kitgen.data.components`)
-check colours here, and whatever names a folder or file after a title or a card
+check colours here (and layouts their yes-or-no keys, :func:`true_or_false`), and whatever names a folder or file after a title or a card
 (the game's slug, exported file names, ``kitgen new``) makes its slug here.
 Card types that game.toml does not declare take their colours from
 :func:`type_colors`.  Layouts read their colours with :func:`layout_color`, and
@@ -66,6 +66,19 @@ def whole_number(text: str) -> int | None:
 
 
 MAX_SLUG = 64                # characters of a folder name made from a title
+
+
+def true_or_false(raw) -> bool:
+    """A yes or no as a layout writes it: true or false, or text (``yes``, ``no``, ``1``, ``0``, empty: no);
+    ValueError for anything else."""
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in ("true", "yes", "1"):
+        return True
+    if text in ("false", "no", "0", ""):
+        return False
+    raise ValueError(f"{raw!r} is not true or false")
 
 
 def slugify(text: str, fallback: str = "game", ascii_only: bool = False) -> str:

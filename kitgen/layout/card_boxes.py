@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from kitgen.layout.geometry import Rect
-from kitgen.layout.known import Known
+from kitgen.layout.known import Known, Question, Read, Reads
 from kitgen.layout.lengths import LengthError, evaluate, points
 from kitgen.units import MM
 
@@ -49,29 +49,29 @@ class Places:
     """The places of one layout's boxes on one card.
 
     ``setting(box, key)`` gives a box's parsed setting (a length tree) and ``var(name)``
-    a named value's, each as ``(tree, token)``: the token is None when the tree is the
+    a named value's, each as ``(tree, answer)``: the answer is None when the tree is the
     same on every card (no template), else a value equal on two cards exactly when their
-    trees are; ``size_of(box)`` gives the type size a text box's content was fitted to;
-    ``boxes`` lists the box names.
+    trees are (the text the template gave); ``size_of(box)`` gives the type size a text box's
+    content was fitted to; ``boxes`` lists the box names.
 
     ``known`` (a :class:`Known`, shared by the cards drawn with the same layout at the same
-    fallback steps) remembers each value with the templated settings and type sizes it was
-    computed from, so a card that reads the same ones takes the value without computing it;
-    ``outside(reads)`` is told what each value asked from outside this class rests on.
+    fallback steps) remembers each value with the reads it was computed from (templated
+    settings, named values and type sizes), so a card that reads the same takes the value
+    without computing it; ``reads`` (shared with the caller) is where each value's reads are
+    noted, and added to those of the value being worked out around it.
     """
 
     def __init__(self, width: float, height: float, scale: float, boxes: set[str],
                  setting: Callable[[str, str], tuple[Any, Any]], var: Callable[[str], tuple[Any, Any]],
-                 size_of: Callable[[str], float], known: Known | None = None,
-                 outside: Callable[[tuple], None] | None = None, safe: float = 3 * MM):
+                 size_of: Callable[[str], float], known: Known | None = None, reads: Reads | None = None,
+                 safe: float = 3 * MM):
         self.width, self.height, self.scale = width, height, scale
         self.safe = safe                         # the layout's safe zone, never scaled
         self.boxes, self.setting, self.var, self.size_of = boxes, setting, var, size_of
         self.known = known if known is not None else Known()
-        self.outside = outside                   # told the reads of each value asked from outside
+        self.reads = reads if reads is not None else Reads()
         self._done: dict[tuple, tuple[Any, tuple]] = {}   # (box, attr) or (name, None) -> (value, its reads)
         self._busy: list[tuple] = []
-        self._reads: list | None = None          # the reads of the value being computed
 
     def attr(self, box: str, attr: str) -> float:
         """A box's x, y, w, h, right, bottom (points) or size (its text's type size)."""
@@ -80,8 +80,8 @@ class Places:
         if attr == "bottom":
             return self.attr(box, "y") + self.attr(box, "h")
         if attr == "size":                       # the read itself: nothing to remember it by
-            return self._value((box, attr), lambda: self._read(("size", box)), remember=False)
-        return self._value((box, attr), lambda: self.length(self._read(("setting", box, attr)),
+            return self._value((box, attr), lambda: self._read(Question("size", box)), remember=False)
+        return self._value((box, attr), lambda: self.length(self._read(Question("setting", box, attr)),
                                                             getattr(self, PERCENT_OF[attr]), MM))
 
     def place(self, box: str) -> Place:
@@ -101,12 +101,12 @@ class Places:
         if name == "safe":
             return self.safe, 1
         return self._value((name, None),
-                           lambda: evaluate(self._read(("var", name)), self._lookup, self.scale, None))
+                           lambda: evaluate(self._read(Question("var", name)), self._lookup, self.scale, None))
 
     def _value(self, key: tuple[str, str | None], compute: Callable[[], Any], remember: bool = True) -> Any:
         """A box's attribute (``key`` is (box, attr)) or a named value ((name, None)): done on this
         card, known from another card, or computed; its reads are added to those of the value being
-        computed, if any (else told ``outside``)."""
+        worked out around it."""
         if key in self._done:
             value, reads = self._done[key]
         else:
@@ -116,57 +116,52 @@ class Places:
                 steps = self._busy[self._busy.index(key):] + [key]
                 loop = " -> ".join(f"{b}.{a}" if a else f"vars.{b}" for b, a in steps)
                 raise LengthError(f"the boxes' places depend on each other in a circle: {loop}")
-            outer, self._reads = self._reads, []
             self._busy.append(key)
             try:
-                found = self.known.find(key, self.answer) if remember else None
+                with self.reads.recording():       # what answering reads counts for nothing here
+                    found = self.known.find(key, self.answer) if remember else None
                 if found is not None:
                     value, reads = found
                 else:
-                    self._reads = []
-                    value = compute()
-                    reads = tuple(self._reads)
+                    with self.reads.recording() as noted:
+                        value = compute()
+                    reads = tuple(noted)
                     if remember:
                         self.known.add(key, reads, value)
             finally:
                 self._busy.pop()
-                self._reads = outer
             self._done[key] = value, reads
-        if self._reads is not None:
-            self._reads.extend(reads)
-        elif self.outside is not None and reads:
-            self.outside(reads)
+        self.reads.add(reads)
         return value
 
-    def _read(self, what: tuple):
+    def _read(self, question: Question):
         """A setting's tree, a named value's tree or a box's type size, noted among the reads of the
-        value being computed when it may differ from card to card."""
-        if what[0] == "size":
-            value = token = self._size(what[1])
-        elif what[0] == "var":
-            value, token = self.var(what[1])
+        value being worked out when it may differ from card to card."""
+        if question.kind == "size":
+            value = answer = self._size(question.name)
+        elif question.kind == "var":
+            value, answer = self.var(question.name)
         else:
-            value, token = self.setting(what[1], what[2])
-        if token is not None and self._reads is not None:
-            self._reads.append((what, token))
+            value, answer = self.setting(question.name, question.key)
+        if answer is not None:
+            self.reads.note(Read(question, answer))
         return value
 
     def _size(self, box: str) -> float:
         """A box's type size: the size alone is the read (what fitting the text reads is not noted, as
         a card whose text was fitted before would not read it again)."""
-        outer, self._reads = self._reads, None
-        try:
+        with self.reads.recording(keep=False):
             return self.size_of(box)
-        finally:
-            self._reads = outer
 
-    def answer(self, what: tuple):
-        """This card's answer to the read ``what`` (as :meth:`_read` notes it), compared with
-        the answers of earlier cards; a type size is asked as a box's ``size`` is (a circle through
-        it is told the same way)."""
-        if what[0] == "size":
-            return self.attr(what[1], "size")
-        return (self.var(what[1]) if what[0] == "var" else self.setting(what[1], what[2]))[1]
+    def answer(self, question: Question):
+        """This card's answer to ``question`` (as :meth:`_read` notes it), compared with the answers of
+        earlier cards; a type size is asked as a box's ``size`` is (a circle through it is told the
+        same way)."""
+        if question.kind == "size":
+            return self.attr(question.name, "size")
+        if question.kind == "var":
+            return self.var(question.name)[1]
+        return self.setting(question.name, question.key)[1]
 
 
 def place_problem(place: Place, width: float, height: float, kind: str) -> str | None:

@@ -28,8 +28,13 @@ def card_pages_pdf(job, pages: list[CardPage], title: str, subject: str, bleed: 
     whole page, as print shops read them.
     """
     bleed = job.bleed if bleed is None else bleed
-    painter = job.painter(bleed)
-    w, h = job.card.width, job.card.height
+    return card_pdf(job.painter(bleed), pages, title, subject, boxes)
+
+
+def card_pdf(painter, pages: list[CardPage], title: str, subject: str, boxes: bool = False) -> bytes:
+    """As :func:`card_pages_pdf`, drawn by ``painter`` (at its card size and bleed)."""
+    bleed = painter.bleed
+    w, h = painter.width, painter.height
     page_size = (w + 2 * bleed, h + 2 * bleed)
     canvas = new_canvas(page_size, title, subject)
     if boxes:

@@ -114,11 +114,13 @@ def check_image_size(job: ExportJob) -> None:
 
 
 def prepare(game_or_path: str | Path, options: ExportOptions, default_bleed: float,
-            default_dpi: int, full_size_images: bool = False) -> ExportJob:
+            default_dpi: int, full_size_images: bool = False, check_cards: bool = True) -> ExportJob:
     """Check the options, load the game and check every card draws, before anything is rendered.
 
     ``full_size_images``: the format writes each card as an image at the full
     DPI (rather than shrinking it to fit a sheet), so its pixel size is capped.
+    ``check_cards=False`` leaves the cards to be checked as they are drawn (the served preview draws
+    only the cards that changed).
     """
     from kitgen.data.art_files import ArtLibrary
     from kitgen.data.game import load_game
@@ -135,7 +137,8 @@ def prepare(game_or_path: str | Path, options: ExportOptions, default_bleed: flo
                     art=ArtLibrary.for_game(game), source=_csv_label(game_or_path, game), options=options)
     if full_size_images:
         check_image_size(job)
-    painter = job.painter()
-    for card in game.cards:
-        painter.check(card)
+    if check_cards:
+        painter = job.painter()
+        for card in game.cards:
+            painter.check(card)
     return job

@@ -24,6 +24,7 @@ from kitgen.data.sheet import TSV_SUFFIXES, XLSX_SUFFIXES, read_sheet, split_she
 from kitgen.data.values import slugify, type_colors
 from kitgen.errors import OptionError
 from kitgen.outputs.files import replace_folder, write_files
+from kitgen.outputs.starter_layout import FACE, jinja_string, starter_layout
 
 GAME_TOML = '''# {title}: a game folder for kitgen.  Edit freely, then run `kitgen build {folder}`.
 title = {title_q}
@@ -141,6 +142,7 @@ subtitle = "A prototype"
 players = {{ min = 2, max = 4 }}
 card_size = "poker"          # poker, poker-eu, bridge, mini, tarot, square or "WxH" in mm
 rulebook = "rules.md.j2"     # templates/rules.md.j2: write your rules there
+face = "{face}"                # the card face: layouts.toml, a starting design that shows the sheet's columns
 data = {data_q}{data_comment}
 
 [back]                       # one back design, printed behind every card
@@ -229,7 +231,7 @@ def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFr
         row = table.header_row if table.has_header else "false"
         data_comment += f"\nheader = {row}  # {comment_text(table.header_line)}"
     toml = FROM_SHEET_TOML.format(
-        title=title, title_q=toml_string(title), sheet=comment_text(source.name), folder=path.name,
+        title=title, title_q=toml_string(title), sheet=comment_text(source.name), folder=path.name, face=FACE,
         data_q=toml_string(data), data_comment=data_comment, columns="\n".join(lines))
     if flags:
         types = [columns.names[i] for i, _ in flags]
@@ -239,7 +241,8 @@ def write_from_sheet(path: Path, sheet: str, title: str | None = None) -> MadeFr
         types = _found_types(table, mapped.get("type"))
         toml += _types_toml(types)
 
-    files = {"game.toml": toml.encode("utf-8"), copy: source.read_bytes(),
+    layouts = starter_layout(title, columns, table.rows, mapped, worked_out, taken, bool(types))
+    files = {"game.toml": toml.encode("utf-8"), "layouts.toml": layouts.encode("utf-8"), copy: source.read_bytes(),
              "templates": {"rules.md.j2": _rulebook_stub(left).encode("utf-8")}, "art": {}}
     written = replace_folder(path, files, option="PATH")
     mapped_names = ", ".join(f for f in GUESSES if f in mapped and f not in worked_out)
@@ -261,7 +264,7 @@ def _name_in_template(columns, i: int) -> str:
     for name, at in names.items():
         if at == i:
             return name
-    return "fields[" + toml_string(_spaced(columns.names[i]))[1:-1].join("''") + "]"
+    return f"fields[{jinja_string(_spaced(columns.names[i]))}]"
 
 
 def _flag_key(header: str) -> str:
@@ -300,8 +303,8 @@ def _templates(columns, rows, mapped: dict[str, int]) -> dict:
 
 def _plain_file_name(name: str) -> bool:
     """Whether the sheet can keep its own name in the new folder: one that game.toml's ``data`` names
-    as it is (no '#', which names a sheet; no control character) and that is not game.toml itself."""
-    return "#" not in name and name != "game.toml" and control_character(name) is None
+    as it is (no '#', which names a sheet; no control character) and that is not game.toml or layouts.toml."""
+    return "#" not in name and name not in ("game.toml", "layouts.toml") and control_character(name) is None
 
 
 def _suffix(source: Path) -> str:

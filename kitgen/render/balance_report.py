@@ -44,6 +44,7 @@ from reportlab.platypus import (
 from kitgen.render import fonts
 from kitgen.render.canvas import canvas_bytes, new_canvas
 from kitgen.render.colors import BAR, WARNING_FILL
+from kitgen.render.colors import BAR_THIRD as BAR3
 from kitgen.render.colors import BAR_VARIANT as BAR2
 from kitgen.render.colors import CHART_GRID as GRID
 from kitgen.render.colors import NEGATIVE as NEG
@@ -246,9 +247,9 @@ def bar_chart(title: str, labels: list[str], series: list[tuple[str, list]], *, 
     if not horizontal and len(labels) > 12:   # long histograms: label every k-th bar
         every = math.ceil(len(labels) / 12)
         chart.categoryAxis.categoryNames = [str(l) if i % every == 0 else "" for i, l in enumerate(labels)]
-    colors = [BAR, BAR2]
+    colors = [BAR, BAR2, BAR3]
     for i in range(len(series)):
-        chart.bars[i].fillColor = colors[i % 2]
+        chart.bars[i].fillColor = colors[i % len(colors)]
         chart.bars[i].strokeColor = None
     if len(series) == 1:   # losses in red
         for j, v in enumerate(values[0]):
@@ -264,7 +265,7 @@ def bar_chart(title: str, labels: list[str], series: list[tuple[str, list]], *, 
         chart.categoryAxis.reverseDirection = 1
     chart.categoryAxis.joinAxisMode = "left" if horizontal else "bottom"   # labels clear of negative bars
     d.add(chart)
-    keys = [(name, colors[i % 2], "bar") for i, (name, _) in enumerate(series)] if len(series) > 1 else []
+    keys = [(name, colors[i % len(colors)], "bar") for i, (name, _) in enumerate(series)] if len(series) > 1 else []
     if ref_label:
         keys.append((ref_label, REF, "line"))
     if keys:
@@ -423,8 +424,7 @@ def summary_flow(s: dict, st: dict, name: str = "") -> list:
 def _seating(s: dict) -> str:
     if len(set(s["policies"])) < 2:
         return ""
-    return (" The rules deal the seats at random, so each policy met every seat." if s["seating"] == "dealt"
-            else " The policies turn by one seat from each game to the next, so each meets every seat.")
+    return " The policies turn by one seat from each game to the next, so each meets every seat."
 
 
 class _Report(BaseDocTemplate):

@@ -17,6 +17,7 @@ from kitgen.render import fonts
 from kitgen.render.card_draw import draw_boxes
 from kitgen.render.card_fit import Arrangement, Drawn
 from kitgen.render.rich_text import Icon
+from kitgen.settings import switch
 
 
 class CardPainter:
@@ -25,6 +26,7 @@ class CardPainter:
     def __init__(self, game, width: float, height: float, bleed: float, art, source: str):
         fonts.register()
         self.game, self.width, self.height, self.bleed, self.art, self.source = game, width, height, bleed, art, source
+        self.share = not switch("KITGEN_NO_MEMO")      # cards take what earlier ones worked out (see known())
         self.toml = f"{game.slug}/game.toml" if game.builtin else str(game.root / "game.toml")   # for messages
         user = not game.builtin
         self.fonts = fonts.FontSet(game.root if user else None)
@@ -110,7 +112,7 @@ class CardPainter:
     def arranged(self, layout, card) -> list[Drawn]:
         """The boxes of ``layout`` for ``card``, fitted; the deck's common sizes applied."""
         try:
-            caps = self._caps_of(layout)
+            caps = self.common_sizes(layout)
             return _alone_if_wrong(lambda alone: Arrangement(self, layout, card, self.context(card), caps,
                                                              alone).arrange())
         except RenderError as exc:
@@ -118,10 +120,14 @@ class CardPainter:
             key = getattr(exc, "same_as", None) or str(exc)
             raise self._errors.setdefault(key, exc) from None
 
-    def _caps_of(self, layout) -> dict[tuple[str, int], float]:
+    def common_sizes(self, layout, remembered: dict | None = None, key_of=None) -> dict[tuple[str, int], float]:
         """One type size per box across the deck for boxes with ``same_size``: the smallest size any
         card's text takes in the box's place; cards that need a fallback (two lines, say) share the
-        smallest size of the cards that need the same one."""
+        smallest size of the cards that need the same one.
+
+        ``remembered`` (with ``key_of(card)``, what a card's sizes rest on) holds the sizes of cards
+        worked out before, by their keys, and gains those worked out now: the served preview works
+        out again only the cards that changed."""
         if layout.name not in self._caps:
             boxes = [b.name for b in layout.boxes if b.same_size]
             self._caps[layout.name] = {}
@@ -131,8 +137,13 @@ class CardPainter:
                     if layout not in (self.game.face_of(card), self.game.back_of(card)):
                         continue
                     bound = None if layout.card_free else card
-                    fitted = _alone_if_wrong(lambda alone: Arrangement(self, layout, bound, self.context(bound),
-                                                                       alone=alone).sizes(boxes))
+                    key = key_of(bound) if remembered is not None else None
+                    fitted = remembered.get(key) if key is not None else None
+                    if fitted is None:
+                        fitted = _alone_if_wrong(lambda alone: Arrangement(self, layout, bound, self.context(bound),
+                                                                           alone=alone).sizes(boxes))
+                        if key is not None:
+                            remembered[key] = fitted
                     for name in boxes:
                         if name in fitted:
                             key = (name, fitted[name][0])
@@ -197,6 +208,10 @@ class CardPainter:
     def distinct_backs(self) -> bool:
         """Whether the deck's cards have more than one back."""
         return len({self.back_key(card) for card in self.game.cards}) > 1
+
+    def drawn(self, card, back: bool = False) -> list[Drawn]:
+        """The boxes drawn on ``card``'s face (or back), arranged and fitted, in drawing order."""
+        return self._back(card) if back else self._face(card)
 
     def boxes(self, card, back: bool = False) -> dict:
         """Where each box shown on ``card``'s face (or back) lies: name -> Rect in PDF points from the

@@ -112,6 +112,9 @@ def _points(d: Drawn) -> list[tuple[float, float]]:
     card's frame from the top left."""
     inner = d.inner or d.place
     cy = inner.y + inner.h / 2
+    if d.style.get("direction") == "down":          # a column of icons: its top, middle and bottom
+        cx, pad = inner.x + inner.w / 2, min(1.0, inner.h / 4)
+        return [(cx, inner.y + pad), (cx, cy), (cx, inner.y + inner.h - pad)]
     left, right = inner.x, inner.x + inner.w
     fit = d.text
     if fit is not None and fit.para is None and fit.lines:

@@ -134,6 +134,11 @@ def _icons(canvas, d: Drawn, rect: Rect, painter) -> None:
     inner = d.inner.pdf(painter.height)
     names = icon_box_names(d.content)
     icons = [painter.icon(n, d.where) for n in names]
+    colour = d.style.get("color")
+    _set_fill(canvas, colour if colour is not None else (0.0, 0.0, 0.0, 1.0))   # an SVG's currentColor
+    if d.style.get("direction") == "down":
+        _icons_down(canvas, d, inner, icons)
+        return
     h = inner.h
     gap = d.style.get("gap")
     gap = h * ICON_GAP if gap is None else gap
@@ -144,11 +149,28 @@ def _icons(canvas, d: Drawn, rect: Rect, painter) -> None:
     align, valign = d.style.get("align") or "center", d.style.get("valign") or "middle"
     x = {"left": inner.x, "right": inner.x1 - total, "center": inner.x + (inner.w - total) / 2}[align]
     y = {"top": inner.y1 - h, "bottom": inner.y, "middle": inner.y + (inner.h - h) / 2}[valign]
-    colour = d.style.get("color")
-    _set_fill(canvas, colour if colour is not None else (0.0, 0.0, 0.0, 1.0))   # an SVG's currentColor
     for icon, w in zip(icons, widths):
         icon.draw(canvas, x, y, w * k, h)
         x += (w + gap) * k
+
+
+def _icons_down(canvas, d: Drawn, inner: Rect, icons) -> None:
+    """A column of icons (``direction = "down"``), the first at the top: each as wide as the box,
+    all made smaller together when the column is taller than the box."""
+    w = inner.w
+    gap = d.style.get("gap")
+    gap = w * ICON_GAP if gap is None else gap
+    heights = [w / icon.aspect if icon.aspect else w for icon in icons]
+    total = sum(heights) + gap * (len(icons) - 1)
+    k = min(1.0, inner.h / total) if total > 0 else 1.0
+    w, total = w * k, total * k
+    align, valign = d.style.get("align") or "center", d.style.get("valign") or "middle"
+    x = {"left": inner.x, "right": inner.x1 - w, "center": inner.x + (inner.w - w) / 2}[align]
+    y = {"top": inner.y1, "bottom": inner.y + total, "middle": inner.y + (inner.h + total) / 2}[valign]
+    for icon, h in zip(icons, heights):
+        y -= h * k
+        icon.draw(canvas, x, y, w, h * k)
+        y -= gap * k
 
 
 DRAW = {

@@ -25,12 +25,13 @@ from kitgen.layout import lengths
 from kitgen.layout.card_boxes import Place, Places, outside_safe_zone, place_problem, with_bleed
 from kitgen.layout.card_face import fit_image
 from kitgen.layout.geometry import Rect
-from kitgen.layout.known import Known
+from kitgen.layout.known import Known, Question, Read, Reads
 from kitgen.render import fonts
 from kitgen.render.art_frame import frame_depths
-from kitgen.render.card_text import ALIGN, PARA_LEADING, TextFit, TextSetting, attempts, largest_fit, needed_width
+from kitgen.render.card_text import ALIGN, PARA_LEADING, TextFit, TextSetting, attempts, needed_width
 from kitgen.render.images import image_size
 from kitgen.render.rich_text import LineSetter, Run, icon_names, parse, plain_text, unread_markers, unread_tags
+from kitgen.render.text_fit import largest_fit
 from kitgen.units import MM, to_mm
 
 DEFAULT_FLOOR = 6.0               # no text prints smaller, unless a box says so (points)
@@ -56,6 +57,7 @@ class Drawn:
     text: TextFit | None = None
     inner: Place | None = None       # the place less padding, without bleed
     where: str = ""                  # where its content comes from, for messages
+    step: int = 0                    # the fallback changes it took (what it looks like says the same)
 
     def signature(self) -> tuple:
         """What the drawing looks like, to tell apart two backs."""
@@ -96,12 +98,17 @@ class Arrangement:
         self.scale = painter.scale_for(layout)
         self.names = {b.name for b in layout.boxes}
         self.by_name = {b.name: b for b in layout.boxes}
-        self.steps = {b.name: 0 for b in layout.boxes}
+        self.steps = {b.name: 0 for b in layout.boxes}        # box -> the fallback changes applied to it
         self._values: dict[tuple, tuple[Any, str | None]] = {}   # (box, key, step) -> (value, its template's text)
         self._constants = painter.constants.setdefault(layout.name, {})    # the same for every card
         self.fitted: dict[str, tuple[int, float]] = {}   # box -> (fallback step, size) its text fits at
-        self._reads: list | None = None    # what the box being arranged reads that may differ from card to card
+        self.reads = Reads()               # what the value being worked out reads that may differ from card to card
         self.clock = TemplateClock()       # the processor time this card's templates may take
+        # worked out again for each attempt at the fallback steps (see _begin)
+        self._fits: dict[str, tuple[TextFit, tuple[Read, ...]]] = {}    # box -> (its fit, what the fit read)
+        self._vars: dict[str, tuple[Any, Any]] = {}                     # name -> (its length tree, its text)
+        self.places: Places | None = None
+        self.known_boxes: Known | None = None
 
     # --- settings ----------------------------------------------------------------------
 
@@ -132,12 +139,12 @@ class Arrangement:
     def render(self, setting, box, key: str) -> str:
         """The setting's template rendered for this card: once for each set of the values it reads
         (a template is a function of them), so the colour of 3 types renders 3 times in 10,000 cards."""
-        memo = self.painter.rendered
-        reads = _reads(setting, self.context)
-        if reads is not None:
-            text = memo.get((id(setting), reads))
+        rendered = self.painter.rendered
+        values = _values_read(setting, self.context) if self.painter.share else None
+        if values is not None:
+            text = rendered.get((id(setting), values))
             if text is None:
-                text = memo[(id(setting), reads)] = self._render(setting, box, key)
+                text = rendered[(id(setting), values)] = self._render(setting, box, key)
             return text
         return self._render(setting, box, key)
 
@@ -185,24 +192,25 @@ class Arrangement:
 
     def value(self, box, key: str) -> Any:
         """A setting of ``box`` at its fallback step, parsed (a template's is noted among the reads)."""
-        result, text = self._setting(box.name, key)
-        if text is not None and self._reads is not None:
-            self._reads.append((("value", box.name, key), text))
-        return result
+        value, text = self._setting(box.name, key)
+        if text is not None:
+            self.reads.note(Read(Question("setting", box.name, key), text))
+        return value
 
     def _setting(self, name: str, key: str) -> tuple[Any, str | None]:
-        """(parsed value, the text its template gave, or None for a constant) of a box's setting."""
-        memo = (name, key, self.steps[name])
-        got = self._values.get(memo) or self._constants.get(memo)
-        if got is None:
+        """(parsed value, the text its template gave, or None for a constant) of a box's setting: every
+        per-card value of a box is read through here (see :mod:`kitgen.layout.known`)."""
+        at = (name, key, self.steps[name])
+        found = self._values.get(at) or self._constants.get(at)
+        if found is None:
             box = self.by_name[name]
-            setting = box.get(key, memo[2])
+            setting = box.get(key, at[2])
             if setting is None or setting.constant:        # the same on every card: kept for them all
-                got = self._constants[memo] = (None if setting is None else setting.value, None)
+                found = self._constants[at] = (None if setting is None else setting.value, None)
             else:
                 text = self.render(setting, box, key)
-                got = self._values[memo] = (self._parse(key, text, box, setting), text)
-        return got
+                found = self._values[at] = (self._parse(key, text, box, setting), text)
+        return found
 
     def _parse(self, key: str, text: str, box, setting) -> Any:
         if key in ("content", "when", "font"):
@@ -244,12 +252,6 @@ class Arrangement:
                 raise RenderError(f"{self.layout.file}, layout '{self.layout.name}', vars.{name}: {exc}") from None
         return _PARSED[key], text
 
-    def _answer(self, what: tuple):
-        """This card's answer to a read noted on an earlier card (see :class:`Known`)."""
-        if what[0] == "value":
-            return self._setting(what[1], what[2])[1]
-        return self.places.answer(what)
-
     # --- the whole card -----------------------------------------------------------------
 
     def arrange(self) -> list[Drawn]:
@@ -271,18 +273,15 @@ class Arrangement:
         return self._until_fitted(attempt)
 
     def _begin(self) -> None:
+        """A fresh start at the current fallback steps: nothing of an attempt that overflowed is kept."""
         p = self.painter
-        self._fits: dict[str, tuple[TextFit, tuple]] = {}    # box -> (its fit, what the fit read)
-        self._vars: dict[str, tuple[Any, Any]] = {}
+        self._fits, self._vars = {}, {}
         steps = tuple(self.steps.values())
-        places = Known() if self.alone else p.known(("places", self.layout.name, steps))
+        alone = self.alone or not p.share
+        places = Known() if alone else p.known(("places", self.layout.name, steps))
         self.places = Places(p.width, p.height, self.scale, self.names, self._setting, self.var, self._size_of,
-                             places, self._note, self.safe_inset())
-        self.known_boxes = Known() if self.alone else p.known(("boxes", self.layout.name, steps))
-
-    def _note(self, reads: tuple) -> None:
-        if self._reads is not None:
-            self._reads.extend(reads)
+                             places, self.reads, self.safe_inset())
+        self.known_boxes = Known() if alone else p.known(("boxes", self.layout.name, steps))
 
     def _until_fitted(self, attempt):
         while True:
@@ -301,27 +300,24 @@ class Arrangement:
         drawn = []
         for box in self.layout.boxes:
             try:
-                found = self.known_boxes.find(box.name, self._answer)
+                found = self.known_boxes.find(box.name, self.places.answer)
             except lengths.LengthError as exc:      # met asking what the box reads, as in working it out
                 raise self.layout_error(box, str(exc)) from None
             if found is None:
-                self._reads = []
-                try:
-                    got = self._box(box), self._fits.get(box.name)
-                finally:
-                    reads, self._reads = tuple(self._reads), None
-                self.known_boxes.add(box.name, reads, got)
+                with self.reads.recording() as noted:
+                    arranged = self._box(box), self._fits.get(box.name)
+                self.known_boxes.add(box.name, tuple(noted), arranged)
             else:
-                got = found[0]
-            one, fit = got
+                arranged = found[0]
+            shown, fit = arranged
             if fit is not None:
                 self._fits[box.name] = fit
                 self.fitted[box.name] = (self.steps[box.name], fit[0].size)
-            if one is not None:
+            if shown is not None:
                 if box.kind in ("image", "icons"):      # its messages name this card's row
-                    one = replace(one, where=self.where(box, box.get("content", self.steps[box.name])))
-                    self._find_pictures(one)
-                drawn.append(one)
+                    shown = replace(shown, where=self.where(box, box.get("content", self.steps[box.name])))
+                    self._find_pictures(shown)
+                drawn.append(shown)
         return drawn
 
     def _find_pictures(self, drawn: Drawn) -> None:
@@ -368,7 +364,7 @@ class Arrangement:
             place = with_bleed(place, p.width, p.height, p.bleed)
         else:
             self._safe_zone(box, place, style)
-        return Drawn(box, place, content, style, text, inner)
+        return Drawn(box, place, content, style, text, inner, step=self.steps[box.name])
 
     def _back_art(self, box, name: str, inner: Place, style: dict) -> None:
         """Warn when a back's picture is cropped to fill its box, or when a frame drawn in it lies
@@ -437,13 +433,9 @@ class Arrangement:
     # --- text ------------------------------------------------------------------------------
 
     def _size_of(self, name: str) -> float:
-        """The type size of a box's text, for :class:`Places` (which notes the size as the read)."""
-        outer, self._reads = self._reads, None
-        try:
-            box = self.by_name[name]
-            return self.fit(box).size if self.shown(box) else 0.0
-        finally:
-            self._reads = outer
+        """The type size of a box's text, for :class:`Places` (which notes the size alone as the read)."""
+        box = self.by_name[name]
+        return self.fit(box).size if self.shown(box) else 0.0
 
     def fit(self, box) -> TextFit:
         """The text of ``box`` at the largest size it fits at, or Overflow.  Texts set the same way
@@ -452,16 +444,12 @@ class Arrangement:
         if box.name in self._fits:
             fitted, reads = self._fits[box.name]
         else:
-            outer, self._reads = self._reads, []
-            try:
+            with self.reads.recording() as noted:
                 fitted = self._fit(box)
-                reads = tuple(self._reads)
-            finally:
-                self._reads = outer
+            reads = tuple(noted)
             self.fitted[box.name] = (self.steps[box.name], fitted.size)
             self._fits[box.name] = fitted, reads
-        if self._reads is not None:
-            self._reads.extend(reads)
+        self.reads.add(reads)
         return fitted
 
     def _fit(self, box) -> TextFit:
@@ -476,10 +464,10 @@ class Arrangement:
         if p.fonts.files:                 # the game has fonts of its own: one may have what this one lacks
             family = self._covering(box, family, bold, italic)
         try:
-            how = self._text_setting(box, family, bold, italic)
+            text_setting = self._text_setting(box, family, bold, italic)
         except (lengths.LengthError, KitgenError, Overflow) as exc:
-            how, late = None, exc          # raised once the text's own checks are done, as they come first
-        fitted = p.fitted_texts.get(how) if how is not None else None
+            text_setting, problem = None, exc     # raised once the text's own checks are done, as they come first
+        fitted = p.fitted_texts.get(text_setting) if text_setting is not None and p.share else None
         if fitted is None:
             pieces = parse(self.content(box), bold, italic)
             names = icon_names(pieces)
@@ -488,14 +476,15 @@ class Arrangement:
                 missing = fonts.missing_glyphs(plain_text(pieces, style), p.fonts.face(family, *style))
                 if missing:
                     raise RenderError(f"{self._holding(box, missing[0], where)}: {fonts.glyph_problem(missing)}")
-            if how is None:
-                raise late
-            fitted = largest_fit(attempts(how, pieces, icons, p.fonts), how.top, how.low)
+            if text_setting is None:
+                raise problem
+            fitted = largest_fit(attempts(text_setting, pieces, icons, p.fonts), text_setting.top, text_setting.low)
             if fitted is None:
                 face = lambda b, i: p.fonts.face(family, b, i)     # noqa: E731
-                raise Overflow(box, self._too_long(box, where, pieces, face, icons, how.low, how.width, how.lines,
-                                                   bold, italic))
-            p.fitted_texts[how] = fitted
+                raise Overflow(box, self._too_long(box, where, pieces, face, icons, text_setting.low,
+                                                   text_setting.width, text_setting.lines, bold, italic))
+            if p.share:
+                p.fitted_texts[text_setting] = fitted
         return fitted
 
     def _covering(self, box, family: str, bold: bool, italic: bool) -> str:
@@ -653,7 +642,7 @@ _SCALARS = (str, int, float, bool, type(None))
 _SAME_FOR_EVERY_CARD = ("back", "game")       # game.toml's, unless a column takes the name: the same on every card
 
 
-def _reads(setting, context: dict) -> tuple | None:
+def _values_read(setting, context: dict) -> tuple | None:
     """The values ``setting``'s template reads from ``context``, with their types (1, 1.0 and True
     print differently), as a key; None when one of them is not a plain value (``fields``, ``vars``)."""
     reads = []

@@ -4,7 +4,7 @@ its smallest, by quarter points.
 :class:`TextSetting` holds all a fit depends on (the text, its font, the room,
 the sizes to try), so two boxes set the same way share one fit; :func:`attempts`
 sets the text at one size (a few lines, or a reportlab paragraph) and
-:func:`largest_fit` finds the largest size that fits.
+:func:`~kitgen.render.text_fit.largest_fit` finds the largest size that fits.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from kitgen.render.colors import text_color
 from kitgen.render.rich_text import IconParagraph, LineSetter, para_markup, parse
 
-STEP = 0.25                       # points between the sizes tried
 LINE_LEADING, PARA_LEADING = 1.08, 1.22
 CAP_HEIGHT = 0.72                 # of the type size: what centres a line of capitals in its box
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
@@ -104,24 +103,6 @@ def _may_fit(words: float, width: float, height: float, leading: float) -> bool:
     wrapped to know.  A margin keeps rounding from ever refusing a text that fits."""
     lines = int(height / leading + 1e-9) if leading > 0 else 0
     return words <= lines * (width + 0.01) * (1 + 1e-9) + 1e-6
-
-
-def largest_fit(attempt, top: float, low: float):
-    """The fit at the largest size from ``top`` down to ``low``, by STEP, at which ``attempt`` succeeds
-    (None if none does): ``top`` first, as most texts fit there, then halving the steps between."""
-    first = attempt(top)
-    if first is not None or top < low - 1e-9:
-        return first
-    steps = int((top - low) / STEP + 1e-9)             # sizes top - STEP ... top - steps * STEP
-    best, lo, hi = None, 1, steps                      # a text that fits at a size fits at every smaller one
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        got = attempt(top - mid * STEP)
-        if got is not None:
-            best, hi = got, mid - 1
-        else:
-            lo = mid + 1
-    return best
 
 
 def needed_width(setter: LineSetter, size: float, lines: int) -> float:

@@ -45,6 +45,7 @@ REPORT_STRIPE = HexColor("#f3f1ea")  # every other row of a table
 CHART_GRID = HexColor("#dddddd")     # grid lines and table rules
 BAR = HexColor("#2a7f62")            # the baseline's bars
 BAR_VARIANT = HexColor("#a0522d")    # a compared variant's bars
+BAR_THIRD = HexColor("#b8a06a")      # a third series of bars (a chart comparing three figures)
 NEGATIVE = HexColor("#b03a2e")       # bars below zero, warnings
 REFERENCE = HexColor("#d9822b")      # reference lines such as the fair share
 WARNING_FILL = HexColor("#fbeceb")   # behind a warning

@@ -124,28 +124,26 @@ def parse(text: str, bold: bool = False, italic: bool = False, icons_only: bool 
 def unread_markers(text: str) -> list[str]:
     """The ``*`` and ``**`` markers of ``text`` that open or close nothing, as written (they print as
     they are): ``**x``, ``x**``, ``*x``.  A ``*`` after a word or standing alone is a footnote mark."""
-    found: list[str] = []
-    pos = 0
-    for m in _INLINE.finditer(text):
-        found += _UNREAD.findall(text[pos:m.start()])
-        if m.lastgroup in ("both", "bold", "italic", "hbold", "hitalic"):
-            found += unread_markers(m.group(m.lastgroup))
-        pos = m.end()
-    found += _UNREAD.findall(text[pos:])
-    return found
+    return _outside_markup(text, _UNREAD)
 
 
 def unread_tags(text: str) -> list[str]:
     """The HTML tags of ``text`` that are not read (``<span size="small">``, ``</span>``, a ``<b>`` never
     closed): they print as written."""
+    return _outside_markup(text, _TAG)
+
+
+def _outside_markup(text: str, pattern: re.Pattern[str]) -> list[str]:
+    """Every match of ``pattern`` in the plain text of ``text``: between its markup, and inside each
+    bold or italic run, read the same way."""
     found: list[str] = []
     pos = 0
     for m in _INLINE.finditer(text):
-        found += _TAG.findall(text[pos:m.start()])
+        found += pattern.findall(text[pos:m.start()])
         if m.lastgroup in ("both", "bold", "italic", "hbold", "hitalic"):
-            found += unread_tags(m.group(m.lastgroup))
+            found += _outside_markup(m.group(m.lastgroup), pattern)
         pos = m.end()
-    return found + _TAG.findall(text[pos:])
+    return found + pattern.findall(text[pos:])
 
 
 def _plain(text: str, bold: bool, italic: bool, out: list) -> None:
@@ -211,6 +209,7 @@ class LineSetter:
         if word:
             self.words.append(word)
         self._widths: dict[tuple[str, str, float], float] = {}
+        self._sized: dict[float, list] = {}       # size -> each word's parts and their width, or BREAK
 
     def _parts(self, word, size: float) -> list[Part]:
         parts = []
@@ -239,13 +238,12 @@ class LineSetter:
         out: list[list[list[Part]]] = []
         line: list[list[Part]] = []
         used = -space
-        for word in self.words:
+        for word in self._words_at(size):
             if word == BREAK:
                 out.append(line)
                 line, used = [], -space
                 continue
-            parts = self._parts(word, size)
-            w = sum(p.width for p in parts)
+            parts, w = word
             if line and used + space + w > width:
                 out.append(line)
                 line, used = [], -space
@@ -253,6 +251,20 @@ class LineSetter:
             used += space + w
         out.append(line)
         return out
+
+    def _words_at(self, size: float) -> list:
+        """Each word's parts at ``size`` and their width (BREAK kept), measured once per size: a fit tries
+        a size at many widths."""
+        sized = self._sized.get(size)
+        if sized is None:
+            sized = self._sized[size] = []
+            for word in self.words:
+                if word == BREAK:
+                    sized.append(BREAK)
+                else:
+                    parts = self._parts(word, size)
+                    sized.append((parts, sum(p.width for p in parts)))
+        return sized
 
     def width(self, line, size: float) -> float:
         space = stringWidth(" ", self.face(*self.base), size)

@@ -22,7 +22,7 @@ from kitgen.render.canvas import canvas_bytes, new_canvas
 from kitgen.render.card import CardPainter
 from kitgen.render.colors import CROP_MARK, CUT_GUIDE, NOTE
 from kitgen.render.scale_bar import draw_scale_bar
-from kitgen.render.text_fit import fit_line
+from kitgen.render.text_fit import fit_line, largest_fit
 from kitgen.units import to_mm
 
 SUBJECTS = {"duplex": "print-and-play card sheets", "gutterfold": "print-and-play gutterfold card sheets"}
@@ -171,16 +171,16 @@ def _draw_note(canvas, layout, side: str, texts: tuple[str, ...], taken: list) -
     if isinstance(layout, GutterfoldLayout) and layout.vertical:
         sides = ("top", "bottom", "right", "left")
     for text in texts:
-        size = NOTE_SIZES[0]
-        while size >= NOTE_SIZES[1] - 1e-9:
+        def spot_at(size: float, text: str = text):
             ascent, descent = getAscentDescent(fonts.REGULAR, size)
             found = place_along(spots, stringWidth(text, fonts.REGULAR, size), ascent - descent, sides,
                                 taken, grid.center)
-            if found:
-                spot, box = found
-                _write_in(canvas, text, size, box, spot.vertical, ascent, descent)
-                return
-            size -= 0.25
+            return None if found is None else (size, *found, ascent, descent)
+        fitted = largest_fit(spot_at, *NOTE_SIZES)
+        if fitted is not None:
+            size, spot, box, ascent, descent = fitted
+            _write_in(canvas, text, size, box, spot.vertical, ascent, descent)
+            return
 
 
 def _write_in(canvas, text: str, size: float, box, vertical: bool, ascent: float, descent: float) -> None:

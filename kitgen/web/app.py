@@ -52,6 +52,8 @@ HERE = Path(__file__).resolve().parent
 FONTS = HERE.parent / "render" / "font_files"
 PRELOAD = ("kitgen.web.preview", "kitgen.outputs.kit", "kitgen.render.sheets", "kitgen.render.rulebook",
            "kitgen.render.aids", "kitgen.outputs.card_pages", "pypdfium2")
+PAINTER_PRELOAD = ("kitgen.web.preview", "kitgen.outputs.export_job", "kitgen.outputs.card_pages",
+                   "kitgen.outputs.card_preview", "kitgen.render.card", "pypdfium2")
 PICTURE_CACHE = 256            # page pictures kept in memory
 KEEP_ALIVE = 15.0              # seconds between comments on an idle event stream
 # A game folder's own files are shown as data, never as a page of this server: a game's .html or
@@ -72,9 +74,10 @@ class Server:
         self.watch_files = watch_files
         self.folder = Path(tempfile.mkdtemp(prefix="kitgen-serve-"))
         self.builder = Worker(preload=PRELOAD)
-        self.painter = Worker(preload=("kitgen.web.preview", "pypdfium2"))
+        self.painter = Worker(preload=PAINTER_PRELOAD)
         self.simulator = Worker(preload=("solver.simulation.simulate",))
-        self.live = {g.key: LiveGame(g, self.builder, self.folder / g.key) for g in games}
+        # the cards are drawn by the painter (quick), the kit is built by the builder after them
+        self.live = {g.key: LiveGame(g, self.builder, self.folder / g.key, self.painter) for g in games}
         self.solver_games = {g.key: g.argument for g in games if solving.has_engine(g.argument)}
         for game in self.live.values():
             game.on_build.append(self._game_changed)
@@ -247,16 +250,21 @@ def _png(data: bytes) -> Response:
 
 
 async def card_picture(request: Request):
+    """A card's face or back by the key of its picture (what it rests on): the same key, the same picture."""
     game = request.app.state.server.game(request)
-    build = game.builds.get(request.path_params["build"])
-    if build is None:
+    data = game.pictures.get(request.path_params["picture"])
+    if data is None:
         raise HTTPException(404)
-    which = request.path_params["which"]
-    if which == "back":
-        return _png(build["back"])
-    if not which.isdigit() or int(which) >= len(build["faces"]):
+    return _png(data)
+
+
+async def card_boxes(request: Request):
+    """Where each box of every card of a drawing lies and what its text was fitted to, by picture key."""
+    game = request.app.state.server.game(request)
+    boxes = game.boxes_of(request.path_params["build"])
+    if boxes is None:
         raise HTTPException(404)
-    return _png(build["faces"][int(which)])
+    return JSONResponse(boxes, headers={"Cache-Control": "private, max-age=3600"})
 
 
 def _page_picture(server: Server, pdf: Path | None, pages: int, key: tuple, page: int) -> Response:
@@ -285,7 +293,7 @@ async def kit_file(request: Request):
     path = game.document(name)
     if path is None:
         raise HTTPException(404)
-    slug = game.builds[game.good]["slug"]
+    slug = game.builds[game.kit]["slug"]
     return FileResponse(path, media_type="application/pdf", filename=f"{slug}-{name}",
                         headers={"Cache-Control": "no-store"})
 
@@ -506,7 +514,8 @@ def create_app(games: list[str], watch_files: bool = True, body_limit: int = MAX
         Route("/game/{key}/switches", api_switches),
         Route("/game/{key}/view.js", engine_view),
         Route("/game/{key}/view.css", engine_style),
-        Route("/game/{key}/build/{build:int}/face/{which}.png", card_picture),
+        Route("/game/{key}/card/{picture}.png", card_picture),
+        Route("/game/{key}/preview/{build:int}/boxes.json", card_boxes),
         Route("/game/{key}/build/{build:int}/page/{doc}/{page:int}.png", page_picture),
         Route("/game/{key}/kit/{name}", kit_file),
         Route("/game/{key}/files/{path:path}", game_file),

@@ -178,7 +178,7 @@ def rule_switches(argument: str) -> list[dict]:
     for r in parse_rulings(game.rulings, argument):
         current = known.get(r.name, r.default)
         rulings.append({"name": r.name, "title": r.title, "kind": "bool" if r.kind is bool else "choice",
-                        "default": value_text(current), "reason": r.reason,
+                        "default": value_text(current), "reason": _filled(r.reason_for(current), known),
                         "options": [{"value": value, "text": _filled(text, known)} for value, text in r.options]})
     numbers = engine.rule_numbers(rules) if hasattr(engine, "rule_numbers") else []
     return rulings + [dict(n) for n in numbers]

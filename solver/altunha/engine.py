@@ -19,7 +19,9 @@ class AltunHa:
     key = "altun-ha"
     title = "Altun Ha"
     ends = {"famine": "in a famine", "empty_deck": "when the deck and discard pile ran out"}
-    deals_seats = True      # the Calendar is dealt at random: seat 1 is whoever holds it first
+    # the Calendar is dealt at random: seat 1 is whoever holds it first (State.seats() says who), and
+    # the simulator turns a policy mix over those seats
+    default_policy = "greedy,cautious,closer"   # the random player is a baseline, named with --policy
 
     # --- rules and games ---------------------------------------------------------------
 

@@ -22,7 +22,6 @@ class AncestralEngine:
     key = "ancestral"
     title = "Ancestral"
     ends = {"offerings": "with the offerings won"}
-    deals_seats = False          # the first player may be seat 1 every game (first_player): the mix is rotated
     playout_rounds = 1           # the lookahead player plays out the round under way: who wins it
     playouts = 600               # and, as such playouts are short, plays more of them
     policies = POLICIES

@@ -5,9 +5,10 @@ players' from ``f"{seed}/{index}/players"``), so a game plays the same whichever
 it, and records are gathered in index order: the same seed gives the same results for any
 number of workers or machines.
 
-Policies are cycled over the players; unless the engine deals the seats itself at random
-(``Engine.deals_seats``), the cycle turns by one player from each game to the next, so a mix
-puts every policy in every seat equally often.  A game still running after the engine's
+Policies are cycled over the seats, and the cycle turns by one seat from each game to the
+next, so a mix puts every policy in every seat equally often: the seats are the state's own
+(``State.seats()``, for rules that deal the first seat at random, as Altun Ha deals the
+Calendar), else the players' order.  A game still running after the engine's
 round cap is stopped there and recorded as ended by the "cap" (not an end the rules know),
 its win shared by the highest scores; so is a game the engine stopped itself with ``end =
 "cap"`` (a safeguard of its own, such as a cap on the turns of a round that can last forever).
@@ -41,11 +42,12 @@ class Spec:
     seed: int
 
 
-def seat_policies(spec: Spec, index: int, engine=None) -> list[str]:
-    """The policy of each player of game ``index``."""
-    names, engine = spec.policies, engine or get_engine(spec.engine)
-    shift = 0 if getattr(engine, "deals_seats", False) else index
-    return [names[(p + shift) % len(names)] for p in range(spec.players)]
+def seat_policies(spec: Spec, index: int, seats: list[int] | None = None) -> list[str]:
+    """The policy of each player of game ``index``, whose seats are ``seats`` (each player's, 0 first to
+    act; None: the players' order): the mix cycled over the seats, turned by one seat a game."""
+    names = spec.policies
+    seats = range(spec.players) if seats is None else seats
+    return [names[(seat + index) % len(names)] for seat in seats]
 
 
 def make_player(engine, spec: Spec, name: str, rng: random.Random):
@@ -60,7 +62,7 @@ def new_game(spec: Spec, index: int, engine=None):
     game's so that they never change its chance events)."""
     engine = engine or get_engine(spec.engine)
     state = engine.new_game(spec.rules, spec.players, random.Random(f"{spec.seed}/{index}"))
-    names = seat_policies(spec, index, engine)
+    names = seat_policies(spec, index, state.seats() if hasattr(state, "seats") else None)
     rng = random.Random(f"{spec.seed}/{index}/players")
     return state, [make_player(engine, spec, name, rng) for name in names], names
 

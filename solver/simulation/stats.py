@@ -9,8 +9,8 @@ of balance.json and adds ``engine_report``, the engine's ``report(records)``.
 Everything here is computed from the ordered records alone (no timings), so the same games
 give byte-identical ``balance.json``.  Every finding is a sentence built from the figures it
 quotes; none names a cause the records do not show.  Policies are compared only as the seats
-allow: in a mix, each policy sits in every seat (rotated game by game, or dealt at random by
-the rules), and the finding says which.
+allow: in a mix, each policy sits in every seat equally often (the runner turns the mix by one
+seat from each game to the next).
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def summarize(records: list[dict], spec) -> dict:
         "changed_rules": list(engine.changed_rules(spec.rules)) if hasattr(engine, "changed_rules") else [],
         "round_cap": engine.round_cap(spec.rules),
         **({"cap_text": engine.cap_text(spec.rules)} if hasattr(engine, "cap_text") else {}),
-        "seating": "dealt" if getattr(engine, "deals_seats", False) else "rotated",
+        "seating": "rotated",
         "end_words": {e: end_words(engine).get(e, e.replace("_", " ")) for e in known},
         "ends": {e: {"count": ends[e], **wilson(ends[e], n)} for e in known},
         "length": {**mean_ci(rounds), "median": statistics.median(rounds), "p10": percentile(rounds, 0.1),
@@ -223,10 +223,9 @@ def findings(s: dict, words: dict[str, str], cap_detail: str = "") -> list[str]:
         out.append(f"Seat win rates span {pct(bal['seat_gap'])} (fair share {pct(fair)}); seat 1, first to "
                    f"act, wins {ci_text(first)}, {_against_fair(first, fair)}.")
     if len(s["win_rate_by_policy"]) > 1:
-        how = "dealt at random by the rules" if s["seating"] == "dealt" else "rotated game by game"
         parts = [f"{name} {ci_text(w)} of {w['n']:,} seats, {_against_fair(w, fair)}"
                  for name, w in s["win_rate_by_policy"].items() if w["rate"] is not None]
-        out.append(f"Win rates by policy, each policy's seats {how}: " + "; ".join(parts) + ".")
+        out.append("Win rates by policy, each policy's seats rotated game by game: " + "; ".join(parts) + ".")
     return out
 
 

@@ -18,7 +18,6 @@ class TempleEngine:
     title = "Temple of Inscriptions"
     ends = {COMPLETE: "with the temple complete",
             STALLED: "stalled (the level out of reach of the cards and treasure left)"}
-    deals_seats = True                   # new_game draws the first player with the game's rng
     policies = POLICIES
     policy_help = HELP
     play_help = ("the cards each player sets, in turn from the summoner, separated by ';', e.g. "

@@ -11,7 +11,7 @@ from kitgen.data.components import Reference
 from kitgen.errors import GameDataError, OptionError, RenderError
 from kitgen.render import fonts
 from kitgen.render.colors import INK, MUTED, PANEL, mix, text_color_on
-from kitgen.render.text_fit import fit_line
+from kitgen.render.text_fit import fit_line, largest_fit
 from kitgen.render.xml_text import escape
 from kitgen.units import Size, card_size, mm, to_mm
 
@@ -30,36 +30,25 @@ def _markup(line: str) -> str:
 
 
 def fit_lines(ref: Reference, width: float, height: float) -> tuple[list[Paragraph], float]:
-    """Paragraphs of the lines at the largest size that fits ``width`` x ``height``, on a grid of
-    quarter points from LARGEST down to SMALLEST (found by halving the range: a size fits if the next
-    larger one does not need to)."""
+    """Paragraphs of the lines at the largest size that fits ``width`` x ``height``, by quarter points
+    from LARGEST down to SMALLEST."""
     fonts.register()
-    sizes = [LARGEST - 0.25 * i for i in range(int(round((LARGEST - SMALLEST) / 0.25)) + 1)]
 
-    def attempt(size: float) -> list[Paragraph] | None:
+    def attempt(size: float) -> tuple[list[Paragraph], float] | None:
         style = ParagraphStyle("ref", fontName=fonts.REGULAR, fontSize=size, leading=size * 1.2,
                                textColor=INK, spaceAfter=size * 0.45)
         paras = [Paragraph(_markup(line), style) for line in ref.lines]
         total = sum(p.wrap(width, height)[1] for p in paras) + style.spaceAfter * (len(paras) - 1)
         if total <= height and all(max(p.getActualLineWidths0() or [0]) <= width + 2 for p in paras):
-            return paras
+            return paras, size
         return None
 
-    if (paras := attempt(sizes[0])) is not None:
-        return paras, sizes[0]
-    smallest = attempt(sizes[-1])
-    if smallest is None:
+    fitted = largest_fit(attempt, LARGEST, SMALLEST)
+    if fitted is None:
         raise RenderError(f"{ref.where}: the lines do not fit on a {to_mm(width + 2 * PAD):.1f} x "
                           f"{to_mm(height + TITLE_H + 2 * PAD):.1f} mm card even at {SMALLEST:g} pt; "
                           "shorten them or give a larger 'size'")
-    too_big, fits, best = 0, len(sizes) - 1, smallest       # sizes[too_big] does not fit, sizes[fits] does
-    while fits - too_big > 1:
-        middle = (too_big + fits) // 2
-        if (paras := attempt(sizes[middle])) is None:
-            too_big = middle
-        else:
-            fits, best = middle, paras
-    return best, sizes[fits]
+    return fitted
 
 
 def _draw_card(canvas, ref: Reference, size: Size, band: str, footer: str) -> None:

@@ -20,7 +20,7 @@ import jinja2
 from kitgen.data.bounded_sandbox import TemplateClock, TemplateCost, TemplateTimeout, template_lines
 from kitgen.data.files import look, read_regular
 from kitgen.data.paths import inside
-from kitgen.data.sandbox import TEMPLATE_ERRORS, environment, error_text
+from kitgen.data.sandbox import TEMPLATE_ERRORS, environment, error_text, plain_data
 from kitgen.errors import GameDataError, KitgenError, LimitError
 from kitgen.render.rulebook import markup, tables
 from kitgen.render.rulebook.diagrams import parse_stacks, stack_kinds
@@ -180,17 +180,6 @@ def render_text(game, context: dict[str, Any], inserts: list[markup.Insert]) -> 
 
 # --- what a template sees -------------------------------------------------------
 
-def _plain_data(value: Any) -> Any:
-    """A copy of TOML data built only from dicts, lists, strings, numbers and booleans."""
-    if isinstance(value, dict):
-        return {str(k): _plain_data(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain_data(v) for v in value]
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    return str(value)
-
-
 def card_view(card, game) -> dict[str, Any]:
     ctype = game.types[card.type]
     return {
@@ -207,7 +196,7 @@ def component_view(comp) -> dict[str, Any]:
                             "count": getattr(comp, "total", comp.count)}
     for key in ("title", "shape", "rounds", "players", "track", "track_start", "track_step", "lines"):
         if hasattr(comp, key):
-            view[key] = _plain_data(getattr(comp, key))
+            view[key] = plain_data(getattr(comp, key))
     faces = getattr(comp, "faces", ())
     if faces:
         view["text"], view["subtitle"] = faces[0].text, faces[0].subtitle
@@ -245,11 +234,11 @@ def build_context(game, inserts: list[markup.Insert]) -> dict[str, Any]:
         "players_min": game.players_min, "players_max": game.players_max,
         "players_text": game.players_text,
         "card_size": game.card_size, "types": types, "cards": cards, "components": components,
-        "rules": _plain_data(game.rules), "rulings": _plain_data(game.rulings),
-        "simulation": _plain_data(game.raw.get("simulation", {})),
+        "rules": plain_data(game.rules), "rulings": plain_data(game.rulings),
+        "simulation": plain_data(game.raw.get("simulation", {})),
         "deck_size": game.deck_size,
-        "designer": _plain_data(game.raw.get("designer", "")),
-        "version": _plain_data(game.raw.get("version", "")),
+        "designer": plain_data(game.raw.get("designer", "")),
+        "version": plain_data(game.raw.get("version", "")),
     }
 
     def insert(kind: str, **args) -> _Raw:
@@ -272,22 +261,22 @@ def build_context(game, inserts: list[markup.Insert]) -> dict[str, Any]:
         return None
 
     def card_table(type=None, columns=None, caption="", exclude=None) -> _Raw:
-        columns, exclude = _plain_data(columns), _plain_data(exclude)
+        columns, exclude = plain_data(columns), plain_data(exclude)
         tables.card_table(game, type, columns, exclude)      # checked now, so an error names this line
         return insert("card_table", type=type, columns=columns, caption=str(caption), exclude=exclude)
 
     def show_cards(names=None, type=None, per_type=None, caption="") -> _Raw:
-        cards = tables.select_cards(game, _plain_data(names), _plain_data(type), _plain_data(per_type))
+        cards = tables.select_cards(game, plain_data(names), plain_data(type), plain_data(per_type))
         return insert("cards", rows=[c.row for c in cards], caption=str(caption))
 
     def stack_diagram(before, after=None, caption="", labels=None, type=None, wild=None, word="Stack") -> _Raw:
-        before, after = _plain_data(before), _plain_data(after)
+        before, after = plain_data(before), plain_data(after)
         what = f"{str(word).lower()}_diagram"
-        kinds = stack_kinds(game, _plain_data(type), _plain_data(wild), what)
+        kinds = stack_kinds(game, plain_data(type), plain_data(wild), what)
         parse_stacks(before, f"{what}(before)", kinds, str(word).lower())
         if after is not None:
             parse_stacks(after, f"{what}(after)", kinds, str(word).lower())
-        return insert("stacks", before=before, after=after, caption=str(caption), labels=_plain_data(labels),
+        return insert("stacks", before=before, after=after, caption=str(caption), labels=plain_data(labels),
                       type=kinds.type, wild=kinds.wild, word=str(word))
 
     def temple_diagram(before, after=None, caption="", labels=None, type=None, wild=None) -> _Raw:

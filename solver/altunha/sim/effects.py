@@ -1,6 +1,8 @@
 """What a Trade card does when played in the Trade phase, by its effect (the cards.csv ``effect`` column).
 
-Each effect reads its number from the card's ``amount``.  Where a card's text
+Each effect reads its number from the card's ``amount``.  The card played is
+out of the hand and not yet on the discard pile while its effect happens
+(the engine discards it after), so a reshuffle never brings it back.  Where a card's text
 leaves a question open the rulebook says what happens: targets are one
 opponent of the player's choice; ``look_and_take`` puts the cards not taken
 back on top of the deck in the order they were; ``look`` only looks;
@@ -33,6 +35,7 @@ def _look_and_take(game, p, card, play, choose):
         game.reshuffle()
     looked = game.deck[-game.table.amount[card]:][::-1]  # top card first
     if not looked:
+        game.supply_out()    # a card to take, and none in the deck or the discard pile
         return
     if choose is LATER:      # the player's pick is a decision of its own (see solver.altunha.sim.state)
         game.looking = (p, card, tuple(looked))

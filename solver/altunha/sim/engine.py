@@ -13,8 +13,13 @@ bid of no cards, chaining, choosing not to build, scores below zero.  Seats
 are numbered clockwise; hand-limit discards are the player's choice; ties at
 the end are shared wins.
 
-A game ends in a famine, or when a ruling names another end (an empty deck
-and discard pile under ``empty_deck_ends``).  The simulator's one safeguard,
+A game ends in a famine, or when a ruling names another end: under
+``empty_deck_ends``, at once when a card is due from the deck (a draw, or a
+Trade card that draws or takes one) and the deck and the discard pile are
+both empty.  A Trade card played in the Trade phase has its effect first and
+goes onto the discard pile after, so it is never drawn or looked at by its
+own effect.  Revealing Jade and feeding with Maize are a player's one Trade
+card of the round under ``special_is_trade``.  The simulator's one safeguard,
 the round cap, stops a game that is still running; such a game is reported
 as stopped at the cap ("cap"), which is not an end the rules know.
 """
@@ -37,7 +42,7 @@ from solver.altunha.rules import (
     resolve_bids,
 )
 from solver.altunha.sim.cards import BID, GOD, TRADE, table_for
-from solver.altunha.sim.effects import CHOOSES, EFFECTS, LATER
+from solver.altunha.sim.effects import CHOOSES, EFFECTS, LATER, take_looked
 from solver.altunha.sim.variants import Setup
 
 ENDS = ("famine", "empty_deck", "cap")   # "cap": stopped by the simulator, not ended by the rules
@@ -116,7 +121,6 @@ class Game:
         self.traded: set[int] = set()
         self.seen_hands: list[dict[int, tuple[int, ...]]] = [{} for _ in range(players)]
         self.seen_deck: list[tuple[int, ...]] = [() for _ in range(players)]
-        self.out_of_cards = False
         self._undo: list | None = None   # what a choosing Trade effect would put back (see _snapshot)
         self.looking: tuple | None = None  # (player, card, cards looked at) while a pick is pending
         # figures for the balance report
@@ -167,7 +171,8 @@ class Game:
             shuffle(self.rng, self.deck)
 
     def draw(self, player: int, count: int) -> int:
-        """Deal ``count`` cards from the deck (reshuffling the discard pile when it runs out)."""
+        """Deal ``count`` cards from the deck (reshuffling the discard pile when it runs out); a card due
+        when both are empty is not drawn (see supply_out)."""
         hand, deck = self.hands[player], self.deck
         if len(deck) >= count:  # the usual case: no reshuffle
             if count:
@@ -179,11 +184,17 @@ class Game:
             if not self.deck:
                 self.reshuffle()
                 if not self.deck:
-                    self.out_of_cards = True
+                    self.supply_out()
                     break
             self.hands[player].append(self.deck.pop())
             drawn += 1
         return drawn
+
+    def supply_out(self) -> None:
+        """A card is due from the deck, and the deck and the discard pile are both empty: under the
+        ``empty_deck_ends`` ruling the game ends at once; otherwise nothing is drawn and play goes on."""
+        if self.R.empty_deck_ends and not self.over:
+            self._finish("empty_deck")
 
     def turn_order(self) -> list[int]:
         return [(self.calendar + k) % self.n for k in range(self.n)]
@@ -266,11 +277,11 @@ class Game:
         return [[list(h) for h in self.hands], list(self.deck), list(self.discard), list(self.scores),
                 [dict(x) for x in self.points], set(self.traded), len(self.trade_plays),
                 [dict(x) for x in self.seen_hands], list(self.seen_deck), [list(t) for t in self._temples],
-                self.out_of_cards, None]
+                self.over, self.end, None]
 
     def _restore(self, state: list):
         (hands, deck, discard, scores, points, traded, plays, seen_hands, seen_deck, temples,
-         self.out_of_cards, rng) = state
+         self.over, self.end, rng) = state
         for now, before in zip(self.hands, hands):
             now[:] = before
         self.deck[:], self.discard[:], self.scores[:] = deck, discard, scores
@@ -312,11 +323,14 @@ class Game:
         self.phase = "Draw"
         for p in self.turn_order():
             self.draw(p, self.R.draw)
-        if self.out_of_cards and self.R.empty_deck_ends:
-            self._finish("empty_deck")
+            if self.over:      # the deck and the discard pile ran out under empty_deck_ends
+                return
 
     def play_trade(self, player: int, play: TradePlay | None, choose=None):
-        """One player's turn of the Trade phase: a Trade card, or None to pass."""
+        """One player's turn of the Trade phase: a Trade card, or None to pass.
+
+        The card leaves the hand, has its effect, and then goes onto the discard pile (with
+        ``choose`` LATER and a pick pending, once the pick is made: see take)."""
         self.phase = "Trade"
         if play is None:
             return
@@ -340,7 +354,6 @@ class Game:
         # (unless the choice comes later, as a decision of its own)
         undo = self._undo = self._snapshot() if effect in CHOOSES and choose is not LATER else None
         self.hands[player].remove(card)
-        self.discard.append(card)
         self.traded.add(player)
         self.trade_plays.append((name, player))
         try:
@@ -351,6 +364,16 @@ class Game:
             raise
         finally:
             self._undo = None
+        if self.looking is None:
+            self.discard.append(card)   # the effect is over: the card goes onto the discard pile
+
+    def take(self, pick: int) -> None:
+        """The pending pick of a card looked at (``looking``, left by play_trade with ``choose`` LATER):
+        the player takes it, and the Trade card that looked goes onto the discard pile."""
+        player, card, looked = self.looking
+        take_looked(self, player, card, looked, pick)
+        self.looking = None
+        self.discard.append(card)
 
     def bid_phase(self, bids: dict[int, Bid]):
         """Reveal every bid at once; discard them; award the Priest King token (or nobody)."""
@@ -393,6 +416,7 @@ class Game:
             if jade is not None:
                 self.hands[p].remove(jade)
                 discard.append(jade)
+                self.traded.add(p)       # a Trade card played (the one of the round under special_is_trade)
                 self.trade_plays.append((self.table.name[jade], p))
                 jades.append(p)
         if not jades and not any(sizes):
@@ -442,6 +466,7 @@ class Game:
         self._remove(pk, cards)
         self.discard.extend(cards)
         for c in feeders:
+            self.traded.add(pk)
             self.trade_plays.append((self.table.name[c], pk))
         return True
 

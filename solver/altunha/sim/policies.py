@@ -12,6 +12,12 @@
   still ahead (the exploit the report looks for).
 
 Cards are told apart by their effect (cards.csv), never by their name.
+
+Two traits of each policy shape what a balance report may conclude (see
+:func:`traits`): ``reads_seen``, whether it uses what a Trade card shows (another
+hand, the top of the deck; none of these does, the lookahead player does), and
+``bids_only_if_fed``, whether it bids cards only when the hand left can feed the
+city (greedy and cautious: such a player starves only after a bid of no cards).
 """
 
 from __future__ import annotations
@@ -156,6 +162,8 @@ class Policy:
     """The decisions a player makes.  Subclasses override what they decide differently."""
 
     name = "base"
+    reads_seen = False        # uses the cards a Trade card shows (seen_hands, seen_deck)
+    bids_only_if_fed = False  # bids cards (or reveals the card that wins the bid) only when it can then feed
 
     def trade(self, game, p):
         return None
@@ -245,6 +253,7 @@ class RandomPolicy(Policy):
 
 class GreedyPolicy(Policy):
     name = "greedy"
+    bids_only_if_fed = True   # its bids and Jade reveals come from a plan that feeds the city
     min_points = 1        # a Build worth at least this is worth bidding for
     keep_feed = False     # plan Farms without the feed card while something else feeds
 
@@ -263,12 +272,17 @@ class GreedyPolicy(Policy):
             return TradePlay(held_effects[effect], target)
         return None
 
-    def _plan(self, game, p, without=()):
-        if self.keep_feed:
+    def _plan(self, game, p, without=(), feed=True):
+        if self.keep_feed or not feed:
             turn = plan(game, p, without, feed=False)
-            if turn.outcome != "famine":
+            if turn.outcome != "famine" or not feed:
                 return turn
         return plan(game, p, without)
+
+    def _plan_after_jade(self, game, p):
+        """The plan of a player who reveals the card that wins the bid: without the feed card when that
+        reveal is his one Trade card of the round (special_is_trade)."""
+        return self._plan(game, p, feed=not game.R.special_is_trade)
 
     def bid(self, game, p):
         jade = held(game, p, "win_bid")
@@ -281,7 +295,7 @@ class GreedyPolicy(Policy):
         return Bid(tuple(pick_cards(game, p, tokens))) if tokens else NO_BID
 
     def use_jade(self, game, p):
-        turn = self._plan(game, p)
+        turn = self._plan_after_jade(game, p)
         return turn.outcome == "built" and turn.points >= 4
 
     def farm_build(self, game, p):
@@ -294,12 +308,13 @@ class CautiousPolicy(GreedyPolicy):
     keep_feed = True
 
     def use_jade(self, game, p):
-        turn = self._plan(game, p)
+        turn = self._plan_after_jade(game, p)
         return game.population >= 10 and turn.outcome == "built" and turn.points >= 4
 
 
 class CloserPolicy(GreedyPolicy):
     name = "closer"
+    bids_only_if_fed = False  # it bids to starve once far enough ahead
 
     def bid(self, game, p):
         lead = game.scores[p] - max(game.scores[q] for q in opponents(game, p))
@@ -314,10 +329,11 @@ class CloserPolicy(GreedyPolicy):
         jade = held(game, p, "win_bid")
         if game.R.special_is_trade and p in game.traded:
             jade = None
+        feed_allowed = game.feed_allowed(p) and not (jade is not None and game.R.special_is_trade)
         best, best_key = None, None
         for option in bid_options(game, p):
             values, gods, feed = game.hand_summary(p, option)
-            if can_feed(values, gods, feed and game.feed_allowed(p), game.population, game.R):
+            if can_feed(values, gods, feed and feed_allowed, game.population, game.R):
                 continue
             if not option and jade is None:
                 continue
@@ -357,6 +373,17 @@ class PolicyPlayer:
         if kind == DISCARDING:
             return Discard(tuple(policy.discard(game, p, state.excess)))
         return Take(policy.choose(game, p, state.looked))
+
+
+def traits(name: str) -> tuple[bool, bool]:
+    """(reads_seen, bids_only_if_fed) of a policy named as ``--policy`` names it: the lookahead player
+    keeps what it has seen when it deals the unseen cards, and may bid into a famine."""
+    from solver.lookahead import LOOKAHEAD
+
+    if name.split(":")[0] == LOOKAHEAD:
+        return True, False
+    cls = POLICIES.get(name)
+    return (cls.reads_seen, cls.bids_only_if_fed) if cls is not None else (False, False)
 
 
 def player_factory(name: str):

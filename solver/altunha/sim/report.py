@@ -5,6 +5,18 @@ The generic part of the report (how games ended, length, scores, seat and policy
 rates) is the simulator's (:mod:`solver.simulation.stats`); this module adds what only Altun
 Ha has, as plain data: figures, key figures, charts, comparison rows and findings, each
 finding a sentence built from the figures it quotes.
+
+Findings say what the rules do, not what the players of the run do:
+
+* a Trade card's players are compared with the same policies' players of other Trade cards
+  (each policy weighted as among the card's players), not with a flat fair share, since
+  the policies that play Trade cards win more or less often whatever the card;
+* a card that shows cards (Codex, and Salt besides its draw) is left out when none of its
+  players reads what it shows (see :func:`solver.altunha.sim.policies.traits`): its players'
+  win rate would judge Codex by nothing it does and Salt by its draw alone;
+* famines after a bid of no cards are counted among the players who may bid into a famine:
+  greedy and cautious players bid cards only when the hand left feeds the city, so all
+  their famines follow a bid of no cards by their own bidding rule, which is said apart.
 """
 
 from __future__ import annotations
@@ -13,13 +25,15 @@ import statistics
 from collections import Counter
 from functools import lru_cache
 
-from solver.simulation.stats import ci_text, histogram, mean_ci, of_text, pct, percentile, r4, wilson
+from solver.simulation.stats import Z, ci_text, histogram, mean_ci, of_text, pct, percentile, r4, wilson
 
 BID_REASONS = {"jade": "", "highest": "the highest bid",   # jade: named after the card (the deck's win_bid card)
                "next_lower": "a lower bid after a tie", "fewer_points": "fewer points after a tie",
                "double_tie": None, "no_bids": None}
 NOBODY = {"double_tie": "nobody: tied on points too", "no_bids": "nobody: no card bid"}
 MIN_PLAYERS = 30   # a Trade card's win rate is judged only from this many players of it
+# effects that show cards, and what a win rate judges of the card when none of its players reads them
+SHOWS = {"look": "nothing it does", "draw_and_see_hand": "its draw alone"}
 SOURCE_LABELS = {"build": "Building", "no_build": "Not building", "famine": "Famine"}
 
 
@@ -39,7 +53,7 @@ def _deck_figures(setup) -> dict:
     from solver.altunha.cards import POINT_EFFECTS, fold
 
     return {"sources": list(setup.sources),
-            "trade_cards": [[c.name, fold(c.name) if c.effect in POINT_EFFECTS else ""]
+            "trade_cards": [[c.name, fold(c.name) if c.effect in POINT_EFFECTS else "", c.effect]
                             for c in setup.deck.trade_cards],
             "win_bid": [c.name for c in setup.deck.with_effect("win_bid")]}
 
@@ -87,11 +101,48 @@ def _share(scores: list[float], seat: int) -> float:
     return 1.0 / len(winners) if scores[seat] == top else 0.0
 
 
+def _traits(policy: str) -> tuple[bool, bool]:
+    from solver.altunha.sim.policies import traits
+
+    return traits(policy)
+
+
+def _compared(mine: dict[str, list[float]], others: dict[str, list[float]]) -> dict:
+    """A card's players against the same policies' players of other Trade cards.
+
+    ``mine`` and ``others`` hold each policy's shares of the win, one a player.  Policies with
+    players on both sides count, each weighted by its number of the card's players; the
+    difference carries a 95% normal interval (the two sides' binomial variances added)."""
+    shared = [p for p in mine if mine[p] and others.get(p)]
+    n = sum(len(mine[p]) for p in shared)
+    if not n:
+        return {"rate": None, "expected": None, "difference": None, "low": None, "high": None, "players": 0,
+                "others": 0}
+    rate = sum(sum(mine[p]) for p in shared) / n
+    expected, variance = 0.0, 0.0
+    for p in shared:
+        weight = len(mine[p]) / n
+        own, theirs = sum(mine[p]) / len(mine[p]), sum(others[p]) / len(others[p])
+        expected += weight * theirs
+        variance += weight * own * (1 - own) / n + weight ** 2 * theirs * (1 - theirs) / len(others[p])
+    half = Z * variance ** 0.5
+    diff = rate - expected
+    return {"rate": r4(rate), "expected": r4(expected), "difference": r4(diff), "low": r4(diff - half),
+            "high": r4(diff + half), "players": n, "others": sum(len(others[p]) for p in shared)}
+
+
 def _trade_cards(records: list[dict], sources: list[str], cards) -> dict:
-    """Plays of each Trade card and its players' win rate, with the card's own points undone too."""
+    """Plays of each Trade card and its players' win rate, with the card's own points undone too, and
+    against the same policies' players of other Trade cards (see :func:`_compared`)."""
     n = len(records)
+    players = []     # every player of a Trade card, once a game: (policy, share of the win, cards played)
+    for r in records:
+        played: dict[int, set] = {}
+        for name, seat in r["figures"]["trades"]:
+            played.setdefault(seat, set()).add(name)
+        players += [(r["seats"][seat]["policy"], r["seats"][seat]["win"], cards_) for seat, cards_ in played.items()]
     out = {}
-    for card, source in cards:
+    for card, source, effect in cards:
         plays, wins, wins_without, players_of = 0, 0.0, 0.0, 0
         index = sources.index(source) if source in sources else None
         for r in records:
@@ -108,11 +159,34 @@ def _trade_cards(records: list[dict], sources: list[str], cards) -> dict:
                 without = [s["score"] - points[index] for s, points in zip(r["seats"], f["points"])]
                 wins_without += sum(_share(without, seat) for seat in seats)
         entry = {"plays": plays, "per_game": r4(plays / n), "players": players_of,
-                 "player_won": wilson(wins, players_of)}
+                 "player_won": wilson(wins, players_of), "effect": effect}
         if index is not None:
             entry["player_won_without_its_points"] = wilson(wins_without, players_of)
+        mine: dict[str, list[float]] = {}
+        others: dict[str, list[float]] = {}
+        for policy, win, cards_ in players:
+            (mine if card in cards_ else others).setdefault(policy, []).append(win)
+        entry["against_other_cards"] = _compared(mine, others)
+        readers = sorted(p for p in mine if _traits(p)[0])
+        entry["policies"] = sorted(mine)
+        entry["read_by"] = readers
+        entry["left_out"] = effect in SHOWS and not readers
         out[card] = entry
     return out
+
+
+def _famines(famines: list[dict]) -> dict:
+    """Famines after a bid of no cards, among the players who may bid into a famine, and apart the
+    famines of players who bid cards only when they can feed (all after a bid of no cards, by that rule)."""
+    free, ruled = [], []
+    for r in famines:
+        policy = r["seats"][r["figures"]["famine_seat"]]["policy"]
+        (ruled if _traits(policy)[1] else free).append((policy, r["figures"]["famine_empty_bid"]))
+    empty = sum(1 for _, e in free if e)
+    return {"won_with_no_cards": {**wilson(empty, len(free)), "games": empty,
+                                  "policies": sorted({p for p, _ in free})},
+            "bid_only_if_fed": {"games": len(ruled), "no_cards": sum(1 for _, e in ruled if e),
+                                "policies": sorted({p for p, _ in ruled})}}
 
 
 def _reason_label(reason: str, deck: dict) -> str:
@@ -139,7 +213,6 @@ def report(records: list[dict]) -> dict:
     loops = [f for f in fig if f["max_no_king_streak"] >= 3]
     exploit = [r for r in famines if r["figures"]["famine_winner"]]
     cap_rounds = sum(r["rounds"] for r in capped)
-    empty_famines = sum(1 for r in famines if r["figures"]["famine_empty_bid"])
     dealt = fig[0]["dealt_calendar_seat"]
     figures_ = {
         "famine_round": {**mean_ci([r["rounds"] for r in famines]),
@@ -163,7 +236,7 @@ def report(records: list[dict]) -> dict:
         },
         "famines": {
             "games": len(famines),
-            "won_with_no_cards": {**wilson(empty_famines, len(famines)), "games": empty_famines},
+            **_famines(famines),
             "by_eventual_winner": {**wilson(len(exploit), len(famines)), "games": len(exploit)},
             "penalty_decisive": wilson(sum(1 for r in famines if r["figures"]["famine_decisive"]), len(famines)),
             "margin_before_penalty": mean_ci([r["figures"]["famine_margin"] for r in famines]),
@@ -204,9 +277,21 @@ def findings(f: dict, records: list[dict], players: int) -> list[str]:
         out.append(f"{of_text(ends['empty_deck'], n)} games ({pct(r4(ends['empty_deck'] / n))}) ended "
                    "when a draw found the deck and the discard pile empty (the empty_deck_ends ruling).")
     if fam["games"]:
-        empty = fam["won_with_no_cards"]
-        out.append(f"In {of_text(empty['games'], fam['games'])} famines ({pct(empty['rate'])}) "
-                   "the starving Priest King had won the bid with a bid of no cards.")
+        empty, ruled = fam["won_with_no_cards"], fam["bid_only_if_fed"]
+        if empty["n"]:
+            out.append(f"Of the {empty['n']:,} famines of {_names(empty['policies'])} players, who may bid into a "
+                       f"famine, {empty['games']:,} ({pct(empty['rate'])}) followed a bid of no cards by the starving "
+                       "Priest King.")
+        if ruled["games"]:
+            who = _names(ruled["policies"])
+            if ruled["no_cards"] == ruled["games"]:
+                all_ = "The only famine" if ruled["games"] == 1 else f"All {ruled['games']:,} famines"
+                out.append(f"{all_} of {who} players followed a bid of no cards: these "
+                           "players bid cards only when the hand left feeds the city, so this follows from their "
+                           "bidding rule, not from the rules of the game.")
+            else:
+                out.append(f"{of_text(ruled['no_cards'], ruled['games'])} famines of {who} players followed a "
+                           "bid of no cards.")
         ex = fam["by_eventual_winner"]
         if ex["games"]:
             out.append(f"In {of_text(ex['games'], fam['games'])} famines ({pct(ex['rate'])}) the starving Priest "
@@ -231,18 +316,35 @@ def findings(f: dict, records: list[dict], players: int) -> list[str]:
     if pk["could_not_build"]["n"]:
         out.append(f"The Priest King had no card he could lay in {pct(pk['could_not_build']['rate'])} of his "
                    f"Builds and laid nothing by choice in {pct(pk['declined_to_build']['rate'])}.")
-    fair = r4(1.0 / players)
+    left_out = []
     for card, t in f["trade_cards"].items():
-        if t["players"] < MIN_PLAYERS:
+        if t["left_out"]:
+            if t["players"]:
+                left_out.append((card, SHOWS[t["effect"]]))
             continue
-        won = t["player_won"]
-        without = t.get("player_won_without_its_points", won)
-        if without["low"] is not None and without["low"] > fair:
-            tail = (f"and still {ci_text(without)} with the points the card gave or took undone"
-                    if "player_won_without_its_points" in t else "and the card moves no points itself")
-            out.append(f"Players of {card} won {ci_text(won)} of their games against a fair share of {pct(fair)}, "
-                       f"{tail} ({t['players']:,} players).")
+        c = t["against_other_cards"]
+        if c["players"] < MIN_PLAYERS or c["low"] is None or c["low"] <= 0 <= c["high"]:
+            continue
+        tail = ""
+        if "player_won_without_its_points" in t:
+            tail = f"; with the points the card gave or took undone, {pct(t['player_won_without_its_points']['rate'])}"
+        out.append(f"Players of {card} won {pct(c['rate'])} of their games, against {pct(c['expected'])} for "
+                   f"the same policies playing other Trade cards: a difference of {_points(c['difference'])} "
+                   f"points [{_points(c['low'])}, {_points(c['high'])}] ({c['players']:,} players{tail}).")
+    if left_out:
+        one = len(left_out) == 1
+        out.append(f"{_names([c for c, _ in left_out])} {'is' if one else 'are'} left out of the Trade card "
+                   f"findings: none of these players reads the cards {'it shows' if one else 'they show'}, so a "
+                   f"win rate would judge {_names([f'{c} by {what}' for c, what in left_out])}.")
     return out
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else "no"
+
+
+def _points(x: float) -> str:
+    return f"{100 * x:+.1f}"
 
 
 def _mean_text(m: dict) -> str:
@@ -258,7 +360,7 @@ def key_figures(f: dict) -> list[list[str]]:
         ["Rounds where every player bid no cards", ci_text(f["bids"]["every_bid_empty"])],
         ["Priest King had no card to lay / laid none by choice",
          f"{ci_text(pk['could_not_build'])} / {ci_text(pk['declined_to_build'])}"],
-        ["Famines won with a bid of no cards", ci_text(fam["won_with_no_cards"])],
+        ["Famines after a bid of no cards (players who may bid into one)", ci_text(fam["won_with_no_cards"])],
         ["Famine by the eventual winner", ci_text(fam["by_eventual_winner"])],
         ["Famine penalty changed the winner", ci_text(fam["penalty_decisive"])],
         ["Games with 3+ rounds in a row without a Priest King", ci_text(f["kingless_runs"])],
@@ -282,11 +384,12 @@ def _source_label(source: str, f: dict) -> str:
 
 def charts(f: dict, players: int) -> list[dict]:
     """The report's charts of Altun Ha's figures, as data for kitgen's renderer."""
-    fair = r4(1.0 / players)
     sources, pts, trades, bids = f["sources"], f["points_by_source"], f["trade_cards"], f["bid_results"]
     cards, reasons = list(trades), list(bids)
-    won = [trades[c]["player_won"] for c in cards]
-    without = [trades[c].get("player_won_without_its_points", trades[c]["player_won"]) for c in cards]
+    judged = [c for c in cards if not trades[c]["left_out"]]
+    won = [trades[c]["player_won"] for c in judged]
+    without = [trades[c].get("player_won_without_its_points", trades[c]["player_won"]) for c in judged]
+    others = [trades[c]["against_other_cards"]["expected"] for c in judged]
     pk = f["priest_king"]
     king = pk["rounds_with_king"]
     return [
@@ -300,10 +403,11 @@ def charts(f: dict, players: int) -> list[dict]:
          "note": "share of all rounds"},
         {"kind": "bars", "title": "Trade cards played per game", "labels": cards,
          "series": [["plays", [trades[c]["per_game"] for c in cards]]], "horizontal": True},
-        {"kind": "bars", "title": "Win rate of a Trade card's players", "labels": cards,
+        {"kind": "bars", "title": "Win rate of a Trade card's players", "labels": judged,
          "series": [["as played", [w["rate"] for w in won]],
+                    ["same policies, other Trade cards", others],
                     ["card's own points undone", [w["rate"] for w in without]]],
-         "horizontal": True, "percent": True, "ref": fair, "ref_label": "fair share"},
+         "horizontal": True, "percent": True},
         {"kind": "bars", "title": "Priest King rounds", "labels": ["no card to lay", "laid none by choice",
                                                                    "no Priest King"],
          "series": [["share", [pk["could_not_build"]["rate"] or 0, pk["declined_to_build"]["rate"] or 0,

@@ -29,7 +29,7 @@ from solver.altunha.rules import build_points, can_place, final_winners, worth
 from solver.altunha.sim.cards import BID as BID_CARD
 from solver.altunha.sim.cards import GOD
 from solver.altunha.sim.cards import TRADE as TRADE_CARD
-from solver.altunha.sim.effects import EFFECTS, LATER, take_looked
+from solver.altunha.sim.effects import EFFECTS, LATER
 from solver.altunha.sim.engine import NO_BID, Bid, Game, IllegalMove, TablePlacement, TradePlay, shuffle
 from solver.engine import TERMINAL, shares_of
 
@@ -123,6 +123,9 @@ class AltunHaState:
             g.play_trade(p, action, LATER)
             if g.looking is not None:
                 self.kind, self.looked = TAKING, g.looking[2]
+            elif g.over:              # the deck and the discard pile ran out under empty_deck_ends
+                g.end_round()
+                self._over()
             else:
                 self._next_trader()
         elif kind == FARMING:
@@ -132,9 +135,8 @@ class AltunHaState:
         elif kind == TAKING:
             if type(action) is not Take:
                 g.illegal(p, f"the card taken is a Take, not {action!r}")
-            player, card, looked = g.looking
-            take_looked(g, player, card, looked, action.card)
-            g.looking, self.looked = None, ()
+            g.take(action.card)
+            self.looked = ()
             self._next_trader()
         else:
             raise IllegalMove("the game is over")
@@ -207,7 +209,7 @@ class AltunHaState:
         farm, build = tuple(action.farm), tuple(action.build)
         if not farm and build:
             g.illegal(pk, "without a Farm discard the game ends in famine: nothing can be built")
-        hand, discarded, plays = list(g.hands[pk]), len(g.discard), len(g.trade_plays)
+        hand, discarded, plays, traded = list(g.hands[pk]), len(g.discard), len(g.trade_plays), set(g.traded)
         counters = g.build_rounds, g.declined, g.no_build
         fed = g.farm_phase(farm)
         self._checked()
@@ -220,6 +222,7 @@ class AltunHaState:
             g.hands[pk][:] = hand
             del g.discard[discarded:]
             del g.trade_plays[plays:]
+            g.traded = traded
             g.build_rounds, g.declined, g.no_build = counters
             g.phase = "Farm"
             raise
