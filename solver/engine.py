@@ -19,7 +19,7 @@ engine without them still works; docs/engines.md says more):
   with the words that follow "ended" (``{"famine": "in a famine"}``).
 * ``State.seats() -> list[int]`` - each player's seat, 0 being the first to act in round 1;
   without it player p sits in seat p.  The simulator turns a policy mix over the seats game
-  by game, so rules that deal the first seat at random (Altun Ha deals the Calendar) say the
+  by game, so rules that deal the first seat at random (a card that makes its holder start) say the
   seats here, and every policy still meets every seat equally often.
 * ``Engine.rule_values(rules) -> dict``, ``Engine.changed_rules(rules) -> list[str]`` - every
   setting ``--set`` accepts with its value, and the ones changed (balance.json ``rules``).

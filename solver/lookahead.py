@@ -10,9 +10,8 @@ that the rules have not ended a quarter of the round cap after it started, or th
 stops itself (``end = "cap"``), counts as an even share: a game that never ends is nobody's
 win, so the player never aims at the simulator's safeguard.  An engine whose games are long
 races of rounds may set ``playout_rounds``: its playouts then stop when that many rounds have
-ended, and the leaders by ``scores()`` share the win (a playout of a whole game of Ancestral,
-two hundred turns of greedy play, says little about one turn's choice; who wins the round
-says much).
+ended, and the leaders by ``scores()`` share the win (a playout of a whole game of two hundred
+turns of greedy play says little about one turn's choice; who wins the round says much).
 
 The budget is a number of playouts a decision (``lookahead:N`` in ``--policy``; without N,
 :data:`PLAYOUTS` or the engine's own ``playouts``, for an engine whose playouts are short), so a game

@@ -7,8 +7,8 @@ number of workers or machines.
 
 Policies are cycled over the seats, and the cycle turns by one seat from each game to the
 next, so a mix puts every policy in every seat equally often: the seats are the state's own
-(``State.seats()``, for rules that deal the first seat at random, as Altun Ha deals the
-Calendar), else the players' order.  A game still running after the engine's
+(``State.seats()``, for rules that deal the first seat at random, with a card that makes
+its holder start, say), else the players' order.  A game still running after the engine's
 round cap is stopped there and recorded as ended by the "cap" (not an end the rules know),
 its win shared by the highest scores; so is a game the engine stopped itself with ``end =
 "cap"`` (a safeguard of its own, such as a cap on the turns of a round that can last forever).
