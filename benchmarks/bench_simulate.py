@@ -1,7 +1,7 @@
 """Games per second of `kitgen simulate` for each registered engine (four greedy players, 1 and 2
 workers), and the lookahead player's seconds a decision.
 
-Run from the repository root:  python benchmarks/bench_simulate.py [GAMES] [--lookahead-decisions N]
+Run from the repository root:  python benchmarks/bench_simulate.py [GAMES] [--lookahead-games N]
 Targets on a 2-core machine, with two workers: Altun Ha at least 1,000 four-player greedy
 games a second, every other engine at least 500; the lookahead player at most 0.5 s a
 decision at its default budget.
@@ -14,7 +14,6 @@ workers cannot have both cores, and the processor time shows what the simulator 
 from __future__ import annotations
 
 import argparse
-import random
 import resource
 import sys
 import time
@@ -28,6 +27,7 @@ from kitgen.data.game import load_game  # noqa: E402
 from kitgen.outputs.workers import usable_cores  # noqa: E402
 from solver.engines import ENGINES, engine_key, get_engine  # noqa: E402
 from solver.simulation.runner import Spec, run_games  # noqa: E402
+from solver.lookahead import default_playouts  # noqa: E402
 from solver.simulation.stats import end_words, how_games_ended  # noqa: E402
 
 TARGET = {"altun-ha": 1000}
@@ -85,39 +85,38 @@ def bench_engine(key: str, slug: str, games: int, cores: int) -> None:
     print(f"  best rate {best:.0f} games/s (target: at least {TARGET.get(key, OTHERS):,} with 2 workers)")
 
 
-def bench_lookahead(key: str, slug: str, decisions: int) -> None:
-    """Seconds a decision of the lookahead player at its default budget, over the decisions of greedy
-    four-player games that offer more than one action."""
-    from solver.lookahead import PLAYOUTS, LookaheadPlayer
+def bench_lookahead(key: str, slug: str, games: int) -> None:
+    """Seconds a decision of the lookahead player at its default budget: every decision with more than one
+    action that it makes in ``games`` whole four-player games against three greedy players (the lookahead
+    player in a different seat each game), in processor time."""
     from solver.simulation.runner import new_game
 
     engine = get_engine(key)
-    spec = Spec(key, engine.rules(load_game(slug), {}, "--set"), 4, ("greedy",), 7)
-    looker = LookaheadPlayer(engine, spec.rules, random.Random(1))
-    timed, seconds, index = 0, [], 0
-    while timed < decisions:
-        state, players, _ = new_game(spec, index)
-        index += 1
-        while not state.is_terminal() and timed < decisions:
+    spec = Spec(key, engine.rules(load_game(slug), {}, "--set"), 4, ("lookahead", "greedy", "greedy", "greedy"), 7)
+    seconds = []
+    for index in range(games):
+        state, players, names = new_game(spec, index)
+        while not state.is_terminal():
             p = state.current_player()
-            if len(state.legal_actions()) > 1:
+            if names[p] == "lookahead" and len(state.legal_actions()) > 1:
                 started = time.process_time()
-                looker.choose(state, p)
+                action = players[p].choose(state, p)
                 seconds.append(time.process_time() - started)
-                timed += 1
-            state.apply_action(players[p].choose(state, p))
+            else:
+                action = players[p].choose(state, p)
+            state.apply_action(action)
     seconds.sort()
     mean = sum(seconds) / len(seconds)
-    print(f"  lookahead ({PLAYOUTS} playouts a decision): {mean:.3f} s a decision on average, median "
-          f"{seconds[len(seconds) // 2]:.3f} s, slowest {seconds[-1]:.3f} s, over {len(seconds)} decisions "
-          f"(processor time; target: at most 0.5 s)")
+    print(f"  lookahead ({default_playouts(engine)} playouts a decision): {mean:.3f} s a decision on average, median "
+          f"{seconds[len(seconds) // 2]:.3f} s, slowest {seconds[-1]:.3f} s, over the {len(seconds)} decisions "
+          f"of {games} whole games (processor time; target: at most 0.5 s)")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="?", type=int, default=10_000)
-    parser.add_argument("--lookahead-decisions", type=int, default=40, metavar="N",
-                        help="decisions of the lookahead player to time for each engine (0: none)")
+    parser.add_argument("--lookahead-games", type=int, default=2, metavar="N",
+                        help="whole games whose lookahead decisions are timed for each engine (0: none)")
     parser.add_argument("--engine", action="append", help="only this engine (repeatable)")
     options = parser.parse_args()
     cores = usable_cores()
@@ -126,8 +125,8 @@ def main():
         if options.engine and key not in options.engine:
             continue
         bench_engine(key, slug, options.games, cores)
-        if options.lookahead_decisions:
-            bench_lookahead(key, slug, options.lookahead_decisions)
+        if options.lookahead_games:
+            bench_lookahead(key, slug, options.lookahead_games)
 
 
 if __name__ == "__main__":

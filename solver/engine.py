@@ -19,7 +19,7 @@ engine without them still works; docs/engines.md says more):
   with the words that follow "ended" (``{"famine": "in a famine"}``).
 * ``State.seats() -> list[int]`` - each player's seat, 0 being the first to act in round 1;
   without it player p sits in seat p.  The simulator turns a policy mix over the seats game
-  by game, so rules that deal the first seat at random (Altun Ha deals the Calendar) say the
+  by game, so rules that deal the first seat at random (a card that makes its holder start) say the
   seats here, and every policy still meets every seat equally often.
 * ``Engine.rule_values(rules) -> dict``, ``Engine.changed_rules(rules) -> list[str]`` - every
   setting ``--set`` accepts with its value, and the ones changed (balance.json ``rules``).
@@ -36,7 +36,16 @@ engine without them still works; docs/engines.md says more):
   page, ``Engine.web_style`` - the path of its stylesheet; ``Engine.forget_games()`` - read game
   folders afresh.
 * Position fields may also say ``required``, ``example`` and ``short`` (a one-letter
-  option), and be of kind ``numbers`` (a list of whole numbers).
+  option), and be of kind ``numbers`` (a list of whole numbers).  ``position_fields`` may take
+  the rules (``position_fields(rules=None)``) when the fields follow them (card names, players);
+  the generic tools then pass the question's rules (:func:`fields_of`).
+* ``Engine.cap_text(rules) -> str`` - the simulator's safeguards in words when the engine also stops
+  games itself (``end = "cap"``, e.g. "100 rounds or 2,000 turns"); such games count as stopped at the
+  cap, like those the round cap stops.
+* ``Engine.playout_rounds: int`` - the lookahead player's playouts stop when this many rounds have
+  ended, the leaders by ``scores()`` sharing the win (for long races of rounds; default: play to
+  the end); ``Engine.playouts: int`` - the lookahead player's playouts a decision without
+  ``lookahead:N`` (default 120).
 * ``report()`` may also return ``key_figures`` (``[[label, text]]``), ``charts`` (as data,
   see :mod:`kitgen.render.balance_report`), ``compare`` (``[[label, number]]``, the rows of
   ``--compare``) and ``cap_detail`` (words on the games stopped at the round cap).
@@ -162,6 +171,17 @@ class Engine(Protocol):
 
 # --- helpers shared by engines and the generic tools ---------------------------------------
 
+def fields_of(engine: Any, rules: Any = None) -> list[dict]:
+    """The engine's position fields.  An engine whose fields follow its rules (its cards' names, the
+    players its deck deals) declares ``position_fields(rules=None)`` and is given the question's rules."""
+    import inspect
+
+    method = engine.position_fields
+    if rules is not None and inspect.signature(method).parameters:
+        return method(rules)
+    return method()
+
+
 def winners(scores: Sequence[float]) -> list[int]:
     """The players with the highest score."""
     top = max(scores)
@@ -178,6 +198,18 @@ def shares_of(winning: Sequence[int], players: int) -> list[float]:
     """``returns()`` when the rules name the winners (the last player standing, say)."""
     won = set(winning)
     return [1.0 / len(won) if p in won else 0.0 for p in range(players)]
+
+
+ON, OFF = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
+
+
+def on_off(raw: Any) -> bool | None:
+    """A switch as typed (true/false, on/off, yes/no, 1/0, any case) or as a JSON bool; None when it is none
+    of these (the caller names the option and what it takes)."""
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    return True if text in ON else False if text in OFF else None
 
 
 def split_settings(items: Sequence[str], option: str, accepted: Sequence[str] = ()) -> dict[str, str]:

@@ -16,6 +16,8 @@ ENGINE_KEY = "engine"   # the key of game.toml [rules] that names the engine
 
 ENGINES: dict[str, str] = {
     "altun-ha": "solver.altunha.engine:ENGINE",
+    "temple-of-inscriptions": "solver.temple.engine:ENGINE",
+    "ancestral": "solver.ancestral.engine:ENGINE",
 }
 
 

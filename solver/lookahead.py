@@ -5,9 +5,16 @@ plays each legal action in that world and the game on to its end with the engine
 players in every seat, and keeps the action that wins most often.  Actions are compared on
 the same worlds (each world is copied for every action, its random generator with it), and
 the budget is spent by sequential halving: each round plays every action still in the race
-on new worlds, then drops the worse half, so most playouts go to the close calls.
+on new worlds, then drops the worse half, so most playouts go to the close calls.  A playout
+that the rules have not ended a quarter of the round cap after it started, or that the engine
+stops itself (``end = "cap"``), counts as an even share: a game that never ends is nobody's
+win, so the player never aims at the simulator's safeguard.  An engine whose games are long
+races of rounds may set ``playout_rounds``: its playouts then stop when that many rounds have
+ended, and the leaders by ``scores()`` share the win (a playout of a whole game of two hundred
+turns of greedy play says little about one turn's choice; who wins the round says much).
 
-The budget is a number of playouts a decision (``lookahead:N`` in ``--policy``), so a game
+The budget is a number of playouts a decision (``lookahead:N`` in ``--policy``; without N,
+:data:`PLAYOUTS` or the engine's own ``playouts``, for an engine whose playouts are short), so a game
 depends on its seed alone; a time budget (``seconds``) is for interactive use, where
 reproducing a run does not matter.  :func:`advise` gives each legal action's win rate from
 the same playouts, with its Wilson interval, for ``kitgen solve GAME --advise``.
@@ -21,19 +28,25 @@ import time
 from typing import Any, Hashable
 
 from kitgen.errors import OptionError
-from solver.engine import shares
+from solver.engine import CAP, shares
 
 LOOKAHEAD = "lookahead"
 PLAYOUTS = 120          # the default budget: playouts a decision
 MAX_PLAYOUTS = 100_000
 ROLLOUT = "greedy"      # the engine's policy that plays the playouts out
+HORIZON = 0.25          # a playout runs at most this share of the round cap beyond the round it starts in
 
 
-def parse_budget(name: str, option: str = "--policy") -> int:
-    """The playouts of ``lookahead`` (the default) or ``lookahead:N``."""
+def default_playouts(engine) -> int:
+    """The playouts a decision of ``lookahead`` without N: the engine's own ``playouts``, or :data:`PLAYOUTS`."""
+    return getattr(engine, "playouts", PLAYOUTS)
+
+
+def parse_budget(name: str, option: str = "--policy", default: int = PLAYOUTS) -> int:
+    """The playouts of ``lookahead`` (``default``) or ``lookahead:N``."""
     _, sep, count = name.partition(":")
     if not sep:
-        return PLAYOUTS
+        return default
     if not count.isascii() or not count.isdigit() or not 1 <= int(count) <= MAX_PLAYOUTS:
         raise OptionError(option, f"{name!r}: lookahead:N takes N playouts a decision, a whole number from 1 to "
                                   f"{MAX_PLAYOUTS:,}")
@@ -41,7 +54,7 @@ def parse_budget(name: str, option: str = "--policy") -> int:
 
 
 def lookahead_player(engine, rules, name: str, rng: random.Random) -> "LookaheadPlayer":
-    return LookaheadPlayer(engine, rules, rng, playouts=parse_budget(name))
+    return LookaheadPlayer(engine, rules, rng, playouts=parse_budget(name, default=default_playouts(engine)))
 
 
 class LookaheadPlayer:
@@ -51,6 +64,7 @@ class LookaheadPlayer:
         self.engine, self.rules, self.rng = engine, rules, rng
         self.playouts, self.seconds = playouts, seconds
         self.cap = engine.round_cap(rules)
+        self.rounds = getattr(engine, "playout_rounds", None)   # None: playouts run to the game's end
         self.rollout: list = []
 
     def _rollout(self, players: int) -> list:
@@ -88,16 +102,35 @@ class LookaheadPlayer:
         return min(alive, key=lambda i: (-wins[i] / max(1, played[i]), i))
 
     def playout(self, world, player: int, action) -> float:
-        """``player``'s share of the win after ``action`` in a copy of ``world``, played out by the rollout players."""
+        """``player``'s share of the win after ``action`` in a copy of ``world``, played out by the rollout players.
+
+        With the engine's ``playout_rounds`` the playout stops when that many rounds have ended, and the
+        leaders by ``scores()`` share the win.  A playout the rules do not end within :data:`HORIZON` of the
+        round cap from where it starts (or that the engine stops itself, ``end = "cap"``) is worth an even share: a game that never ends is
+        nobody's win, so the player never plays for the simulator's safeguard (a leader does not stall a
+        game to have the cap declare him the winner), and a stalled world costs a quarter of the cap, not
+        all of it."""
         s = world.clone()
         s.apply_action(action)
-        cap, rollout = self.cap, self._rollout(s.players)
+        cap, rollout = min(self.cap, s.round + max(1, int(self.cap * HORIZON))), self._rollout(s.players)
+        stop = world.round + self.rounds if self.rounds else None
         while not s.is_terminal():
-            if s.round > cap:
+            if stop is not None and s.round >= stop:
                 return shares(s.scores())[player]
+            if s.round > cap:
+                return 1.0 / s.players
             p = s.current_player()
             s.apply_action(rollout[p].choose(s, p))
-        return s.returns()[player]
+        return 1.0 / s.players if s.end == CAP else s.returns()[player]
+
+
+def playout_words(engine) -> str:
+    """How a playout goes on, in words for the advice: to the game's end, or to the end of the engine's rounds."""
+    rounds = getattr(engine, "playout_rounds", None)
+    if not rounds:
+        return "the game played out by greedy players"
+    what = "the round under way" if rounds == 1 else f"{rounds} rounds"
+    return f"{what} played out by greedy players, the leaders then counted as its winners"
 
 
 def advise(engine, rules, state, playouts: int, rng: random.Random) -> list[dict[str, Any]]:

@@ -140,18 +140,52 @@ def test_rulebook_carries_every_card_name_and_the_numbers_of_the_rules(rules_tex
         assert f"{kinds} kind{'s' if kinds > 1 else ''} of wind: {leaves} lea" in text
 
 
-def test_rulebook_has_numbered_playtest_rulings_naming_where_to_change_them(rules_text):
+def test_rulebook_prints_every_ruling_of_the_data_in_order_with_its_switches(rules_text):
     text = rules_text
+    rulings = read_toml()["rulings"]
     numbers = [int(n) for n in re.findall(r"Playtest ruling (\d+):", text)]
-    assert numbers == list(range(1, len(numbers) + 1))
-    assert len(numbers) >= 10
-    assert "cards.csv" in text and "game.toml" in text
-    for topic in ("make-up of the deck", "reference cards", "first player", "Defenses",
-                  "Hunuc-Huar Protection", "Between rounds"):
-        assert re.search(r"Playtest ruling \d+: [^.]*" + re.escape(topic), text), topic
-    # the component list and the card table come from the data
+    assert numbers == list(range(1, len(rulings) + 1))
+    rules = read_toml()["rules"]
+    for number, (name, ruling) in enumerate(rulings.items(), start=1):
+        if isinstance(ruling, str):
+            assert f"Playtest ruling {number}: {name.replace('_', ' ').capitalize()}" in text
+            assert flat(ruling.format(**rules)) in text, name
+            continue
+        assert f"Playtest ruling {number}: {ruling['title']}" in text, name
+        assert f'The original rules: "{flat(ruling["seed"])}"' in text, name
+        default = ruling["default"]
+        chosen = ("true" if default else "false") if isinstance(default, bool) else default
+        assert f"Ruling: {flat(ruling['options'][chosen].format(**rules))}" in text, name
+        for value, meaning in ruling["options"].items():
+            if value != chosen:
+                assert f"Other reading (--set {name}={value}): {flat(meaning.format(**rules))}" in text, name
+    # the deck's make-up stands before the rulings, where the designer changes it, and the caps after them
+    assert "call for 58 cards" in text and "cards.csv" in text and "game.toml" in text
+    assert f"after {read_toml()['simulation']['turn_cap']} turns" in text
     assert "Card list" in text and "Offering" in text and "Hut" in text
     assert "Example of play" in text
+
+
+def test_the_rules_text_follows_the_defaults_of_the_rulings(tmp_path):
+    folder = copy_builtin(SLUG, tmp_path / "variant")
+    toml = (folder / "game.toml").read_text(encoding="utf-8")
+    for name, old, new in (("damage_by", '"kinds"', '"cards"'), ("hunuc_huar_by", '"target"', '"anyone"'),
+                           ("protect_many", "true", "false"), ("pass_allowed", "true", "false"),
+                           ("new_round", '"deal"', '"keep"'), ("round_starter", '"winner"', '"rotate"')):
+        head = f"[rulings.{name}]"
+        start = toml.index(head)
+        at = toml.index(f"default = {old}", start)
+        toml = toml[:at] + f"default = {new}" + toml[at + len(f"default = {old}"):]
+    (folder / "game.toml").write_text(toml, encoding="utf-8")
+    text = pdf_text(render_rulebook(load_game(folder), paper_size("a4")))
+    assert "2 winds: 3 leaves" in text and "each of a different kind" not in text
+    assert "or any other player but you" in text
+    assert "One Protect action lays one defense" in text
+    assert "there is no passing" in text
+    assert "the winner keeps their hand" in text
+    assert "The player to the left of the last round's first player plays first" in text
+    # the rulings chapter now calls the default what was the other reading, and the reverse
+    assert "Other reading (--set damage_by=kinds)" in text and "--set damage_by=cards" not in text
 
 
 def test_rulebook_follows_changed_data(tmp_path):

@@ -244,3 +244,72 @@ def test_the_api_answers_as_kitgen_solve_does(client, toy):
         invoke(*cli_args, "--advise", "--playouts", "12", "--json").output)]
     assert client.post("/api/advise", json={**q, "playouts": 10 ** 6}).status_code == 400
     assert client.post("/api/all", json=q).status_code == 400           # one best play: no --all
+
+
+class _Race:
+    """A two-player race of ten rounds, one decision a round by player 0: "now" scores a point at once,
+    "late" scores nothing, yet whoever played "late" wins at the end (player 1 only passes)."""
+
+    def __init__(self):
+        self.players, self.round, self.end, self.points, self.late = 2, 1, None, [0, 0], False
+        self.turn = 0
+
+    def clone(self):
+        new = _Race()
+        new.round, new.end, new.points, new.late, new.turn = self.round, self.end, list(self.points), self.late, self.turn
+        return new
+
+    def resample(self, player, rng):
+        return self.clone()
+
+    def current_player(self):
+        return -1 if self.end else self.turn
+
+    def is_terminal(self):
+        return self.end is not None
+
+    def legal_actions(self):
+        return ["now", "late"] if self.turn == 0 else ["pass"]
+
+    def apply_action(self, action):
+        if action == "now":
+            self.points[0] += 1
+        self.late = self.late or action == "late"
+        self.turn = 1 - self.turn
+        if self.turn == 0:
+            self.round += 1
+            if self.round > 10:
+                self.end = "race"
+
+    def scores(self):
+        return [float(p) for p in self.points]
+
+    def returns(self):
+        return [1.0, 0.0] if self.late else [0.0, 1.0]
+
+
+class _RaceEngine:
+    def __init__(self, rounds=None):
+        self.playout_rounds = rounds
+        self.policies = {"greedy": lambda rng: type("P", (), {"choose": lambda self, s, p: s.legal_actions()[0]})()}
+
+    def round_cap(self, rules):
+        return 100
+
+
+def test_playouts_stop_after_the_engines_rounds_and_the_leaders_by_score_share_the_win():
+    from solver.lookahead import LookaheadPlayer, default_playouts, parse_budget
+
+    whole = LookaheadPlayer(_RaceEngine(), None, random.Random(1), playouts=8)
+    short = LookaheadPlayer(_RaceEngine(rounds=1), None, random.Random(1), playouts=8)
+    state = _Race()
+    assert whole.playout(state, 0, "late") == 1.0 and whole.playout(state, 0, "now") == 0.0
+    assert short.playout(state, 0, "now") == 1.0      # a point ahead when the round ends
+    assert short.playout(state, 0, "late") == 0.5     # level when the round ends: the leaders share
+    assert whole.choose(state, 0) == "late" and short.choose(state, 0) == "now"
+    # an engine's own default budget, unless lookahead:N names one
+    engine = _RaceEngine()
+    assert default_playouts(engine) == 120
+    engine.playouts = 600
+    assert parse_budget("lookahead", default=default_playouts(engine)) == 600
+    assert parse_budget("lookahead:7", default=600) == 7

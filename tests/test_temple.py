@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import re
 from collections import Counter
 
 import pypdfium2 as pdfium
@@ -12,11 +13,12 @@ import pytest
 from pypdf import PdfReader
 
 from kitgen.data.builtin import builtin_dirs
+from kitgen.data.game import load_game
 from kitgen.layout.packing import content_area
 from kitgen.layout.tiling import tile_board
 from kitgen.render.aids.board import board_area
 from kitgen.units import MM, paper_size
-from tests.conftest import run
+from tests.conftest import copy_builtin, run
 from tests.pdfcheck import unembedded_fonts
 from tests.pdfium_read import page_texts, strokes
 from tests.pdfium_read import words as page_words
@@ -125,16 +127,47 @@ def test_rulebook_carries_every_card_name_and_its_rulings(kits):
     flat = " ".join(text.split())
     for name in csv_counts():
         assert name in flat, name
-    for n, title in enumerate(["Scoring", "The deck", "Treasure", "Starting hand", "Turn order",
-                               "An empty draw pile", "Setting cards", "The summoner's point",
-                               "One construction per round", "Ties"], start=1):
-        assert f"Playtest ruling {n}: {title}" in flat
+    # every ruling of game.toml, in its order: the rules engine's switches with the original's words and
+    # every other reading's switch, and the plain texts about the pieces
+    rulings = load_game(SLUG).rulings
+    for n, (name, ruling) in enumerate(rulings.items(), start=1):
+        if isinstance(ruling, str):
+            assert flat.count(f"Playtest ruling {n}: {name.capitalize()}") == 1
+            continue
+        assert flat.count(f"Playtest ruling {n}: {ruling['title']}") == 1
+        assert f'The original rules: "{" ".join(ruling["seed"].split())}"' in flat
+        chosen = str(ruling["default"]).lower()
+        for value in ruling["options"]:
+            assert (f"(--set {name}={value})" in flat) == (value != chosen), (name, value)
+    assert [int(n) for n in re.findall(r"Playtest ruling (\d+): ", flat)] == list(range(1, len(rulings) + 1))
+    # the main text sends the reader to the ruling of each switch
+    for name in ("scoring", "starting_hand", "turn_order", "empty_pile", "summoner_sets", "summon_refund",
+                 "summon_needs_treasure", "one_construction", "ties", "deck", "treasure"):
+        assert f"(Playtest ruling {list(rulings).index(name) + 1})" in flat, name
     # the playtest defaults are stated with the numbers of the data
-    assert "7 construction cards for each of the 9 levels (63 cards)" in flat
+    assert "7 construction cards for each of the 9 levels (63 cards) and 12 Jade Jewel cards: 75 cards" in flat
     assert "at most 5 x (1 + 2 + ... + 9) = 225 points" in flat
     assert "Example of play" in flat and "BEFORE" in flat and "AFTER" in flat
     for where in ("cards.csv", "game.toml"):
         assert where in flat
+
+
+def test_the_rulebook_follows_a_ruling_switched_in_the_data(tmp_path):
+    folder = copy_builtin(SLUG, tmp_path / "game")
+    toml = folder / "game.toml"
+    text = toml.read_text(encoding="utf-8")
+    for old, new in (('default = "per_card"', 'default = "per_player"'), ('default = "rotate"', 'default = "fixed"')):
+        text = text.replace(old, new)
+    toml.write_text(text.replace('default = true\nreason = "The original says the summoner loses',
+                                 'default = false\nreason = "The original says the summoner loses'), encoding="utf-8")
+    result = run("build", folder, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    flat = " ".join("\n".join(p.extract_text() for p in PdfReader(
+        tmp_path / "out" / SLUG / "rules.pdf").pages).split())
+    assert "L points of treasure, where L is the level just built, however many cards they set" in flat
+    assert "Every phase of every round goes clockwise from that player" in flat
+    assert "The summoner's point stays in the bank" in flat
+    assert "(--set scoring=per_card)" in flat and "(--set summon_refund=true)" in flat
 
 
 def test_kitgen_list_shows_the_game():

@@ -69,22 +69,22 @@ def solve(ctx, as_json, all_plans, play, batch, rule_options, advise, playouts, 
       kitgen solve GAME --fields
     """
     from kitgen.data.game import load_game
-    from solver.engine import split_settings
+    from solver.engine import fields_of, split_settings
     from solver.engines import engine_of
 
     args = list(ctx.args)
     game = args.pop(0) if args and not args[0].startswith("-") else DEFAULT
     data = load_game(game)
     engine = engine_of(data)
-    fields = engine.position_fields()
+    settings = split_settings(rule_options, "--rule")
+    rules = engine.question_rules(data, settings, "--rule") if hasattr(engine, "question_rules") else \
+        engine.rules(data, settings, "--rule")
+    fields = fields_of(engine, rules)
     if list_fields:
         for line in field_lines(fields):
             click.echo(line)
         return
     given = read_field_options(args, fields, engine.title)
-    settings = split_settings(rule_options, "--rule")
-    rules = engine.question_rules(data, settings, "--rule") if hasattr(engine, "question_rules") else \
-        engine.rules(data, settings, "--rule")
     if batch is not None:
         used = [f"--{name}" for name in given] + [name for name, value in (("--play", play), ("--all", all_plans),
                                                                            ("--advise", advise)) if value]
@@ -212,12 +212,11 @@ def _number(text: str, option: str) -> int:
 
 
 def _flag(text: str, option: str) -> bool:
-    value = text.strip().lower()
-    if value in ("true", "on", "yes", "1"):
-        return True
-    if value in ("false", "off", "no", "0"):
-        return False
-    raise OptionError(option, f"takes on or off, not {text!r}")
+    from solver.engine import on_off
+
+    if on_off(text) is None:
+        raise OptionError(option, f"takes on or off, not {text!r}")
+    return on_off(text)
 
 
 def json_answer(engine, position, rules):
@@ -240,7 +239,7 @@ def _emit(answer: dict, as_json: bool) -> None:
 
 
 def _advise(engine, rules, position, playouts: int, seed: int, as_json: bool) -> None:
-    from solver.lookahead import advise
+    from solver.lookahead import advise, playout_words
 
     rng = random.Random(seed)
     state = engine.position_state(position, rules, rng)
@@ -248,8 +247,8 @@ def _advise(engine, rules, position, playouts: int, seed: int, as_json: bool) ->
     if as_json:
         click.echo(_json(rows))
         return
-    click.echo(f"Win rate of each legal action over {playouts} playouts (unseen cards dealt at random, the game "
-               f"played out by greedy players; seed {seed}), best first:")
+    click.echo(f"Win rate of each legal action over {playouts} playouts (unseen cards dealt at random, "
+               f"{playout_words(engine)}; seed {seed}), best first:")
     for row in rows:
         click.echo(f"  {100 * row['rate']:5.1f}% [{100 * row['low']:.1f}, {100 * row['high']:.1f}]  {row['text']}")
 

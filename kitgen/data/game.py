@@ -135,7 +135,7 @@ def _color(data: dict, key: str, where: str, default: str, section: str) -> str:
 
 def _players(value: Any, where: str) -> tuple[int, int, int]:
     """(min, max, usual): ``usual`` is the top of the count the game is made for when more may play
-    (Altun Ha's "2-4+" is ``{min = 2, usual = 4, max = 16}``); it equals max when not given."""
+    ("2-4+ (up to 16)" is ``{min = 2, usual = 4, max = 16}``); it equals max when not given."""
     usual = None
     if isinstance(value, int) and not isinstance(value, bool):
         lo = hi = value

@@ -12,7 +12,7 @@ as another upside down (6 and 9).
 
 Templates read through a loader (the rulebook's) may keep their compiled code
 between runs (:func:`compiled_code_cache`), as Python keeps byte-code: a
-rebuild then skips jinja2's compiler, some 40 ms of every build of Altun Ha.
+rebuild then skips jinja2's compiler, some 40 ms of every build of a built-in game.
 """
 
 from __future__ import annotations

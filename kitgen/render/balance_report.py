@@ -32,6 +32,7 @@ from reportlab.platypus import (
     BaseDocTemplate,
     CondPageBreak,
     Frame,
+    KeepTogether,
     PageBreak,
     PageTemplate,
     Paragraph,
@@ -208,6 +209,17 @@ def fonts_width(text: str, size: float) -> float:
     return stringWidth(text, fonts.REGULAR, size)
 
 
+def _wrapped(text: str, width: float, size: float = 6.5) -> str:
+    """``text`` in lines of at most ``width`` points (a word longer than that keeps a line of its own)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and fonts_width(lines[-1] + " " + word, size) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "\n".join(lines) or text
+
+
 def bar_chart(title: str, labels: list[str], series: list[tuple[str, list]], *, horizontal: bool = False,
               percent: bool = False, intervals: tuple[list, list] | None = None, ref: float | None = None,
               ref_label: str = "", note: str = "", xlabel: str = "") -> Drawing:
@@ -219,14 +231,18 @@ def bar_chart(title: str, labels: list[str], series: list[tuple[str, list]], *, 
     label_w = max((fonts_width(str(l), 6.5) for l in labels), default=0) + 6 if horizontal else 0
     bottom = 26 if (len(series) > 1 or ref_label or note or xlabel) else 16
     chart.x = (label_w if horizontal else 30) + 2
-    chart.y = bottom + (8 if horizontal else 6)
     chart.width = CHART_W - chart.x - 8
+    names = [str(l) for l in labels]
+    if not horizontal and 0 < len(labels) <= 12:   # a label wider than its bar's slot takes more lines
+        names = [_wrapped(name, chart.width / len(labels) - 4) for name in names]
+        bottom += 7 * max(name.count("\n") for name in names)
+    chart.y = bottom + (8 if horizontal else 6)
     chart.height = CHART_H - chart.y - 18
     flat = [v for vals in values for v in vals]
     extra = [v for v in (intervals[0] + intervals[1] if intervals else []) if v is not None]
     fmt = (lambda v: f"{100 * v:.4g}%") if percent else (lambda v: f"{v:.4g}")
     _style_axes(chart, fmt, min(flat + extra + [0]), max(flat + extra + ([ref] if ref is not None else []) + [0]))
-    chart.categoryAxis.categoryNames = [str(l) for l in labels]
+    chart.categoryAxis.categoryNames = names
     chart.barSpacing, chart.groupSpacing = 1, 6 if len(labels) < 12 else 2
     if not horizontal and len(labels) > 12:   # long histograms: label every k-th bar
         every = math.ceil(len(labels) / 12)
@@ -304,6 +320,11 @@ def key_rows(s: dict) -> list[tuple[str, str]]:
     return rows + [tuple(row) for row in s["engine_report"]["key_figures"]]
 
 
+def _cap(s: dict) -> str:
+    """The simulator's safeguard in words: a round cap, or the engine's own words (e.g. 100 rounds or 2,000 turns)."""
+    return f"a cap of {s['cap_text']}" if s.get("cap_text") else f"a round cap of {s['round_cap']} rounds"
+
+
 def _end_label(how: str, s: dict) -> str:
     words = s["end_words"].get(how, how.replace("_", " "))
     return words[:1].upper() + words[1:]
@@ -314,7 +335,7 @@ def _ends_rows(s: dict) -> list[tuple]:
     for how, e in s["ends"].items():
         label = _end_label(how, s)
         if how == "cap":
-            label += f" ({s['round_cap']} rounds; a safeguard, not a rule)"
+            label += f" ({s.get('cap_text') or str(s['round_cap']) + ' rounds'}; a safeguard, not a rule)"
         rows.append((label, f"{e['count']:,}", _ci(e)))
     return rows
 
@@ -331,6 +352,15 @@ def chart(spec: dict) -> Drawing:
                      ref_label=spec.get("ref_label", ""), note=spec.get("note", ""), xlabel=spec.get("xlabel", ""))
 
 
+def _score_bins(histogram: dict[str, int]) -> tuple[str, str, int]:
+    """(the x label, the unit, the step) of the scores' histogram, whose bins ``"lo..hi"`` are 1 or 5 points wide."""
+    lo, _, hi = next(iter(histogram), "0..4").partition("..")
+    width = int(float(hi)) - int(float(lo)) + 1
+    if width == 1:
+        return "points", "players", 1
+    return f"points, in bins of {width} labelled by their lowest score", "players", width
+
+
 def chart_pages(s: dict, label: str = "") -> list:
     """The charts of one run: the generic ones, then the engine's."""
     players, fair = s["players"], s["balance"]["fair_share"]
@@ -343,7 +373,7 @@ def chart_pages(s: dict, label: str = "") -> list:
                   note="share of games, 95% intervals"),
         histogram_chart("Final scores (all players)",
                         {k.split("..")[0]: v for k, v in s["scores"]["histogram"].items()},
-                        "points, in bins of 5 labelled by their lowest score", "players", step=5),
+                        *_score_bins(s["scores"]["histogram"])),
         bar_chart("Win rate by seat", [f"seat {i + 1}" for i in range(players)], [("wins", [w["rate"] for w in seats])],
                   percent=True, intervals=([w["low"] for w in seats], [w["high"] for w in seats]), ref=fair,
                   ref_label="fair share"),
@@ -370,8 +400,9 @@ def _engine_tables(s: dict, st: dict) -> list:
         columns = list(table["columns"])
         first = 0.4 if len(columns) > 1 else 1.0
         widths = [WIDTH * first] + [WIDTH * (1 - first) / max(1, len(columns) - 1)] * (len(columns) - 1)
-        out += [CondPageBreak(mm(40)), Paragraph(escape(table["title"]), st["h1"]),
-                _table([tuple(columns)] + [tuple(_cell(c) for c in row) for row in table["rows"]], widths, st)]
+        # a table and its title stay together on one page when they fit one (no row left behind)
+        out += [CondPageBreak(mm(40)), KeepTogether([Paragraph(escape(table["title"]), st["h1"]),
+                _table([tuple(columns)] + [tuple(_cell(c) for c in row) for row in table["rows"]], widths, st)])]
     return out
 
 
@@ -431,7 +462,7 @@ def render_report(summary: dict, variant: dict | None = None, variant_name: str 
         Paragraph(escape(f"{s['games']:,} games of {s['players']} players; policies by seat in play order, cycling "
                          f"{', '.join(s['policies'])}; seed {s['seed']}. Rules changed: {_changed(s)}. Seat 1 plays "
                          f"first in round 1.{_seating(s)} Rates carry 95% Wilson intervals, means 95% "
-                         f"normal intervals. The only safeguard is a round cap of {s['round_cap']} rounds."),
+                         f"normal intervals. The only safeguard is {_cap(s)}."),
                   st["meta"]),
         *summary_flow(s, st),
         PageBreak(),

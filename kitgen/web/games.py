@@ -1,6 +1,6 @@
 """The games a server shows: each named as the user typed it, with its folders and a URL key.
 
-The key is the game's slug (``altun-ha``), made unique when two served folders
+The key is the game's slug (``my-game``), made unique when two served folders
 share one.  A game folder is pinned when the server starts: its real path then
 is the only place its files come from, for as long as the server runs.
 :meth:`ServedGame.open` is the only way a request reaches a file of a game

@@ -81,7 +81,7 @@ def _constant(text: str):
 
 
 def _field(path: list) -> str:
-    """A place in a JSON value as a page would write it: population, temples[2], rules.god_value."""
+    """A place in a JSON value as a page would write it: hand, hands[2], rules.NAME."""
     text = ""
     for step in path:
         if isinstance(step, int):

@@ -2,7 +2,7 @@
 the same checks and answers as ``kitgen solve``.
 
 A question is a JSON object of the engine's position fields (the objects ``kitgen solve
---batch`` reads, e.g. ``{"hand": [...], "population": n, "temples": [...]}``),
+--batch`` reads, e.g. ``{"hand": [...], "players": n}``),
 plus ``game`` (a served game's key), ``rules`` (an object of ``--rule`` switches such as
 ``{"chain": "off"}``), and ``play`` for a check.  Every mistake raises
 :class:`kitgen.errors.KitgenError` with the message the command line prints.
@@ -194,11 +194,15 @@ def _filled(text: str, values: dict) -> str:
 
 def page_data(argument: str) -> dict:
     """What the solver page needs of a game's engine: its position fields, its actions and words."""
-    _, engine = _loaded(argument)
-    return {"engine": engine.key, "title": engine.title, "fields": engine.position_fields(),
+    from solver.engine import fields_of
+    from solver.lookahead import playout_words
+
+    game, engine = _loaded(argument)
+    fields = fields_of(engine, question_rules(game, engine, {}))
+    return {"engine": engine.key, "title": engine.title, "fields": fields,
             "all": hasattr(engine, "all_best"), "advice": hasattr(engine, "position_state"),
             "play_help": getattr(engine, "play_help", ""), "view": bool(getattr(engine, "web_view", None)),
-            "view_style": bool(getattr(engine, "web_style", None))}
+            "view_style": bool(getattr(engine, "web_style", None)), "playouts": playout_words(engine)}
 
 
 def simulator_data(argument: str) -> dict:

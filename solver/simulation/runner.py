@@ -7,10 +7,11 @@ number of workers or machines.
 
 Policies are cycled over the seats, and the cycle turns by one seat from each game to the
 next, so a mix puts every policy in every seat equally often: the seats are the state's own
-(``State.seats()``, for rules that deal the first seat at random, as Altun Ha deals the
-Calendar), else the players' order.  A game still running after the engine's
+(``State.seats()``, for rules that deal the first seat at random, with a card that makes
+its holder start, say), else the players' order.  A game still running after the engine's
 round cap is stopped there and recorded as ended by the "cap" (not an end the rules know),
-its win shared by the highest scores.
+its win shared by the highest scores; so is a game the engine stopped itself with ``end =
+"cap"`` (a safeguard of its own, such as a cap on the turns of a round that can last forever).
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ def record(spec: Spec, state, leaders, capped: bool, names: list[str], engine=No
     """The figures of one finished game, by seat (seat 1 plays first in round 1), and the engine's own."""
     engine = engine or get_engine(spec.engine)
     n = spec.players
+    capped = capped or state.end == CAP      # the engine's own safeguard (a turn cap) stopped it
     seat_of = state.seats() if hasattr(state, "seats") else list(range(n))
     player_at = sorted(range(n), key=lambda p: seat_of[p])
     scores = state.scores()
@@ -119,7 +121,7 @@ def record(spec: Spec, state, leaders, capped: bool, names: list[str], engine=No
                 changes += 1
             previous = top[0]
     return {
-        "rounds": engine.round_cap(spec.rules) if capped else state.round,
+        "rounds": min(state.round, engine.round_cap(spec.rules)) if capped else state.round,
         "end": CAP if capped else state.end,
         "seats": [{"policy": names[p], "score": scores[p], "win": wins[p]} for p in player_at],
         "lead_changes": changes,

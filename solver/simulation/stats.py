@@ -56,7 +56,14 @@ def histogram(values: list[int]) -> dict[str, int]:
     return {str(k): counts[k] for k in sorted(counts)}
 
 
-def binned(values: list[float], width: int = 5) -> dict[str, int]:
+NARROW = 10     # scores spanning at most this many points are counted point by point, wider ones in fives
+
+
+def binned(values: list[float], width: int | None = None) -> dict[str, int]:
+    """Counts of values in bins ``"lo..hi"``: of ``width`` points, by default one point when the values span
+    at most :data:`NARROW` points (offerings, tricks), else five."""
+    if width is None:
+        width = 1 if values and max(values) - min(values) <= NARROW else 5
     counts = Counter(int(v // width * width) for v in values)
     return {f"{k}..{k + width - 1}": counts[k] for k in sorted(counts)}
 
@@ -83,8 +90,9 @@ def of_text(k: float, n: int) -> str:
 
 
 def end_words(engine) -> dict[str, str]:
-    """Each end the engine's rules know, with the words that follow "ended", then the round cap's."""
-    return {**getattr(engine, "ends", {}), CAP: CAP_TEXT}
+    """Each end the engine's rules know, with the words that follow "ended", then the cap's (the round cap,
+    or "the cap" for an engine that also stops games itself: ``Engine.cap_text``)."""
+    return {**getattr(engine, "ends", {}), CAP: "stopped at the cap" if hasattr(engine, "cap_text") else CAP_TEXT}
 
 
 def how_games_ended(counts: dict[str, int], words: dict[str, str]) -> str:
@@ -93,7 +101,7 @@ def how_games_ended(counts: dict[str, int], words: dict[str, str]) -> str:
     ends = [e for e in words if counts.get(e)] + sorted(e for e in counts if counts[e] and e not in words)
     text = {e: words.get(e, e.replace("_", " ")) for e in ends}
     if len(ends) == 1:
-        return f"all {n} games ended {text[ends[0]]}" if ends[0] != CAP else f"all {n} games were {CAP_TEXT}"
+        return f"all {n} games ended {text[ends[0]]}" if ends[0] != CAP else f"all {n} games were {text[CAP]}"
     return "games ended " + ", ".join(f"{text[e]}: {counts[e]}" for e in ends)
 
 
@@ -133,6 +141,7 @@ def summarize(records: list[dict], spec) -> dict:
         "rules": engine.rule_values(spec.rules) if hasattr(engine, "rule_values") else {},
         "changed_rules": list(engine.changed_rules(spec.rules)) if hasattr(engine, "changed_rules") else [],
         "round_cap": engine.round_cap(spec.rules),
+        **({"cap_text": engine.cap_text(spec.rules)} if hasattr(engine, "cap_text") else {}),
         "seating": "rotated",
         "end_words": {e: end_words(engine).get(e, e.replace("_", " ")) for e in known},
         "ends": {e: {"count": ends[e], **wilson(ends[e], n)} for e in known},
@@ -174,9 +183,14 @@ def engine_section(engine, records: list[dict]) -> dict:
 def _cap_sentence(s: dict, detail: str = "") -> str:
     """How many games the round cap stopped, and the engine's words on what those games were doing."""
     cap = s["ends"][CAP]
-    return (f"{of_text(cap['count'], s['games'])} games ({pct(cap['rate'])}) were stopped at the round cap of "
-            f"{s['round_cap']} rounds, a safeguard of the simulator and not an end the rules name"
-            f"{'; ' + detail if detail else ''}.")
+    return (f"{of_text(cap['count'], s['games'])} games ({pct(cap['rate'])}) were stopped at {cap_text(s)}, "
+            f"a safeguard of the simulator and not an end the rules name{'; ' + detail if detail else ''}.")
+
+
+def cap_text(s: dict) -> str:
+    """The simulator's cap in words: the round cap, or the engine's words when it stops games of its own too
+    (``Engine.cap_text``: "100 rounds or 2,000 turns")."""
+    return f"the cap of {s['cap_text']}" if s.get("cap_text") else f"the round cap of {s['round_cap']} rounds"
 
 
 def cap_warning(s: dict, detail: str = "") -> str | None:

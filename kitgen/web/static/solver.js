@@ -10,14 +10,15 @@
 //
 // What is drawn of a position and of an answer is a "view": the engine's own, when its package has one
 // (it sets window.kitgenSolverView = function (kit) { return view; } before this script runs), else the
-// generic view below, which works from the position fields alone.  A view has:
+// generic view below, which works from the position fields alone (an engine's view may start from it:
+// kit.genericView() returns it, with its values, fields and widgets).  A view has:
 //   render()          draw the position in #position
 //   position()        the position's fields, as the JSON API takes them
 //   restore(fields)   set the position from fields read back from the address (missing ones: defaults)
 //   used(name), add(name)   copies of a card in the position, and a tap on it in the deck
 //   accepts(name)     (optional) whether a tap on that card can add it now
 //   summary()         (optional) nodes for the sticky bar: the hand in small pictures
-//   showAnswer(data), showAll(data), openCheck(panel), showChecked(data), play()
+//   showAnswer(data), showAll(data), openCheck(panel), showChecked(data), play() (the play to check, or null)
 "use strict";
 (function () {
   const root = document.querySelector(".solver");
@@ -295,7 +296,10 @@
 
   function refresh() {
     if (state.mode === "advise") { markStale("This advice is for an earlier position: press Playout advice again."); return; }
-    if (state.mode === "check" && view.play) { checkPlay(view.play()); return; }
+    if (state.mode === "check" && view.play) {
+      const play = view.play();                 // null: no play to check in this position
+      if (play !== null) { checkPlay(play); return; }
+    }
     if (state.mode === "all") { allBest(); return; }
     solve();
   }
@@ -331,27 +335,41 @@
     kit.setHeadline("Playout advice");
     showResult([el("h2", { text: "Playout advice" }),
       el("p", { class: "hint", text: "Each legal action's win rate over " + ADVICE_PLAYOUTS + " playouts: the cards you " +
-        "cannot see dealt at random, the game played out by greedy players. The bar is the 95% interval." }),
+        "cannot see dealt at random, " + engine.playouts + ". The bar is the 95% interval." }),
       table], "advice");
   }
 
   // --- the generic view: the position from the engine's fields --------------------------------
+  // An engine's own view may start from it (kit.genericView()) and replace what it draws differently.
   function genericView() {
     const fields = engine.fields;
     const values = {};
     let active = null;                   // [field name, player index or null]: where a deck tap goes
+    // the number of players: a "players" field, or else each player-cards field's own count of lists,
+    // changed on the page within the field's min and max
+    const playersField = fields.find((g) => g.name === "players" && g.kind === "number");
     const fresh = (f) => {
       const d = f.default;
-      return f.kind === "cards" ? (d || []).slice() : f.kind === "player-cards" ? (d || []).map((l) => l.slice())
+      const value = f.kind === "cards" ? (d || []).slice() : f.kind === "player-cards" ? (d || []).map((l) => l.slice())
         : f.kind === "numbers" ? (d || []).slice() : f.kind === "flag" ? Boolean(d) : d !== undefined ? d : (f.kind === "number" ? f.min || 0 : "");
+      if (f.kind === "player-cards" && !playersField) {
+        const wanted = Math.min(f.max ?? 4, Math.max(f.min ?? 2, 4));
+        while (value.length < wanted) value.push([]);
+      }
+      return value;
     };
     for (const f of fields) {
       values[f.name] = fresh(f);
       if (!active && (f.kind === "cards" || f.kind === "player-cards")) active = [f.name, f.kind === "player-cards" ? 0 : null];
     }
-    const playersOf = (f) => {
-      const players = fields.find((g) => g.name === "players" && g.kind === "number");
-      return players ? values.players : Math.max(values[f.name].length, f.players || 4);
+    const playersOf = (f) => (playersField ? values.players : values[f.name].length);
+    const setPlayers = (f, n) => {
+      const list = values[f.name];
+      if (n < (f.min ?? 1) || n > (f.max ?? 8)) return;
+      while (list.length < n) list.push([]);
+      list.length = n;
+      if (active && active[0] === f.name && active[1] >= n) active = [f.name, 0];
+      changed();
     };
     const listOf = (name, player) => {
       if (player === null) return values[name];
@@ -380,14 +398,20 @@
       if (f.kind === "player-cards") {
         const rows = [];
         for (let p = 0; p < playersOf(f); p++) rows.push(cardList(f, p, "Player " + (p + 1)));
-        return el("section", { class: "panel", "data-field": f.name }, [head, help, ...rows]);
+        const top = playersField ? head : el("div", { class: "panel-head" }, [head, el("div", { class: "stepper players" }, [
+          el("button", { class: "small", "aria-label": "One player fewer", "data-players": "down",
+                         onclick: () => setPlayers(f, playersOf(f) - 1) }, ["−"]),
+          el("output", { "data-players": f.name, text: plural(playersOf(f), "player") }),
+          el("button", { class: "small", "aria-label": "One player more", "data-players": "up",
+                         onclick: () => setPlayers(f, playersOf(f) + 1) }, ["+"])])]);
+        return el("section", { class: "panel", "data-field": f.name }, [top, help, ...rows]);
       }
       if (f.kind === "number") return el("section", { class: "panel row-panel", "data-field": f.name }, [head,
         kit.numberInput(f.name, f.label, values[f.name], f.min, f.max, (v) => { values[f.name] = v; changed(); })]);
       if (f.kind === "numbers") {
         const list = values[f.name];
-        const chips = list.length ? list.map((v, i) => el("button", { class: "temple-chip", "aria-label": "Remove " + v,
-          onclick: () => { list.splice(i, 1); changed(); } }, [el("span", { class: "temple-top", text: String(v) }), el("span", { class: "which", text: "✕" })]))
+        const chips = list.length ? list.map((v, i) => el("button", { class: "number-chip", "aria-label": "Remove " + v,
+          onclick: () => { list.splice(i, 1); changed(); } }, [el("span", { class: "chip-value", text: String(v) }), el("span", { class: "chip-remove", text: "✕" })]))
           : [el("p", { class: "hint", text: "None." })];
         const adds = [];
         if (f.min !== undefined && f.max !== undefined && f.max - f.min <= 12) {
@@ -396,8 +420,8 @@
           const input = el("input", { type: "number", inputmode: "numeric", "aria-label": "Add to " + f.label });
           adds.push(input, el("button", { onclick: () => { if (input.value !== "") { list.push(Number(input.value)); changed(); } } }, ["Add"]));
         }
-        return el("section", { class: "panel", "data-field": f.name }, [head, help, el("div", { class: "temples" }, chips),
-          el("div", { class: "top-buttons" }, adds)]);
+        return el("section", { class: "panel", "data-field": f.name }, [head, help, el("div", { class: "number-chips" }, chips),
+          el("div", { class: "value-buttons" }, adds)]);
       }
       if (f.kind === "choice") {
         const select = el("select", { "aria-label": f.label, onchange: (e) => { values[f.name] = e.target.value; changed(); } },
@@ -423,6 +447,7 @@
     const lines = (data) => el("div", { class: "lines" }, (data.lines || []).map((line) => el("p", { text: line })));
     let playInput = null;
     return {
+      values, fields, widget, cardList, playersOf, bestBlock, lines, fresh,
       render() { $("position").replaceChildren(...fields.map(widget)); },
       position() {
         const out = {};
@@ -502,6 +527,7 @@
   }
   kit.checkPlay = checkPlay;
 
+  kit.genericView = genericView;
   const view = window.kitgenSolverView ? window.kitgenSolverView(kit) : genericView();
 
   // --- start ---------------------------------------------------------------------------------
