@@ -292,6 +292,8 @@ class _Counted:
             state.iterations += 1
             if state.iterations > MAX_ITERATIONS:
                 raise TemplateLimit(f"loops ran more than {MAX_ITERATIONS:,} times")
+            if _DOG.fired and _DOG.stopped():
+                raise TemplateTimeout()
             yield item
 
 
@@ -394,6 +396,8 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
     # --- building values -----------------------------------------------------
 
     def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:
+        if _DOG.fired and _DOG.stopped():
+            raise TemplateTimeout()
         if operator == "*":
             _check_repeat(left, right)
             _check_repeat(right, left)
@@ -457,6 +461,8 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (jinja's own signature)
         if isinstance(__obj, types.BuiltinMethodType) and isinstance(getattr(__obj, "__self__", None), str):
             _str_method_check(__obj.__name__, __obj.__self__, args, kwargs)
+        if _DOG.fired and _DOG.stopped():
+            raise TemplateTimeout()
         state = _RENDER
         state.depth += 1
         try:
@@ -527,8 +533,11 @@ class TemplateClock:
     (``time.thread_time()``), so the work between two renders (fitting text, drawing) and the time the
     thread waits for a processor on a busy machine never do.  Blocks inside one another count once.  The
     exception is set asynchronously (between two bytecodes of the rendering thread), so a loop that
-    calls nothing is stopped too; it is never raised once the outermost block is left (a pending one is
-    taken back), and a block left after its time ran out raises it as it ends.  One thread of the
+    calls nothing is stopped too; it is set once, never again (a second one could land anywhere, even in
+    the code that handles the first), and a template's own steps (a loop's turn, a call, an operator) ask
+    whether their block's time ran out, so a render stops even where the first was lost.  It is never
+    raised once the outermost block is left (a pending one is taken back), and a block left after its
+    time ran out raises it as it ends.  One thread of the
     process (:class:`_Dog`) keeps every clock; entering and leaving a block takes no lock, so it costs
     about a microsecond.
     """
@@ -589,20 +598,21 @@ class _Dog:
     SLACK = 0.01          # the shortest sleep: a thread that waits for a processor is not polled
     NAP = 0.25            # the longest sleep while clocks run: a clock started meanwhile waits no longer
     IDLE = 4              # naps without a clock before the dog sleeps until one starts
-    AGAIN = 0.25          # a thread interrupted and still inside its block is interrupted again this often
 
     def __init__(self):
         self.mutex = threading.Lock()      # taken by clocks' threads with this plain lock's own `with`, which an
         self.lock = threading.Condition(self.mutex)     # exception set meanwhile cannot leave held
         self.watches: dict[TemplateClock, tuple[int, int | None, float]] = {}   # thread, its clock, deadline
-        self.fired: dict[TemplateClock, tuple[int, float]] = {}   # interrupted, still inside: thread, when
+        self.fired: dict[TemplateClock, int] = {}     # interrupted, not left yet: the thread
         self.asleep = False               # sleeping until told (set under the lock, read without it)
         self.thread: threading.Thread | None = None
 
     def watch(self, watch: TemplateClock, thread: int, spent: float, left: float) -> None:
         """Interrupt ``thread``, whose processor time is ``spent`` now, once it has spent ``left`` more."""
         clock = _cpu_clock(thread)
-        self.fired.pop(watch, None)      # left once without being taken back (see _run): a new start
+        for old, its_thread in list(self.fired.items()):    # left without being taken back (its interruption
+            if its_thread == thread:                        # landed on the way out): this thread starts anew
+                self.fired.pop(old, None)
         self.watches[watch] = (thread, clock, spent + left if clock is not None else time.monotonic() + left)
         if self.thread is None or self.asleep:       # read after the watch is in: see _run
             with self.mutex:
@@ -630,6 +640,20 @@ class _Dog:
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
         return True
 
+    def stopped(self) -> bool:
+        """Whether this thread is inside a block whose time ran out: the template's own steps (a loop's
+        turn, a call, an operator) ask it, so a render stops even when the interruption was lost where
+        it landed (in a garbage collector's callback or a ``__del__``, which swallow exceptions)."""
+        if not self.fired:
+            return False
+        me = threading.get_ident()
+        return any(thread == me and watch.depth > 0 for watch, thread in list(self.fired.items()))
+
+    def _interrupt(self, thread: int) -> bool:
+        """Raise :class:`TemplateTimeout` in ``thread`` at its next bytecode; False if it is gone."""
+        return bool(ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread),
+                                                               ctypes.py_object(TemplateTimeout)))
+
     def _run(self) -> None:
         idle = 0
         with self.lock:
@@ -645,24 +669,11 @@ class _Dog:
                     if spent < deadline:
                         soonest = min(soonest, now + max(deadline - spent, self.SLACK))
                     elif self.watches.pop(watch, None) is not None:      # taken before its thread left it
-                        self.fired[watch] = (thread, now - self.AGAIN)
-                # An exception set in a thread can be lost (raised inside a garbage collector's callback or a
-                # __del__, which swallow it): a thread still inside its block is interrupted again.
-                # Only while it is inside: a thread that has left its block (depth 0 is set first thing as it
-                # leaves, so an exception that escaped its way out cannot leave the watch here) is never
-                # interrupted again, whatever it runs next.
-                for watch, (thread, when) in list(self.fired.items()):
-                    if watch.depth == 0:
-                        del self.fired[watch]
-                    elif now - when < self.AGAIN:
-                        soonest = min(soonest, when + self.AGAIN)
-                    elif ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread),
-                                                                    ctypes.py_object(TemplateTimeout)):
-                        self.fired[watch] = (thread, now)
-                        soonest = min(soonest, now + self.AGAIN)
-                    else:                          # its thread is gone
-                        del self.fired[watch]
-                idle = 0 if self.watches or self.fired else idle + 1
+                        self.fired[watch] = thread
+                        self._interrupt(thread)    # once: a thread is never interrupted again, wherever it is
+                for watch in [watch for watch in list(self.fired) if watch.depth == 0]:
+                    self.fired.pop(watch, None)    # left: nothing more to ask
+                idle = 0 if self.watches else idle + 1
                 if idle >= self.IDLE:
                     self.asleep = True     # first, then look again: a watch added meanwhile is seen here,
                     if not self.watches:   # or its thread sees asleep and wakes the dog
