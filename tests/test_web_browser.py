@@ -1,7 +1,7 @@
 """The web pages in a real browser: Debian's chromium, driven by playwright.
 
-One server (uvicorn on a free local port) serves an editable copy of Altun Ha, and one browser
-serves every test of this module.  The solver's answers are compared with `kitgen solve`, which
+One server (uvicorn on a free local port) serves an editable copy of Altun Ha, and one browser tab
+(tests/conftest.py) serves every test in turn.  The solver's answers are compared with `kitgen solve`, which
 plays the built-in deck: the copy's edits leave its Bid and God cards as they are.
 
 Every step waits for what it checks (an element, a text, a picture loaded) for up to a minute: a
@@ -14,32 +14,17 @@ import json
 import os
 import re
 import shutil
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from kitgen.web.app import WebServer, create_app
-from tests.conftest import HANG_GUARD, copy_builtin, run
+from kitgen.web.app import create_app
+from tests.conftest import WAIT_MS, copy_builtin, run, serving
 
-CHROMIUM_NAME = "chromium"                          # Debian's; .ci/run installs it when it is missing
-CHROMIUM = shutil.which(CHROMIUM_NAME)
-NO_CHROMIUM = "the browser tests drive Debian's chromium, which is not on the PATH: run `bash .ci/run` (it installs it)"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
 SCREENSHOTS = os.environ.get("KITGEN_SCREENSHOTS")    # a folder: the tests also save their screenshots
-WAIT_MS = HANG_GUARD * 1000
 expect.set_options(timeout=WAIT_MS)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -47,44 +32,9 @@ def copy(tmp_path_factory) -> Path:
     return copy_builtin("altun-ha", tmp_path_factory.mktemp("browser") / "altun-copy")
 
 
-def serving(app):
-    """uvicorn serving ``app`` on a free local port, once every game is built: yields its address."""
-    port = free_port()
-    instance = WebServer(app, "127.0.0.1", port)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + HANG_GUARD
-    while not (instance.started and all(g.kit and not g.building for g in app.state.server.live.values())):
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.stop()
-    thread.join(10)
-
-
 @pytest.fixture(scope="module")
 def server(copy):
     yield from serving(create_app([str(copy)]))
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    if CHROMIUM is None:
-        pytest.fail(NO_CHROMIUM, pytrace=False)
-    with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, headless=True,
-            args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900}, timeout=WAIT_MS)
-        context.set_default_timeout(WAIT_MS)
-        yield context
-        context.close()
-
-
-@pytest.fixture
-def page(browser):
-    page = browser.new_page()
-    yield page
-    page.close()
 
 
 def screenshot(page, name: str) -> None:
