@@ -96,9 +96,13 @@ def test_the_switch_outlines_every_box_and_a_cards_panel_lists_its_texts(server,
     expect(outlines.first).to_be_visible()
     names = outlines.evaluate_all("boxes => boxes.map(b => b.dataset.box)")
     assert {"background", "title", "art", "type"} <= set(names), names
-    picture = plaza.locator("img").bounding_box()
-    places = {name: plaza.locator(f'.box[data-box="{name}"]').bounding_box() for name in ("background", "title",
-                                                                                          "art", "type")}
+    # the picture and its boxes measured at one moment: the page may still move (a kit build ending above it)
+    picture, places = plaza.evaluate("""figure => {
+        const place = (el) => { const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width,
+                                                                            height: r.height}; };
+        return [place(figure.querySelector("img")), Object.fromEntries(["background", "title", "art", "type"].map(
+            (name) => [name, place(figure.querySelector(`.box[data-box="${name}"]`))]))];
+    }""")
     ground = places.pop("background")                 # the whole card: the picture's own place
     assert all(abs(ground[k] - picture[k]) < 1.5 for k in ("x", "y", "width", "height")), (ground, picture)
     for place in places.values():                     # the others inside it, from the top: title, art, type
