@@ -1,6 +1,6 @@
 """The web pages in a real browser: Debian's chromium, driven by playwright.
 
-One server (uvicorn on a free local port) serves an editable copy of Altun Ha, and one browser tab
+One server (uvicorn on a free local port) serves an editable copy of Altun Ha and a toy game, and one browser tab
 (tests/conftest.py) serves every test in turn.  The solver's answers are compared with `kitgen solve`, which
 plays the built-in deck: the copy's edits leave its Bid and God cards as they are.
 
@@ -33,8 +33,24 @@ def copy(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def server(copy):
-    yield from serving(create_app([str(copy)]))
+def served(copy, tmp_path_factory):
+    """One server for the module: the copy of Altun Ha and the walk-through's toy game (docs/examples/high-card),
+    its engine registered as docs/engines.md says.  Yields its address and the toy's folder."""
+    from solver import engines
+
+    toy = Path(__file__).resolve().parent.parent / "docs" / "examples" / "high-card"
+    folder = tmp_path_factory.mktemp("toy") / "high-card"
+    shutil.copytree(toy, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.syspath_prepend(str(toy))
+        mp.setitem(engines.ENGINES, "high-card", "high_card:ENGINE")
+        for address in serving(create_app([str(copy), str(folder)])):
+            yield address, folder
+
+
+@pytest.fixture(scope="module")
+def server(served):
+    return served[0]
 
 
 def screenshot(page, name: str) -> None:
@@ -429,18 +445,9 @@ def test_the_simulator_page_plays_games_and_shows_the_report(server, page):
 # --- the page of an engine without a view of its own: the generic one ------------------------------
 
 @pytest.fixture(scope="module")
-def toy_server(tmp_path_factory):
-    """The walk-through's toy game (docs/examples/high-card), its engine registered as docs/engines.md says."""
-    from solver import engines
-
-    toy = Path(__file__).resolve().parent.parent / "docs" / "examples" / "high-card"
-    folder = tmp_path_factory.mktemp("toy") / "high-card"
-    shutil.copytree(toy, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
-    with pytest.MonkeyPatch.context() as mp:
-        mp.syspath_prepend(str(toy))
-        mp.setitem(engines.ENGINES, "high-card", "high_card:ENGINE")
-        for address in serving(create_app([str(folder)], watch_files=False)):
-            yield address, folder
+def toy_server(served):
+    """The walk-through's toy game, served beside Altun Ha: the address and the toy's folder."""
+    return served
 
 
 def test_the_generic_solver_page_builds_the_position_from_the_engines_fields(toy_server, page):
