@@ -1,4 +1,5 @@
-"""Shared fixtures and helpers: built kits, art runs, game folders to edit or make up; hypothesis profiles."""
+"""Shared fixtures and helpers: built kits, art runs, game folders to edit or make up, the browser and the
+servers of the web pages' tests; hypothesis profiles."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -195,3 +199,72 @@ def drawn_art(tmp_path_factory):
         return drawn[slug]
 
     return draw
+
+
+# --- the web pages in a real browser --------------------------------------------------------------------------
+# One chromium serves every browser test that a worker runs (whatever its module), and one tab of it serves
+# them in turn: opening a tab starts a renderer process, which costs more than most checks of a test.
+# Between tests the tab is emptied (about:blank), its routes dropped and its window set back to its size.
+
+CHROMIUM_NAME = "chromium"                          # Debian's; .ci/run installs it when it is missing
+CHROMIUM = shutil.which(CHROMIUM_NAME)
+NO_CHROMIUM = "the browser tests drive Debian's chromium, which is not on the PATH: run `bash .ci/run` (it installs it)"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+WINDOW = {"width": 1280, "height": 900}
+WAIT_MS = HANG_GUARD * 1000
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serving(app):
+    """uvicorn serving ``app`` on a free local port, once every game is built: yields its address."""
+    from kitgen.web.app import WebServer
+
+    port = free_port()
+    instance = WebServer(app, "127.0.0.1", port)
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + HANG_GUARD
+    while not (instance.started and all(g.kit and not g.building for g in app.state.server.live.values())):
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    instance.stop()
+    thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    """Chromium, headless, as one browser context (a fresh profile); every wait in it lasts up to the hang guard."""
+    if CHROMIUM is None:
+        pytest.fail(NO_CHROMIUM, pytrace=False)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, headless=True,
+            args=CHROMIUM_ARGS, viewport=WINDOW, timeout=WAIT_MS)
+        context.set_default_timeout(WAIT_MS)
+        yield context
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def browser_tab(browser):
+    tab = browser.new_page()
+    yield tab
+    tab.close()
+
+
+@pytest.fixture
+def page(browser_tab):
+    """A tab of :func:`browser` at about:blank, in a 1280 x 900 window, with no routes."""
+    yield browser_tab
+    browser_tab.unroute_all(behavior="ignoreErrors")
+    browser_tab.goto("about:blank")                 # its event streams end, its scripts stop
+    browser_tab.set_viewport_size(WINDOW)

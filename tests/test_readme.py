@@ -197,7 +197,7 @@ def test_every_command_and_option_the_readme_names_exists(kitgen, readme):
 def test_set_up_is_two_commands_and_the_second_installs_what_the_tests_need(readme):
     """A newcomer runs two commands: one installs kitgen and builds a kit, one installs what the tests
     need (their Python packages, and the programs they run when those are missing) and runs them."""
-    from tests.test_web_browser import CHROMIUM_NAME
+    from tests.conftest import CHROMIUM_NAME
 
     (setup,) = [s for s in readme if s.title == "Set up"]
     assert setup.blocks == [["pip install -e . && kitgen build altun-ha"], ["bash .ci/run"]]

@@ -1,7 +1,7 @@
 """The web pages in a real browser: Debian's chromium, driven by playwright.
 
-One server (uvicorn on a free local port) serves an editable copy of Altun Ha, and one browser
-serves every test of this module.  The solver's answers are compared with `kitgen solve`, which
+One server (uvicorn on a free local port) serves an editable copy of Altun Ha and a toy game, and one browser tab
+(tests/conftest.py) serves every test in turn.  The solver's answers are compared with `kitgen solve`, which
 plays the built-in deck: the copy's edits leave its Bid and God cards as they are.
 
 Every step waits for what it checks (an element, a text, a picture loaded) for up to a minute: a
@@ -14,32 +14,17 @@ import json
 import os
 import re
 import shutil
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from kitgen.web.app import WebServer, create_app
-from tests.conftest import HANG_GUARD, copy_builtin, run
+from kitgen.web.app import create_app
+from tests.conftest import WAIT_MS, copy_builtin, run, serving
 
-CHROMIUM_NAME = "chromium"                          # Debian's; .ci/run installs it when it is missing
-CHROMIUM = shutil.which(CHROMIUM_NAME)
-NO_CHROMIUM = "the browser tests drive Debian's chromium, which is not on the PATH: run `bash .ci/run` (it installs it)"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
 SCREENSHOTS = os.environ.get("KITGEN_SCREENSHOTS")    # a folder: the tests also save their screenshots
-WAIT_MS = HANG_GUARD * 1000
 expect.set_options(timeout=WAIT_MS)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -47,44 +32,25 @@ def copy(tmp_path_factory) -> Path:
     return copy_builtin("altun-ha", tmp_path_factory.mktemp("browser") / "altun-copy")
 
 
-def serving(app):
-    """uvicorn serving ``app`` on a free local port, once every game is built: yields its address."""
-    port = free_port()
-    instance = WebServer(app, "127.0.0.1", port)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + HANG_GUARD
-    while not (instance.started and all(g.kit and not g.building for g in app.state.server.live.values())):
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.stop()
-    thread.join(10)
+@pytest.fixture(scope="module")
+def served(copy, tmp_path_factory):
+    """One server for the module: the copy of Altun Ha and the walk-through's toy game (docs/examples/high-card),
+    its engine registered as docs/engines.md says.  Yields its address and the toy's folder."""
+    from solver import engines
+
+    toy = Path(__file__).resolve().parent.parent / "docs" / "examples" / "high-card"
+    folder = tmp_path_factory.mktemp("toy") / "high-card"
+    shutil.copytree(toy, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.syspath_prepend(str(toy))
+        mp.setitem(engines.ENGINES, "high-card", "high_card:ENGINE")
+        for address in serving(create_app([str(copy), str(folder)])):
+            yield address, folder
 
 
 @pytest.fixture(scope="module")
-def server(copy):
-    yield from serving(create_app([str(copy)]))
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    if CHROMIUM is None:
-        pytest.fail(NO_CHROMIUM, pytrace=False)
-    with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, headless=True,
-            args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900}, timeout=WAIT_MS)
-        context.set_default_timeout(WAIT_MS)
-        yield context
-        context.close()
-
-
-@pytest.fixture
-def page(browser):
-    page = browser.new_page()
-    yield page
-    page.close()
+def server(served):
+    return served[0]
 
 
 def screenshot(page, name: str) -> None:
@@ -146,9 +112,13 @@ def test_the_switch_outlines_every_box_and_a_cards_panel_lists_its_texts(server,
     expect(outlines.first).to_be_visible()
     names = outlines.evaluate_all("boxes => boxes.map(b => b.dataset.box)")
     assert {"background", "title", "art", "type"} <= set(names), names
-    picture = plaza.locator("img").bounding_box()
-    places = {name: plaza.locator(f'.box[data-box="{name}"]').bounding_box() for name in ("background", "title",
-                                                                                          "art", "type")}
+    # the picture and its boxes measured at one moment: the page may still move (a kit build ending above it)
+    picture, places = plaza.evaluate("""figure => {
+        const place = (el) => { const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width,
+                                                                            height: r.height}; };
+        return [place(figure.querySelector("img")), Object.fromEntries(["background", "title", "art", "type"].map(
+            (name) => [name, place(figure.querySelector(`.box[data-box="${name}"]`))]))];
+    }""")
     ground = places.pop("background")                 # the whole card: the picture's own place
     assert all(abs(ground[k] - picture[k]) < 1.5 for k in ("x", "y", "width", "height")), (ground, picture)
     for place in places.values():                     # the others inside it, from the top: title, art, type
@@ -475,18 +445,9 @@ def test_the_simulator_page_plays_games_and_shows_the_report(server, page):
 # --- the page of an engine without a view of its own: the generic one ------------------------------
 
 @pytest.fixture(scope="module")
-def toy_server(tmp_path_factory):
-    """The walk-through's toy game (docs/examples/high-card), its engine registered as docs/engines.md says."""
-    from solver import engines
-
-    toy = Path(__file__).resolve().parent.parent / "docs" / "examples" / "high-card"
-    folder = tmp_path_factory.mktemp("toy") / "high-card"
-    shutil.copytree(toy, folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
-    with pytest.MonkeyPatch.context() as mp:
-        mp.syspath_prepend(str(toy))
-        mp.setitem(engines.ENGINES, "high-card", "high_card:ENGINE")
-        for address in serving(create_app([str(folder)], watch_files=False)):
-            yield address, folder
+def toy_server(served):
+    """The walk-through's toy game, served beside Altun Ha: the address and the toy's folder."""
+    return served
 
 
 def test_the_generic_solver_page_builds_the_position_from_the_engines_fields(toy_server, page):

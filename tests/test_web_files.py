@@ -23,19 +23,11 @@ from kitgen.data.paths import real
 from kitgen.errors import GameDataError
 from kitgen.web import live
 from kitgen.web.app import WebServer, create_app
-from tests.conftest import HANG_GUARD, write_game
+from tests.conftest import HANG_GUARD, free_port, write_game
 
 SECRET = "kitgen-secret-8e51b6"                     # in every file of the secret folder
 OUTSIDE_MARKS = (SECRET, "root:x:0:0", "PATH=")     # /etc/passwd, /proc/self/environ
 LINKED = ("art", "templates", "icons", "fonts")
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _game(folder: Path, title: str) -> Path:
