@@ -387,9 +387,9 @@ def solve_model(tm: TurnModel) -> tuple[TurnPlan, int] | None:
     return read_plan(tm, solver.value), round(solver.objective_value)
 
 
-def farm_kinds(tm: TurnModel, farm: Sequence[str]) -> Counter:
+def farm_kinds(deck: Deck, farm: Sequence[str]) -> Counter:
     """A Farm discard (card names) as the count of each kind, the feed card included."""
-    return Counter(tm.deck.kind_of(name) for name in farm)
+    return Counter(deck.kind_of(name) for name in farm)
 
 
 def _farm_is(tm: TurnModel, kinds: Counter) -> list:
@@ -406,7 +406,7 @@ def _farm_is(tm: TurnModel, kinds: Counter) -> list:
 def best_with_other_farm(tm: TurnModel, farm: Sequence[str]) -> TurnPlan | None:
     """The best plan whose Farm discards other cards than ``farm`` (by kind), or None (famine, or no
     other Farm feeds the people)."""
-    kinds = farm_kinds(tm, farm)
+    kinds = farm_kinds(tm.deck, farm)
     if not farm or any(tm.counts[k] < n for k, n in kinds.items()):
         return None
     tm.model.add(tm.famine == 0)
@@ -418,7 +418,7 @@ def best_with_other_farm(tm: TurnModel, farm: Sequence[str]) -> TurnPlan | None:
 
 def best_with_farm(tm: TurnModel, farm: Sequence[str]) -> TurnPlan | None:
     """The best plan that discards exactly ``farm`` (by kind), or None when that Farm is not legal."""
-    kinds = farm_kinds(tm, farm)
+    kinds = farm_kinds(tm.deck, farm)
     known = set(tm.farm) | ({FEED} if not isinstance(tm.feed, int) else set())
     if not farm or set(kinds) - known:
         return None
