@@ -144,6 +144,7 @@ class _Reader:
         self.done: dict[str, Layout] = {}
         self.merged: dict[str, tuple[dict, dict[str, str]]] = {}
         self.depth: dict[str, int] = {}           # layouts each one extends, one inside another
+        self.constants: dict[tuple, Setting] = {}  # (key, type, value) -> its Setting: most boxes repeat "0mm"
 
     # --- extends -------------------------------------------------------------------
 
@@ -323,10 +324,16 @@ class _Reader:
                                     f"templates name them: {shown})", file=at_line(file, raw, 1))
             pairs = tuple(sorted((n, m) for n, ms in members.items() for m in ms))
             return Setting(key, raw, template=template, names=frozenset(names), members=pairs)
+        memo = (key, type(raw), raw) if isinstance(raw, (str, int, float)) else None
+        if memo in self.constants:
+            return self.constants[memo]
         try:
-            return Setting(key, raw, value=parse_value(key, raw))
+            setting = Setting(key, raw, value=parse_value(key, raw))
         except ValueError as exc:
             raise GameDataError(f"{where}: {exc}", file=file) from None
+        if memo is not None:
+            self.constants[memo] = setting
+        return setting
 
     def _check_refs(self, setting: Setting, kinds: dict[str, str], var_names: set[str], where, file):
         if not setting.constant or not isinstance(setting.value, _EXPRS):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from kitgen.errors import GameDataError
 
@@ -97,6 +97,7 @@ class Deck:
     def __post_init__(self):
         object.__setattr__(self, "_by_fold", {fold(c.name): c for c in self.cards})
         object.__setattr__(self, "_by_name", {c.name: c for c in self.cards})
+        object.__setattr__(self, "_kind", {c.name: c.kind for c in self.cards})   # asked for every card of every plan
 
     def lookup(self, name: str) -> CardInfo | None:
         """The card called ``name`` (any case, accents optional), or None."""
@@ -132,13 +133,13 @@ class Deck:
                 return card
         return None
 
-    @property
+    @cached_property
     def max_value(self) -> int:
         """The highest Bid value: the top stage a temple can reach (8, the Altar)."""
         return max(c.value for c in self.cards if c.type == "bid")
 
     def kind_of(self, name: str) -> Kind:
-        return self[name].kind
+        return self._kind[name]
 
     def sort_key(self, name: str) -> int:
         return self[name].order

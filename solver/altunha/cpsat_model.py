@@ -3,7 +3,7 @@
 Layout (one function per group of constraints):
 
 * :func:`build_rows` lists every Build the hand could make (ignoring Farm)
-  as rows of a table; the model picks one row with an AllowedAssignments
+  as rows of a table; the model picks one row with an allowed-assignments
   constraint.  A row gives, for each of the (up to) two Build slots, the value
   placed, the temple number and whether a God card plays it, then how many
   cards of each kind the Build uses.
@@ -117,6 +117,20 @@ def build_rows(counts: Counter, temples: Sequence[int], rules: Rules, kinds: Seq
     return rows
 
 
+# --- the model ---------------------------------------------------------------
+
+class _Model(cp_model.CpModel):
+    """A CP-SAT model without OR-Tools' pre-PEP 8 aliases.
+
+    ``CpModel()`` sets a camelCase alias for each of its methods on every new
+    model, which costs more than building and solving a turn's model; this
+    module calls the snake_case names only.
+    """
+
+    def _add_pre_pep8_methods(self) -> None:
+        pass
+
+
 # --- variables ---------------------------------------------------------------
 
 @dataclass
@@ -130,7 +144,7 @@ class TurnModel:
     deck: Deck
     preference: str = DEFAULT_PREFERENCE               # the order of plays of equal points
     feed_allowed: bool = True                           # the card that feeds alone may be used this round
-    model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
+    model: cp_model.CpModel = field(default_factory=_Model)
     counts: Counter = field(default_factory=Counter)
     farm: dict = field(default_factory=dict)           # kind -> IntVar, cards of that kind farmed
     feed: object = 0                                    # BoolVar farm_feed, or 0 without the feed card
@@ -154,17 +168,17 @@ def new_model(hand, population, temples, rules: Rules, deck: Deck, preference: s
     tm.counts = Counter(deck.kind_of(n) for n in hand)
     for kind in sorted((k for k in tm.counts if k == GOD or isinstance(k, int)),
                        key=lambda k: farm_cost(k, rules.max_stage)):
-        tm.farm[kind] = m.NewIntVar(0, min(tm.counts[kind], rules.max_farm_cards), f"farm_{kind}")
+        tm.farm[kind] = m.new_int_var(0, min(tm.counts[kind], rules.max_farm_cards), f"farm_{kind}")
     if tm.counts[FEED] and feed_allowed:
-        tm.feed = m.NewBoolVar("farm_feed")
-    tm.famine = m.NewBoolVar("famine")
-    tm.built = m.NewBoolVar("built")
+        tm.feed = m.new_bool_var("farm_feed")
+    tm.famine = m.new_bool_var("famine")
+    tm.built = m.new_bool_var("built")
     top_temple = len(temples) + SLOTS
     for s in range(1, SLOTS + 1):
-        tm.slot_value.append(m.NewIntVar(0, rules.max_stage, f"slot{s}_value"))
-        tm.slot_temple.append(m.NewIntVar(0, top_temple, f"slot{s}_temple"))
-        tm.slot_god.append(m.NewBoolVar(f"slot{s}_god"))
-    tm.build_cards = m.NewIntVar(0, SLOTS, "build_cards")
+        tm.slot_value.append(m.new_int_var(0, rules.max_stage, f"slot{s}_value"))
+        tm.slot_temple.append(m.new_int_var(0, top_temple, f"slot{s}_temple"))
+        tm.slot_god.append(m.new_bool_var(f"slot{s}_god"))
+    tm.build_cards = m.new_int_var(0, SLOTS, "build_cards")
     return tm
 
 
@@ -179,38 +193,38 @@ def add_farm_rules(tm: TurnModel) -> None:
     """
     m, r = tm.model, tm.rules
     values, gods, feed = hand_counts(tm.hand, tm.deck)
-    m.Add(tm.famine == int(not can_feed(values, gods, feed and tm.feed_allowed, tm.population, r)))
+    m.add(tm.famine == int(not can_feed(values, gods, feed and tm.feed_allowed, tm.population, r)))
     cards = sum(tm.farm.values())
     value = sum((r.god_value if k == GOD else k) * v for k, v in tm.farm.items())
     fed_by_cards = 1 - tm.feed - tm.famine  # 1 when Bid/God cards pay for the Farm
-    m.Add(tm.feed + tm.famine <= 1)
+    m.add(tm.feed + tm.famine <= 1)
     if r.feed_alone:
-        m.Add(cards <= r.max_farm_cards * fed_by_cards)
+        m.add(cards <= r.max_farm_cards * fed_by_cards)
     else:   # the feed card may take other cards with it, up to max_farm_cards in all
-        m.Add(cards + tm.feed <= r.max_farm_cards * (1 - tm.famine))
-    m.Add(cards >= fed_by_cards)
-    m.Add(value >= tm.population * fed_by_cards)
+        m.add(cards + tm.feed <= r.max_farm_cards * (1 - tm.famine))
+    m.add(cards >= fed_by_cards)
+    m.add(value >= tm.population * fed_by_cards)
 
 
 def add_build_table(tm: TurnModel) -> None:
     """Build: one row of the table of possible Builds."""
     short = [k for k in tm.farm if tm.counts[k] < min(tm.counts[k], tm.rules.max_farm_cards) + SLOTS]
     for kind in short:
-        tm.build_uses[kind] = tm.model.NewIntVar(0, SLOTS, f"build_uses_{kind}")
+        tm.build_uses[kind] = tm.model.new_int_var(0, SLOTS, f"build_uses_{kind}")
     rows = build_rows(tm.counts, tm.temples, tm.rules, short)
     weights = objective_weights(tm)
     rows = [row + (build_rank(row, weights, tm),) for row in rows]
-    tm.build_rank = tm.model.NewIntVar(min(r[-1] for r in rows), max(r[-1] for r in rows), "build_rank")
+    tm.build_rank = tm.model.new_int_var(min(r[-1] for r in rows), max(r[-1] for r in rows), "build_rank")
     columns = [tm.slot_value[0], tm.slot_temple[0], tm.slot_god[0],
                tm.slot_value[1], tm.slot_temple[1], tm.slot_god[1], tm.build_cards,
                *tm.build_uses.values(), tm.build_rank]
-    tm.model.AddAllowedAssignments(columns, rows)
+    tm.model.add_allowed_assignments(columns, rows)
 
 
 def add_card_supply(tm: TurnModel) -> None:
     """A card is farmed or built, not both: per kind, farmed + built <= held."""
     for kind, used in tm.build_uses.items():
-        tm.model.Add(tm.farm[kind] + used <= tm.counts[kind])
+        tm.model.add(tm.farm[kind] + used <= tm.counts[kind])
 
 
 def placeable_kinds(tm: TurnModel) -> list[Kind]:
@@ -225,19 +239,19 @@ def add_outcome(tm: TurnModel) -> None:
     """Built iff some card is placed; famine builds nothing; declined iff nothing is built though
     a card the Farm left could be laid."""
     m = tm.model
-    m.Add(tm.build_cards >= tm.built)
-    m.Add(tm.build_cards <= SLOTS * tm.built)
-    m.Add(tm.built + tm.famine <= 1)
+    m.add(tm.build_cards >= tm.built)
+    m.add(tm.build_cards <= SLOTS * tm.built)
+    m.add(tm.built + tm.famine <= 1)
     kinds = placeable_kinds(tm)
     if not kinds:
         return
     left = sum(tm.counts[k] - tm.farm[k] for k in kinds)
-    tm.able = m.NewBoolVar("able")
-    m.Add(left >= 1).OnlyEnforceIf(tm.able)
-    m.Add(left <= 0).OnlyEnforceIf(tm.able.Not())
-    tm.declined = m.NewBoolVar("declined")
-    m.AddBoolAnd([tm.able, tm.built.Not(), tm.famine.Not()]).OnlyEnforceIf(tm.declined)
-    m.AddBoolOr([tm.able.Not(), tm.built, tm.famine, tm.declined])
+    tm.able = m.new_bool_var("able")
+    m.add(left >= 1).only_enforce_if(tm.able)
+    m.add(left <= 0).only_enforce_if(tm.able.negated())
+    tm.declined = m.new_bool_var("declined")
+    m.add_bool_and([tm.able, tm.built.negated(), tm.famine.negated()]).only_enforce_if(tm.declined)
+    m.add_bool_or([tm.able.negated(), tm.built, tm.famine, tm.declined])
 
 
 def declined_refund(tm: TurnModel) -> int:
@@ -312,7 +326,7 @@ def add_objective(tm: TurnModel) -> None:
     for name, expr in farm_terms(tm).items():
         total = total + w[name] * expr
     tm.objective = total
-    tm.model.Minimize(total)
+    tm.model.minimize(total)
 
 
 def assemble(hand, population, temples, rules: Rules, deck: Deck, preference: str = DEFAULT_PREFERENCE,
@@ -346,7 +360,7 @@ def make_solver(enumerate_all: bool = False) -> cp_model.CpSolver:
 
 
 def read_plan(tm: TurnModel, value) -> TurnPlan:
-    """The plan in a solution; ``value`` reads a variable (solver.Value or a callback's)."""
+    """The plan in a solution; ``value`` reads a variable (solver.value or a callback's)."""
     if value(tm.famine):
         return plan_from_kinds(tm.hand, (), (), FAMINE, -tm.rules.famine_penalty, tm.deck)
     farm = [k for k, var in tm.farm.items() for _ in range(value(var))]
@@ -365,26 +379,26 @@ def read_plan(tm: TurnModel, value) -> TurnPlan:
 def solve_model(tm: TurnModel) -> tuple[TurnPlan, int] | None:
     """The best plan and its packed objective, or None when no plan is left."""
     solver = make_solver()
-    status = solver.Solve(tm.model)
+    status = solver.solve(tm.model)
     if status == cp_model.INFEASIBLE:
         return None
     if status != cp_model.OPTIMAL:
-        raise RuntimeError(f"CP-SAT stopped without proving optimality ({solver.StatusName(status)})")
-    return read_plan(tm, solver.Value), round(solver.ObjectiveValue())
+        raise RuntimeError(f"CP-SAT stopped without proving optimality ({solver.status_name(status)})")
+    return read_plan(tm, solver.value), round(solver.objective_value)
 
 
-def farm_kinds(tm: TurnModel, farm: Sequence[str]) -> Counter:
+def farm_kinds(deck: Deck, farm: Sequence[str]) -> Counter:
     """A Farm discard (card names) as the count of each kind, the feed card included."""
-    return Counter(tm.deck.kind_of(name) for name in farm)
+    return Counter(deck.kind_of(name) for name in farm)
 
 
 def _farm_is(tm: TurnModel, kinds: Counter) -> list:
     """Constraints, one a Farm variable, that hold when the Farm discards exactly ``kinds``."""
     m, same = tm.model, []
     for kind, var in [*tm.farm.items(), *([(FEED, tm.feed)] if not isinstance(tm.feed, int) else [])]:
-        flag = m.NewBoolVar(f"farm_{kind}_same")
-        m.Add(var == kinds[kind]).OnlyEnforceIf(flag)
-        m.Add(var != kinds[kind]).OnlyEnforceIf(flag.Not())
+        flag = m.new_bool_var(f"farm_{kind}_same")
+        m.add(var == kinds[kind]).only_enforce_if(flag)
+        m.add(var != kinds[kind]).only_enforce_if(flag.negated())
         same.append(flag)
     return same
 
@@ -392,25 +406,25 @@ def _farm_is(tm: TurnModel, kinds: Counter) -> list:
 def best_with_other_farm(tm: TurnModel, farm: Sequence[str]) -> TurnPlan | None:
     """The best plan whose Farm discards other cards than ``farm`` (by kind), or None (famine, or no
     other Farm feeds the people)."""
-    kinds = farm_kinds(tm, farm)
+    kinds = farm_kinds(tm.deck, farm)
     if not farm or any(tm.counts[k] < n for k, n in kinds.items()):
         return None
-    tm.model.Add(tm.famine == 0)
+    tm.model.add(tm.famine == 0)
     same = _farm_is(tm, kinds)
-    tm.model.AddBoolOr([flag.Not() for flag in same])
+    tm.model.add_bool_or([flag.negated() for flag in same])
     found = solve_model(tm)
     return found[0] if found else None
 
 
 def best_with_farm(tm: TurnModel, farm: Sequence[str]) -> TurnPlan | None:
     """The best plan that discards exactly ``farm`` (by kind), or None when that Farm is not legal."""
-    kinds = farm_kinds(tm, farm)
+    kinds = farm_kinds(tm.deck, farm)
     known = set(tm.farm) | ({FEED} if not isinstance(tm.feed, int) else set())
     if not farm or set(kinds) - known:
         return None
-    tm.model.Add(tm.famine == 0)
+    tm.model.add(tm.famine == 0)
     for flag in _farm_is(tm, kinds):
-        tm.model.Add(flag == 1)
+        tm.model.add(flag == 1)
     found = solve_model(tm)
     return found[0] if found else None
 
@@ -421,16 +435,16 @@ class _Collector(cp_model.CpSolverSolutionCallback):
         self.tm, self.plans = tm, []
 
     def on_solution_callback(self):
-        self.plans.append(read_plan(self.tm, self.Value))
+        self.plans.append(read_plan(self.tm, self.value))
 
 
 def enumerate_optimal(tm: TurnModel, best: PlanKey) -> list[TurnPlan]:
     """Every plan equal to ``best`` by the rules (the first key fields: famine, points)."""
     m = tm.model
-    m.ClearObjective()
+    m.clear_objective()
     targets = dict(zip(PlanKey._fields[:OPTIMAL_FIELDS], best[:OPTIMAL_FIELDS]))
-    m.Add(tm.famine == targets["famine"])
-    m.Add(points_expr(tm) == -targets["points"])
+    m.add(tm.famine == targets["famine"])
+    m.add(points_expr(tm) == -targets["points"])
     collector = _Collector(tm)
-    make_solver(enumerate_all=True).Solve(m, collector)
+    make_solver(enumerate_all=True).solve(m, collector)
     return collector.plans

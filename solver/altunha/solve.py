@@ -100,14 +100,19 @@ def solve_turn(hand, population: int, temples: Sequence[int] = (), rules: Rules 
 
 
 def explain_question(q: Question, deck: Deck) -> Answer:
-    from solver.altunha.cpsat_model import best_with_other_farm, enumerate_optimal
+    from solver.altunha.cpsat_model import best_with_other_farm, enumerate_optimal, farm_kinds
 
     plan = best_of(q, deck)
     key = plan_key(plan, deck, q.preference)
-    other = best_with_other_farm(model(q, deck), plan.farm)
+    optimal = enumerate_optimal(model(q, deck), key)
+    # A play with another Farm and as many points is the best such play: no third solve is needed.
+    others = [p for p in optimal if farm_kinds(deck, p.farm) != farm_kinds(deck, plan.farm)]
+    if others:
+        other = min(others, key=lambda p: plan_key(p, deck, q.preference))
+    else:
+        other = best_with_other_farm(model(q, deck), plan.farm)
     decided = deciding_rule(key, plan_key(other, deck, q.preference)) if other else ""
-    count = len(enumerate_optimal(model(q, deck), key))
-    return Answer(q, plan, key, other, decided, count)
+    return Answer(q, plan, key, other, decided, len(optimal))
 
 
 def explain_turn(hand, population: int, temples: Sequence[int] = (), rules: Rules | None = None,
