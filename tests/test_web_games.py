@@ -1,8 +1,8 @@
 """The solver and simulator pages of Temple of Inscriptions and Ancestral, and their JSON API.
 
-One server serves both built-in games and one browser (Debian's chromium, driven by playwright)
-serves every test.  The API's answers are compared with what `kitgen solve` prints for the same
-question; the pages are driven as a player would, tapping cards, and their answers are compared
+One server serves both built-in games, and the suite's one browser tab (Debian's chromium, driven
+by playwright) every test, at a phone's width.  The API's answers are compared with what `kitgen
+solve` prints for the same question; the pages are driven as a player would, tapping cards, and their answers are compared
 with the API's.  Every wait is for an element or an answer, never for a time.
 """
 
@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from kitgen.web.app import create_app
-from tests.conftest import run
-from tests.test_web_browser import CHROMIUM, CHROMIUM_ARGS, PHONE, screenshot, serving
+from tests.conftest import WINDOW, run, serving
+from tests.test_web_browser import PHONE, screenshot
 
 TEMPLE, ANCESTRAL = "temple-of-inscriptions", "ancestral"
 # Temple: players 1 and 3 hold two Foundation Stones, player 2 one, player 1 two jewels, player 4 Rubble Core
@@ -51,23 +51,21 @@ def server():
     yield from serving(create_app([TEMPLE, ANCESTRAL], watch_files=False))
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, headless=True,
-            args=CHROMIUM_ARGS, viewport=PHONE)
-        yield context
-        context.close()
-
-
 @pytest.fixture
-def page(browser):
-    page = browser.new_page()
+def page(browser_tab):
+    """The suite's shared tab, at a phone's width; any script error on the page fails the test."""
     errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    page.close()
+
+    def failed(error):
+        errors.append(str(error))
+
+    browser_tab.set_viewport_size(PHONE)
+    browser_tab.on("pageerror", failed)
+    yield browser_tab
+    browser_tab.remove_listener("pageerror", failed)
+    browser_tab.unroute_all(behavior="ignoreErrors")
+    browser_tab.goto("about:blank")                 # its event streams end, its scripts stop
+    browser_tab.set_viewport_size(WINDOW)
     assert errors == []
 
 
