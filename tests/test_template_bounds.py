@@ -4,11 +4,13 @@ as a build meets it: only rendering templates counts, never fitting text."""
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 
 import jinja2
 import pytest
 
-from kitgen.data.bounded_sandbox import MAX_MADE, MAX_NESTING, TemplateClock, TemplateCost, bounded_render
+from kitgen.data.bounded_sandbox import (MAX_MADE, MAX_NESTING, TemplateClock, TemplateCost, bounded_render,
+                                         template_lines)
 from kitgen.data.sandbox import environment
 from kitgen.render import card_fit
 from tests.conftest import run_guarded, small_game
@@ -116,3 +118,14 @@ def test_a_layout_template_out_of_time_is_not_run_again_on_later_cards(tmp_path,
         "template still rendering after 0.2 s of processor time (a loop too long?); kitgen stops a card's templates "
         "there (KITGEN_TEMPLATE_SECONDS)"]
     assert sum(clock.used >= 0.2 for clock in clocks) == 1        # one card ran out; the others did not try
+
+
+def test_a_frame_interrupted_where_it_has_no_line_is_passed_over():
+    """The watchdog's exception can land on an instruction that has no line (tb_lineno None): the
+    template's line is then looked for in the other frames, and the card's message is still one line."""
+    template = jinja2.Environment().from_string("{{ a }}\n{{ b }}")
+    frame = SimpleNamespace(f_globals={"__jinja_template__": template},
+                            f_code=SimpleNamespace(co_filename="<template>"))
+    inner = SimpleNamespace(tb_frame=frame, tb_lineno=None, tb_next=None)
+    outer = SimpleNamespace(tb_frame=frame, tb_lineno=template.debug_info[-1][1], tb_next=inner)
+    assert template_lines(outer) == [("<template>", 2)]

@@ -366,12 +366,16 @@ class _Generator(CodeGenerator):
 def template_lines(tb) -> list[tuple[str, int]]:
     """(file name, line of the template) of each frame of template code in the traceback ``tb``, outermost
     first.  jinja2 rewrites the traceback of the exceptions it handles into template lines; the lines of
-    those it does not (the watchdog's, a BaseException) are found here from its own map of the code."""
+    those it does not (the watchdog's, a BaseException) are found here from its own map of the code.  A
+    frame interrupted at an instruction that has no line (the watchdog's exception can land on one) is
+    passed over."""
     found = []
     while tb is not None:
         frame = tb.tb_frame
         template = frame.f_globals.get("__jinja_template__")
-        if template is not None:
+        if tb.tb_lineno is None:
+            pass
+        elif template is not None:
             found.append((frame.f_code.co_filename, template.get_corresponding_lineno(tb.tb_lineno)))
         elif "__jinja_exception__" in frame.f_globals:          # a frame jinja2 rewrote
             found.append((frame.f_code.co_filename, tb.tb_lineno))
