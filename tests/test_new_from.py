@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kitgen.data.game import load_game
-from kitgen.outputs.starter import comment_text, toml_string
+from kitgen.outputs.quoted import comment_text, toml_string
 from tests.conftest import run
 from tests.pdfium_read import page_texts
 from tests.sheets import xlsx_bytes

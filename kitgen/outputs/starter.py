@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import stat
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +23,8 @@ from kitgen.data.sheet import TSV_SUFFIXES, XLSX_SUFFIXES, read_sheet, split_she
 from kitgen.data.values import slugify, type_colors
 from kitgen.errors import OptionError
 from kitgen.outputs.files import replace_folder, write_files
-from kitgen.outputs.starter_layout import FACE, jinja_string, starter_layout
+from kitgen.outputs.quoted import comment_text, jinja_string, toml_string
+from kitgen.outputs.starter_layout import FACE, starter_layout
 
 GAME_TOML = '''# {title}: a game folder for kitgen.  Edit freely, then run `kitgen build {folder}`.
 title = {title_q}
@@ -313,28 +313,10 @@ def _suffix(source: Path) -> str:
     return suffix if suffix in XLSX_SUFFIXES + TSV_SUFFIXES else ".csv"
 
 
-_TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
-_TOML_ESCAPED = re.compile(r'["\\\x00-\x1f\x7f]')
-
-
-def toml_string(text: str) -> str:
-    """``text`` as a TOML basic string: quotes, backslashes and every control character TOML
-    refuses in a string (U+0000 to U+001F, DEL) escaped, the rest as it is."""
-    return '"' + _TOML_ESCAPED.sub(lambda m: _TOML_ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), text) + '"'
-
-
 def _spaced(header: str) -> str:
     """A header with its runs of spaces, tabs and line breaks made one space: card.fields finds it
     the same (headers are compared without spaces)."""
     return " ".join(header.split())
-
-
-def comment_text(text: str) -> str:
-    """``text`` fit for a comment: its control and invisible formatting characters (a line break, DEL,
-    a right-to-left mark...) left out, so it can neither end the comment nor make the TOML invalid."""
-    if control_character(text) is None:
-        return text
-    return "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp"))
 
 
 def _found_types(table, column: int | None) -> list[str]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from kitgen.data.card_context import CARD_NAMES, column_names
 from kitgen.data.columns import PICTURE_ENDINGS
+from kitgen.outputs.quoted import comment_text, jinja_string, toml_string
 from kitgen.units import MM
 
 FACE = "card"                 # the layout's name, which game.toml's face names
@@ -47,7 +48,6 @@ def starter_layout(title: str, columns, rows, mapped: dict[str, int], worked_out
     """The text of layouts.toml for a game named ``title`` around a sheet of ``columns`` and ``rows``
     ((row, cells) pairs): ``mapped`` and ``worked_out`` are [columns] as written (field -> column, and
     field -> (template, note)), ``taken`` the columns those use, ``typed`` whether card types are declared."""
-    from kitgen.outputs.starter import comment_text, toml_string
 
     def source(field: str) -> str:
         if field in worked_out:
@@ -219,26 +219,11 @@ def _reads(columns, i: int, names: dict[str, int]) -> str:
     return f"fields[{jinja_string(columns.names[i])}]"
 
 
-def jinja_string(text: str) -> str:
-    """``text`` as a quoted string in a template: letters, digits, spaces and ``_-.`` as they are, every other
-    character as a ``\\u`` escape, so no quote, brace or line break of a header reaches the template."""
-    out = []
-    for ch in text:
-        if ch.isascii() and (ch.isalnum() or ch in " _-."):
-            out.append(ch)
-        elif ord(ch) > 0xFFFF:
-            out.append(f"\\U{ord(ch):08x}")
-        else:
-            out.append(f"\\u{ord(ch):04x}")
-    return "'" + "".join(out) + "'"
-
-
 def _label(header: str) -> str:
     """A header as a line's label: spaced, ``_`` as a space, capitalised when written all in lower case,
     cut at :data:`MAX_LABEL` characters; only what the bold font prints, left to right, and markup
     (``*``, ``:``, ``<``, ``\\``) and template braces escaped."""
     from kitgen.data.values import right_to_left
-    from kitgen.outputs.starter import comment_text
     from kitgen.render import fonts
 
     text = " ".join(comment_text(" ".join(header.split())).replace("_", " ").split())
