@@ -223,3 +223,16 @@ def split_settings(items: Sequence[str], option: str, accepted: Sequence[str] = 
             raise OptionError(option, f"{item!r} is not NAME=VALUE{names}")
         out[name] = value
     return out
+
+
+def json_answer(engine: Any, position: Any, rules: Any) -> Any:
+    """What ``kitgen solve --json`` prints and the web app's solver answers for a position: the engine's
+    own JSON answer, or its answer without the text."""
+    if hasattr(engine, "answer_json"):
+        return engine.answer_json(position, rules)
+    return plain_answer(engine.solve(position, rules))
+
+
+def plain_answer(answer: dict) -> Any:
+    """An engine's answer as JSON: its own ``json`` part, or the answer without its lines of text."""
+    return answer["json"] if "json" in answer else {k: v for k, v in answer.items() if k != "lines"}

@@ -20,6 +20,7 @@ import sys
 import click
 
 from kitgen.errors import KitgenError, OptionError
+from solver.engine import json_answer, plain_answer
 
 DEFAULT = "altun-ha"   # the default game (a built-in one), whose rules engine has the same key
 MAX_DIGITS = 4000      # a number option longer than this is not a number a position holds
@@ -219,23 +220,12 @@ def _flag(text: str, option: str) -> bool:
     return on_off(text)
 
 
-def json_answer(engine, position, rules):
-    """What ``--json`` prints for a position: the engine's own JSON answer, or its answer without the text."""
-    if hasattr(engine, "answer_json"):
-        return engine.answer_json(position, rules)
-    return _plain(engine.solve(position, rules))
-
-
-def _plain(answer: dict):
-    return answer["json"] if "json" in answer else {k: v for k, v in answer.items() if k != "lines"}
-
-
 def _json(obj) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
 def _emit(answer: dict, as_json: bool) -> None:
-    click.echo(_json(_plain(answer)) if as_json else "\n".join(answer["lines"]))
+    click.echo(_json(plain_answer(answer)) if as_json else "\n".join(answer["lines"]))
 
 
 def _advise(engine, rules, position, playouts: int, seed: int, as_json: bool) -> None:

@@ -129,7 +129,7 @@ def _switch_text(value) -> str:
 
 def solve(r: Request):
     """The answer ``kitgen solve --json`` prints."""
-    from kitgen.cli.solve import json_answer
+    from solver.engine import json_answer
 
     return json_answer(r.engine, r.position, r.rules)
 
