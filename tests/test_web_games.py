@@ -207,3 +207,15 @@ def test_the_simulator_page_plays_a_run_of_each_game(server, page):
         page.click("#run")
         expect(page.locator("#sim-result h2").first).to_contain_text("Played 6 games", timeout=60_000)
         expect(page.locator("#sim-charts img").first).to_be_visible()
+
+
+@pytest.mark.parametrize("game", [TEMPLE, ANCESTRAL])
+def test_the_solver_page_fits_a_narrow_phone(server, page, game):
+    """No panel is wider than a 320-pixel screen: a label and its stepper share a line only where both fit."""
+    page.set_viewport_size({"width": 320, "height": 800})
+    page.goto(f"{server}/game/{game}/solver")
+    expect(page.locator("body")).to_have_attribute("data-ready", "1")
+    assert page.evaluate("document.documentElement.scrollWidth") == 320
+    wide = page.evaluate("""() => [...document.querySelectorAll('.position *')]
+        .filter(e => e.getBoundingClientRect().right > 320.5).map(e => e.className)""")
+    assert wide == []
