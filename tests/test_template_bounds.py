@@ -120,12 +120,12 @@ def test_a_layout_template_out_of_time_is_not_run_again_on_later_cards(tmp_path,
     assert sum(clock.used >= 0.2 for clock in clocks) == 1        # one card ran out; the others did not try
 
 
-def test_a_frame_interrupted_where_it_has_no_line_is_passed_over():
-    """The watchdog's exception can land on an instruction that has no line (tb_lineno None): the
-    template's line is then looked for in the other frames, and the card's message is still one line."""
+def test_a_frame_interrupted_where_it_has_no_line_takes_the_line_before():
+    """The watchdog's exception can land on an instruction that has no line (tb_lineno None): the line
+    of the instruction before it stands for it, so the card's message still names the template's line."""
     template = jinja2.Environment().from_string("{{ a }}\n{{ b }}")
-    frame = SimpleNamespace(f_globals={"__jinja_template__": template},
-                            f_code=SimpleNamespace(co_filename="<template>"))
-    inner = SimpleNamespace(tb_frame=frame, tb_lineno=None, tb_next=None)
-    outer = SimpleNamespace(tb_frame=frame, tb_lineno=template.debug_info[-1][1], tb_next=inner)
-    assert template_lines(outer) == [("<template>", 2)]
+    code_line = template.debug_info[-1][1]                  # the code of the template's line 2
+    code = SimpleNamespace(co_filename="<template>", co_lines=lambda: [(0, 8, 1), (8, 10, code_line), (10, 12, None)])
+    frame = SimpleNamespace(f_globals={"__jinja_template__": template}, f_code=code)
+    interrupted = SimpleNamespace(tb_frame=frame, tb_lineno=None, tb_lasti=10, tb_next=None)
+    assert template_lines(interrupted) == [("<template>", 2)]

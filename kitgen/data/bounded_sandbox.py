@@ -366,21 +366,35 @@ class _Generator(CodeGenerator):
 def template_lines(tb) -> list[tuple[str, int]]:
     """(file name, line of the template) of each frame of template code in the traceback ``tb``, outermost
     first.  jinja2 rewrites the traceback of the exceptions it handles into template lines; the lines of
-    those it does not (the watchdog's, a BaseException) are found here from its own map of the code.  A
-    frame interrupted at an instruction that has no line (the watchdog's exception can land on one) is
-    passed over."""
+    those it does not (the watchdog's, a BaseException) are found here from its own map of the code."""
     found = []
     while tb is not None:
         frame = tb.tb_frame
         template = frame.f_globals.get("__jinja_template__")
-        if tb.tb_lineno is None:
+        line = _line_of(tb) if template is not None or "__jinja_exception__" in frame.f_globals else None
+        if line is None:
             pass
         elif template is not None:
-            found.append((frame.f_code.co_filename, template.get_corresponding_lineno(tb.tb_lineno)))
-        elif "__jinja_exception__" in frame.f_globals:          # a frame jinja2 rewrote
-            found.append((frame.f_code.co_filename, tb.tb_lineno))
+            found.append((frame.f_code.co_filename, template.get_corresponding_lineno(line)))
+        else:                                                    # a frame jinja2 rewrote
+            found.append((frame.f_code.co_filename, line))
         tb = tb.tb_next
     return found
+
+
+def _line_of(tb) -> int | None:
+    """The line of code a traceback entry stopped at.  The watchdog's exception can land on an instruction
+    that has no line of its own (``tb_lineno`` None): the line of the last instruction before it that has
+    one stands for it."""
+    if tb.tb_lineno is not None:
+        return tb.tb_lineno
+    line = None
+    for start, _end, lineno in tb.tb_frame.f_code.co_lines():
+        if start > tb.tb_lasti:
+            break
+        if lineno is not None:
+            line = lineno
+    return line
 
 
 class LimitedSandbox(ImmutableSandboxedEnvironment):
