@@ -54,9 +54,10 @@ engine without them still works; docs/engines.md says more):
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Callable, Hashable, Protocol, Sequence, runtime_checkable
 
-from kitgen.errors import OptionError
+from kitgen.errors import GameDataError, OptionError
 
 TERMINAL = -1    # current_player() of a finished game
 CAP = "cap"      # how a game stopped by the simulator's round cap ended (not an end the rules know)
@@ -210,6 +211,29 @@ def on_off(raw: Any) -> bool | None:
         return raw
     text = str(raw).strip().lower()
     return True if text in ON else False if text in OFF else None
+
+
+_WHOLE = re.compile(r"\+?[0-9]+")     # int() would also take '١٢' and '1_000'
+
+
+def setting_error(error: type, where: str, message: str) -> Exception:
+    """``message`` as the error of a setting: a :class:`GameDataError` of game.toml's file ``where``, or an
+    :class:`OptionError` of the option ``where``."""
+    return error(message, file=where) if error is GameDataError else error(where, message)
+
+
+def whole_setting(name: str, raw: Any, low: int, high: int, where: str, error: type = OptionError) -> int:
+    """``raw`` (an int, or text of the digits 0-9 with an optional +) as a whole number from ``low`` to
+    ``high``; anything else is an ``error`` (OptionError or GameDataError) naming ``where`` and ``name``.
+    Text longer than ``high`` is refused before it is read as a number."""
+    text = str(raw).strip()
+    if isinstance(raw, bool) or not (isinstance(raw, int) or _WHOLE.fullmatch(text)) \
+            or len(text.lstrip("+-0")) > len(str(high)) or not low <= int(text) <= high:
+        message = f"{name} takes a whole number from {low} to {high}, not {raw!r}"
+        if any(c.isdigit() and not c.isascii() for c in text):
+            message += " (written with the digits 0-9)"
+        raise setting_error(error, where, message)
+    return int(text)
 
 
 def split_settings(items: Sequence[str], option: str, accepted: Sequence[str] = ()) -> dict[str, str]:

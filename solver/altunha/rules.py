@@ -53,10 +53,10 @@ from typing import Any, NamedTuple, Sequence, get_type_hints
 
 from kitgen.errors import GameDataError, OptionError
 from solver.altunha.cards import FEED, GOD, Deck, Kind, game_data, load_deck
+from solver.engine import whole_setting
 
 BUILT, DECLINED, UNABLE, FAMINE = "built", "declined_to_build", "unable_to_build", "famine"
 DIGITS = re.compile(r"[0-9]+")  # str.isdigit also accepts digits such as '³'
-WHOLE = re.compile(r"\+?[0-9]+")  # what whole_number reads: int() would also take '١٢' and '1_000'
 
 
 # --- the rule set --------------------------------------------------------------------------
@@ -236,20 +236,7 @@ _FALSE = ("false", "off", "no", "0")
 
 def _number(name: str, raw: Any, where: str, error=OptionError) -> int:
     low, high, _ = NUMBERS[name]
-    return whole_number(name, raw, low, high, where, error)
-
-
-def whole_number(name: str, raw: Any, low: int, high: int, where: str, error=OptionError) -> int:
-    """``raw`` (an int, or text of the digits 0-9 with an optional +) as a whole number from ``low`` to
-    ``high``; anything else is an ``error`` (OptionError or GameDataError) naming ``where`` and ``name``."""
-    text = str(raw).strip()
-    if isinstance(raw, bool) or not (isinstance(raw, int) or WHOLE.fullmatch(text)) \
-            or len(text.lstrip("+-0")) > 6 or not low <= int(text) <= high:
-        message = f"{name} takes a whole number from {low} to {high}, not {raw!r}"
-        if any(c.isdigit() and not c.isascii() for c in text):
-            message += " (written with the digits 0-9)"
-        raise error(message, file=where) if error is GameDataError else error(where, message)
-    return int(text)
+    return whole_setting(name, raw, low, high, where, error)
 
 
 def parse_value(rules: Rules, name: str, raw: Any, where: str) -> Any:

@@ -13,14 +13,13 @@ the list the engine plays.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from kitgen.data.rulings import parse_rulings, value_text
 from kitgen.errors import GameDataError, OptionError
 from solver.ancestral.deck import REFERENCE, Deck, deck_from_game
-from solver.engine import on_off
+from solver.engine import on_off, setting_error, whole_setting
 
 ENGINE_KEY, ENGINE = "engine", "ancestral"   # game.toml [rules] engine = "ancestral"
 
@@ -50,7 +49,6 @@ SWITCHES: tuple[str, ...] = ("pass_allowed", "protect_many", "leaf_reshuffle")
 RULINGS: tuple[str, ...] = (*CHOICES, *SWITCHES)
 SETTINGS: tuple[str, ...] = (*NUMBERS, DAMAGE, *SIMULATION, *RULINGS)   # what --set may change (and count.<card>)
 COUNT_PREFIX, MAX_COUNT = "count.", 1000
-_WHOLE = re.compile(r"\+?[0-9]{1,7}")
 
 
 @dataclass(frozen=True)
@@ -157,35 +155,24 @@ def _options(name: str) -> tuple[str, ...]:
     return ("true", "false") if name in SWITCHES else CHOICES[name]
 
 
-def _error(error, where: str, message: str):
-    return error(message, file=where) if error is GameDataError else error(where, message)
-
-
-def _whole(name: str, raw: Any, low: int, high: int, where: str, error) -> int:
-    text = str(raw).strip()
-    if isinstance(raw, bool) or not (isinstance(raw, int) or _WHOLE.fullmatch(text)) or not low <= int(text) <= high:
-        raise _error(error, where, f"{name} takes a whole number from {low} to {high}, not {raw!r}")
-    return int(text)
-
-
 def _value(name: str, raw: Any, where: str, error=OptionError) -> Any:
     """One setting, checked and converted: a number, the damage list, on/off or a ruling's option."""
     if name in NUMBERS or name in SIMULATION:
         low, high, _ = NUMBERS.get(name) or SIMULATION[name]
-        return _whole(name, raw, low, high, where, error)
+        return whole_setting(name, raw, low, high, where, error)
     if name == DAMAGE:
         items = raw if isinstance(raw, (list, tuple)) else str(raw).strip().strip("[]").split(",")
         if not 1 <= len(items) <= MAX_WINDS:
-            raise _error(error, where, f"damage takes 1 to {MAX_WINDS} numbers of leaves, for 1, 2, 3... winds, "
+            raise setting_error(error, where, f"damage takes 1 to {MAX_WINDS} numbers of leaves, for 1, 2, 3... winds, "
                                        f"e.g. 1,3,5; not {raw!r}")
-        return tuple(_whole("each damage", item, 0, MAX_DAMAGE, where, error) for item in items)
+        return tuple(whole_setting("each damage", item, 0, MAX_DAMAGE, where, error) for item in items)
     if name in SWITCHES:
         if on_off(raw) is None:
-            raise _error(error, where, f"{name} takes on or off, not {raw!r}")
+            raise setting_error(error, where, f"{name} takes on or off, not {raw!r}")
         return on_off(raw)
     text = value_text(raw) if isinstance(raw, bool) else str(raw).strip().lower()
     if text not in CHOICES[name]:
-        raise _error(error, where, f"{name} takes one of {', '.join(CHOICES[name])}, not {raw!r}")
+        raise setting_error(error, where, f"{name} takes one of {', '.join(CHOICES[name])}, not {raw!r}")
     return text
 
 
@@ -201,7 +188,7 @@ def with_settings(rules: Rules, settings: Mapping[str, Any], option: str = "--se
             if kind is None:
                 raise OptionError(option, f"no card named {text[len(COUNT_PREFIX):]!r} for count.<card> (cards: "
                                           f"{', '.join(rules.deck.names)})")
-            counts[kind] = _whole(COUNT_PREFIX + rules.deck.names[kind], raw, 0, MAX_COUNT, option, OptionError)
+            counts[kind] = whole_setting(COUNT_PREFIX + rules.deck.names[kind], raw, 0, MAX_COUNT, option, OptionError)
             if counts[kind] != rules.deck.counts[kind]:
                 recounted.append(COUNT_PREFIX + rules.deck.names[kind])
             continue
@@ -219,10 +206,10 @@ def with_settings(rules: Rules, settings: Mapping[str, Any], option: str = "--se
 def _checked(rules: Rules, where: str, error) -> Rules:
     """Rules whose numbers fit together: an attack's winds can be played, hands can be dealt."""
     if rules.damage_by == "kinds" and len(rules.damage) > len(rules.deck.winds):
-        raise _error(error, where, f"damage lists {len(rules.damage)} numbers, but the deck has only "
+        raise setting_error(error, where, f"damage lists {len(rules.damage)} numbers, but the deck has only "
                                    f"{len(rules.deck.winds)} kinds of wind for an attack of different kinds")
     if max_players(rules) < rules.players_min:
-        raise _error(error, where, f"the deck cannot deal {rules.players_min} hands of {rules.hand_size} cards")
+        raise setting_error(error, where, f"the deck cannot deal {rules.players_min} hands of {rules.hand_size} cards")
     return rules
 
 

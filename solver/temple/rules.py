@@ -15,14 +15,13 @@ level (1..levels); cards of one kind are identical.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kitgen.data.rulings import Ruling, parse_rulings, value_text
 from kitgen.errors import GameDataError, OptionError
-from solver.engine import on_off
+from solver.engine import on_off, whole_setting
 
 JEWEL = 0                   # the kind of a jewel card; construction cards are their level, 1..levels
 CONSTRUCTION, JEWEL_TYPE = "construction", "jewel"   # the card types of cards.csv the engine plays
@@ -56,7 +55,6 @@ RULINGS: dict[str, tuple[str, ...] | type] = {
     "ties": ("jewels", "shared"),
 }
 SETTINGS: tuple[str, ...] = (*NUMBERS, *RULINGS, ROUND_CAP)
-_WHOLE = re.compile(r"\+?[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -138,7 +136,7 @@ def rules_of_game(game) -> Rules:
         if key not in NUMBERS:
             raise GameDataError(f"[rules]: unknown rule {key!r}; the rules engine reads {', '.join(NUMBERS)}",
                                 file=where)
-        values[key] = _whole(key, raw, *NUMBERS[key][:2], f"{where} [rules]", GameDataError)
+        values[key] = whole_setting(key, raw, *NUMBERS[key][:2], f"{where} [rules]", GameDataError)
     missing = [k for k in NUMBERS if k not in values]
     if missing:
         raise GameDataError(f"[rules] lacks {missing[0]!r} ({NUMBERS[missing[0]][2]})", file=where)
@@ -166,7 +164,7 @@ def rules_of_game(game) -> Rules:
     unknown = sorted(set(table) - {ROUND_CAP})
     if unknown:
         raise GameDataError(f"[simulation]: unknown key {unknown[0]!r} (accepted: {ROUND_CAP})", file=where)
-    cap = _whole(ROUND_CAP, table.get(ROUND_CAP, 200), 1, MAX_CAP, f"{where} [simulation]", GameDataError)
+    cap = whole_setting(ROUND_CAP, table.get(ROUND_CAP, 200), 1, MAX_CAP, f"{where} [simulation]", GameDataError)
     return Rules(**values, counts=counts, names=names, round_cap=cap, players_min=game.players_min,
                  players_max=game.players_max, rulings=rulings)
 
@@ -202,15 +200,6 @@ def _deck(game, where: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
     return counts, names
 
 
-def _whole(name: str, raw: Any, low: int, high: int, where: str, error=OptionError) -> int:
-    text = str(raw).strip()
-    if isinstance(raw, bool) or not (isinstance(raw, int) or _WHOLE.fullmatch(text)) \
-            or len(text.lstrip("+-0")) > 6 or not low <= int(text) <= high:
-        message = f"{name} takes a whole number from {low} to {high}, not {raw!r}"
-        raise error(message, file=where) if error is GameDataError else error(where, message)
-    return int(text)
-
-
 def options_of(name: str) -> tuple[str, ...]:
     """The values a ruling accepts, as text."""
     options = RULINGS[name]
@@ -234,16 +223,16 @@ def with_settings(rules: Rules, settings: dict[str, Any], option: str = "--set")
             if kind is None:
                 raise OptionError(option, f"no card named {name[len(COUNT_PREFIX):]!r} for count.<card> "
                                           f"(cards: {', '.join(rules.names[:rules.levels + 1])})")
-            counts[kind] = _whole(COUNT_PREFIX + rules.names[kind], raw, 0, MAX_COUNT, option)
+            counts[kind] = whole_setting(COUNT_PREFIX + rules.names[kind], raw, 0, MAX_COUNT, option)
             changed.append(COUNT_PREFIX + rules.names[kind])
             continue
         if name in NUMBERS:
             low, high, _ = NUMBERS[name]
             if name == "levels":
                 high = rules.top_level
-            changes[name] = _whole(name, raw, low, high, option)
+            changes[name] = whole_setting(name, raw, low, high, option)
         elif name == ROUND_CAP:
-            changes[name] = _whole(name, raw, 1, MAX_CAP, option)
+            changes[name] = whole_setting(name, raw, 1, MAX_CAP, option)
         elif name in RULINGS:
             changes[name] = _ruling_value(name, raw, option)
         else:

@@ -17,7 +17,8 @@ from typing import Any
 
 from kitgen.errors import GameDataError, OptionError
 from solver.altunha.cards import Deck, deck_from_game, fold
-from solver.altunha.rules import SETTINGS, Rules, whole_number, with_settings
+from solver.altunha.rules import SETTINGS, Rules, with_settings
+from solver.engine import whole_setting
 
 COUNT_PREFIX, AMOUNT_PREFIX = "count.", "amount."
 ROUND_CAP = "round_cap"
@@ -102,14 +103,14 @@ def with_settings_of(setup: Setup, settings: dict[str, Any], where: str = "--set
         key = key.strip()
         if key.startswith(COUNT_PREFIX):
             name = _card(setup.deck, key, COUNT_PREFIX, where)
-            counts[name] = whole_number(COUNT_PREFIX + name, raw, 0, MAX_COUNT, where)
+            counts[name] = whole_setting(COUNT_PREFIX + name, raw, 0, MAX_COUNT, where)
             changed.append(COUNT_PREFIX + name)
         elif key.startswith(AMOUNT_PREFIX):
             name = _card(setup.deck, key, AMOUNT_PREFIX, where)
-            amounts[name] = whole_number(AMOUNT_PREFIX + name, raw, 0, MAX_COUNT, where)
+            amounts[name] = whole_setting(AMOUNT_PREFIX + name, raw, 0, MAX_COUNT, where)
             changed.append(AMOUNT_PREFIX + name)
         elif key == ROUND_CAP:
-            cap = whole_number(ROUND_CAP, raw, 1, MAX_CAP, where)
+            cap = whole_setting(ROUND_CAP, raw, 1, MAX_CAP, where)
             changed.append(key)
         elif key.replace("-", "_") in SETTINGS:
             rule_settings[key.replace("-", "_")] = raw
