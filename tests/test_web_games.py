@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from kitgen.web.app import create_app
-from tests.conftest import WINDOW, run, serving
+from tests.conftest import run, serving
 from tests.test_web_browser import PHONE, screenshot
 
 TEMPLE, ANCESTRAL = "temple-of-inscriptions", "ancestral"
@@ -52,20 +52,17 @@ def server():
 
 
 @pytest.fixture
-def page(browser_tab):
-    """The suite's shared tab, at a phone's width; any script error on the page fails the test."""
+def page(page):
+    """The suite's shared tab (conftest's page), at a phone's width; any script error fails the test."""
     errors = []
 
     def failed(error):
         errors.append(str(error))
 
-    browser_tab.set_viewport_size(PHONE)
-    browser_tab.on("pageerror", failed)
-    yield browser_tab
-    browser_tab.remove_listener("pageerror", failed)
-    browser_tab.unroute_all(behavior="ignoreErrors")
-    browser_tab.goto("about:blank")                 # its event streams end, its scripts stop
-    browser_tab.set_viewport_size(WINDOW)
+    page.set_viewport_size(PHONE)
+    page.on("pageerror", failed)
+    yield page
+    page.remove_listener("pageerror", failed)
     assert errors == []
 
 
