@@ -210,7 +210,7 @@ def test_set_up_is_two_commands_and_the_second_installs_what_the_tests_need(read
     assert sorted(run - set(programs)) == [], "have .ci/run install these programs the tests run when they are missing"
     install = next(i for i, line in enumerate(script) if line.startswith('"${as_root[@]}" env DEBIAN_FRONTEND'))
     tests = script.index('pytest "$@"')
-    packages = next(i for i, line in enumerate(script) if line.startswith("python -m pip install -q uv"))
+    packages = next(i for i, line in enumerate(script) if line.startswith("{ python -m uv --version"))
     assert '-e ".[test]"' in script[packages] and script[packages + 1] == '|| python -m pip install -q -e ".[test]"'
     assert install < packages < tests == len(script) - 1
 
