@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import fcntl
+import gc
 import json
 import os
 import shutil
@@ -52,6 +53,13 @@ LONGEST_FIRST = ("test_web_browser.py", "test_web_games.py", "test_xlsx_bounds.p
 def pytest_collection_modifyitems(items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))     # stable: each module keeps its order
+
+
+def pytest_collection_finish(session):
+    """What collecting imported (every test module, kitgen, OR-Tools, hypothesis...: about a million
+    objects) lives to the end of the run: the garbage collector stops walking it at every full
+    collection, and at the end of the run, where pytest collects five times over."""
+    gc.freeze()
 
 
 def run(*args: str):
