@@ -44,11 +44,18 @@ def test_records_come_back_in_game_order():
 
 
 def run(settings, games=150, policies=POLICIES, players=4):
-    """The summary of a run, with Altun Ha's own figures beside the generic ones."""
-    spec = Spec(with_settings_of(RULES, settings), players, policies, 21)
-    summary = summarize(run_games(spec, games, workers=1), spec)
-    return {**summary, **summary["engine_report"]["figures"],
-            "findings": summary["findings"] + summary["engine_report"]["findings"]}
+    """The summary of a run, with Altun Ha's own figures beside the generic ones (read, never changed:
+    tests asking for the same run share one)."""
+    key = (tuple(sorted(settings.items())), games, tuple(policies), players)
+    if key not in _RUNS:
+        spec = Spec(with_settings_of(RULES, settings), players, policies, 21)
+        summary = summarize(run_games(spec, games, workers=1), spec)
+        _RUNS[key] = {**summary, **summary["engine_report"]["figures"],
+                      "findings": summary["findings"] + summary["engine_report"]["findings"]}
+    return _RUNS[key]
+
+
+_RUNS: dict = {}
 
 
 def test_no_jade_in_the_deck_means_jade_is_never_played():
