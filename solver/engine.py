@@ -172,6 +172,17 @@ class Engine(Protocol):
 
 # --- helpers shared by engines and the generic tools ---------------------------------------
 
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent generator in ``rng``'s state, for a state's ``clone()``.
+
+    ``random.Random()`` would first seed itself from the system's entropy, which costs more than the copy:
+    a playout clones a state thousands of times.  ``setstate`` sets the whole state (and ``gauss_next``).
+    """
+    other = random.Random.__new__(random.Random)
+    other.setstate(rng.getstate())
+    return other
+
+
 def fields_of(engine: Any, rules: Any = None) -> list[dict]:
     """The engine's position fields.  An engine whose fields follow its rules (its cards' names, the
     players its deck deals) declares ``position_fields(rules=None)`` and is given the question's rules."""

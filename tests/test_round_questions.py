@@ -79,6 +79,12 @@ def endings(draw):
     return scores, king, calendar
 
 
+# the rules under each combination of the end's rulings, read once for every example
+END_RULES = {(end_tie, negative, deck_ends): ENGINE.question_rules(
+    GAME, {"end_tie": end_tie, "negative_scores": negative, "empty_deck_ends": deck_ends}, "--rule")
+    for end_tie, negative, deck_ends in product(("shared", "turn_order"), ("true", "false"), ("true", "false"))}
+
+
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=HALF)
 @given(endings())
 def test_the_end_of_the_game_under_every_ruling_is_the_references(question):
@@ -86,8 +92,7 @@ def test_the_end_of_the_game_under_every_ruling_is_the_references(question):
     for end_tie, negative, deck_ends in product(("shared", "turn_order"), ("true", "false"), ("true", "false")):
         if king == 0 and deck_ends == "false":
             continue
-        rules = ENGINE.question_rules(GAME, {"end_tie": end_tie, "negative_scores": negative,
-                                             "empty_deck_ends": deck_ends}, "--rule")
+        rules = END_RULES[end_tie, negative, deck_ends]
         answer = ask({"question": "end", "scores": scores, "king": king, "calendar": calendar}, rules)
         expected = ref.game_winners(scores, king - 1 if king else None, calendar - 1, rules.rules.famine_penalty,
                                     negative == "true", end_tie)

@@ -98,6 +98,7 @@ class Deck:
         object.__setattr__(self, "_by_fold", {fold(c.name): c for c in self.cards})
         object.__setattr__(self, "_by_name", {c.name: c for c in self.cards})
         object.__setattr__(self, "_kind", {c.name: c.kind for c in self.cards})   # asked for every card of every plan
+        object.__setattr__(self, "_order", {c.name: c.order for c in self.cards})  # and its place in deck order
 
     def lookup(self, name: str) -> CardInfo | None:
         """The card called ``name`` (any case, accents optional), or None."""
@@ -142,7 +143,7 @@ class Deck:
         return self._kind[name]
 
     def sort_key(self, name: str) -> int:
-        return self[name].order
+        return self._order[name]
 
     def changed(self, counts: dict[str, int] | None = None, amounts: dict[str, int] | None = None) -> "Deck":
         """The deck with some counts or effect amounts changed (keys are exact card names)."""

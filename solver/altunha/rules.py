@@ -130,8 +130,17 @@ class Rules:
         return _rules_of_game(game)
 
     def with_options(self, **changes) -> "Rules":
-        """These rules with some fields changed (unchecked; see :func:`with_settings`)."""
-        return replace(self, **changes)
+        """These rules with some fields changed (unchecked; see :func:`with_settings`).
+
+        The same as ``dataclasses.replace`` (which still reports an unknown field), at a fraction of its
+        cost: a round's answer asks for the rules under every combination of its rulings."""
+        if not changes.keys() <= FIELD_TYPES.keys():
+            return replace(self, **changes)
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.__dict__.update(changes)
+        other.__post_init__()
+        return other
 
     def as_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in (*NUMBERS, *RULINGS)}
@@ -560,9 +569,10 @@ def check_preference(preference: str, option: str = "--prefer") -> str:
 def plan_key(plan: TurnPlan, deck: Deck | None = None, preference: str = DEFAULT_PREFERENCE) -> PlanKey:
     """The order key of a plan (smaller is better) under a preference among plays of equal points."""
     deck = deck or load_deck()
-    kinds = [deck.kind_of(name) for name in plan.farm]
-    costs = [farm_cost(k, deck.max_value) for k in kinds]
-    gods = [int(deck.kind_of(p.card) == GOD) for p in plan.build]
+    kind_of, top = deck._kind, deck.max_value
+    kinds = [kind_of[name] for name in plan.farm]
+    costs = [farm_cost(k, top) for k in kinds]
+    gods = [int(kind_of[p.card] == GOD) for p in plan.build]
     keep = preference == KEEP_MAIZE_GODS
     return PlanKey(
         famine=int(plan.outcome == FAMINE), points=-plan.points,
@@ -736,9 +746,13 @@ def plan_from_kinds(hand: Sequence[str], farm: Sequence[Kind], build: Sequence[t
     """
     deck = deck or load_deck()
     pools: dict[Kind, list[str]] = {}
-    for name in sorted(hand, key=deck.sort_key):
-        pools.setdefault(deck.kind_of(name), []).append(name)
+    kind_of = deck._kind          # plans are named by the thousand: look the maps up directly
+    for name in sorted(hand, key=deck._order.__getitem__):
+        pools.setdefault(kind_of[name], []).append(name)
     taken = {kind: iter(names) for kind, names in pools.items()}
-    farm_names = tuple(next(taken[k]) for k in sorted(farm, key=lambda k: farm_cost(k, deck.max_value)))
+    if len(farm) > 1:
+        top = deck.max_value
+        farm = sorted(farm, key=lambda k: farm_cost(k, top))
+    farm_names = tuple(next(taken[k]) for k in farm)
     placements = tuple(CardPlacement(next(taken[k]), value, temple) for k, value, temple in build)
     return TurnPlan(outcome, points, farm_names, placements)

@@ -51,7 +51,7 @@ from solver.ancestral.moves import (
     turn_actions,
     turn_problem,
 )
-from solver.engine import TERMINAL, IllegalMove
+from solver.engine import TERMINAL, IllegalMove, copy_rng
 from solver.ancestral.rules import Rules, circulating
 
 ENDS = ("offerings", "cap")   # "cap": stopped by the simulator's safeguard, not by the rules
@@ -170,9 +170,7 @@ class State:
     def clone(self) -> "State":
         new = State.__new__(State)
         new.rules, new.table, new.players, new.cards = self.rules, self.table, self.players, self.cards
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        new.rng = rng
+        new.rng = copy_rng(self.rng)
         new.hands = [list(h) for h in self.hands]
         new.deck, new.discard, new.seen = list(self.deck), list(self.discard), list(self.seen)
         new.leaves = [list(x) for x in self.leaves]

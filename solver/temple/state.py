@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from typing import Hashable
 
-from solver.engine import TERMINAL, IllegalMove, shares_of
+from solver.engine import TERMINAL, IllegalMove, copy_rng, shares_of
 from solver.temple.rules import JEWEL, Rules
 
 SWAP, SUMMON, SET, OVER = "swap", "summon", "set", "over"
@@ -436,9 +436,7 @@ class TempleState:
     def clone(self) -> "TempleState":
         other = TempleState.__new__(TempleState)
         other.__dict__.update(self.__dict__)
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        other.rng = rng
+        other.rng = copy_rng(self.rng)
         other.hands = [list(h) for h in self.hands]
         other.known = [list(h) for h in self.known]
         other.zone = list(self.zone)

@@ -566,8 +566,7 @@ class Game:
         """An independent copy (the deck table and rules shared, every changing part copied)."""
         g = object.__new__(Game)
         g.__dict__.update(self.__dict__)
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
+        g.rng = engine_protocol.copy_rng(self.rng)
         g.deck, g.discard = list(self.deck), list(self.discard)
         g.hands = [list(h) for h in self.hands]
         g._temples = [list(t) for t in self._temples]
