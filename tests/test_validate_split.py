@@ -34,8 +34,12 @@ def recording(self, func, *args):
     forked.append(self.process is not None)
 
 workers.Beside.__init__ = recording
-result = CliRunner().invoke(cli, ["validate", sys.argv[1]])
-print(json.dumps({"exit_code": result.exit_code, "output": result.output, "forked": forked}))
+results = []
+for folder in sys.argv[1:]:
+    forked.clear()
+    result = CliRunner().invoke(cli, ["validate", folder])
+    results.append({"exit_code": result.exit_code, "output": result.output, "forked": list(forked)})
+print(json.dumps(results))
 """
 
 ROWS = 400
@@ -63,13 +67,20 @@ def _deck(tmp_path, broken: bool):
     return folder
 
 
-@pytest.mark.parametrize("broken", [True, False])
-def test_a_split_check_gives_the_lines_of_one_process(tmp_path, monkeypatch, broken):
-    folder = _deck(tmp_path, broken)
-    process = subprocess.run([sys.executable, "-c", SCRIPT, str(folder)], capture_output=True, text=True,
-                             cwd=REPO, timeout=120)
+@pytest.fixture(scope="module")
+def split_runs(tmp_path_factory) -> dict[bool, tuple]:
+    """Each deck (broken or not) and what validate said of it with the check split: both decks checked in
+    one fresh process, one after the other."""
+    folders = {broken: _deck(tmp_path_factory.mktemp(f"deck-{broken}"), broken) for broken in (True, False)}
+    process = subprocess.run([sys.executable, "-c", SCRIPT, *(str(f) for f in folders.values())],
+                             capture_output=True, text=True, cwd=REPO, timeout=120)
     assert process.returncode == 0, process.stderr
-    split = json.loads(process.stdout)
+    return {broken: (folder, split) for (broken, folder), split in zip(folders.items(), json.loads(process.stdout))}
+
+
+@pytest.mark.parametrize("broken", [True, False])
+def test_a_split_check_gives_the_lines_of_one_process(split_runs, monkeypatch, broken):
+    folder, split = split_runs[broken]
     assert split["forked"] == [True]
     monkeypatch.setattr(card_checks, "SPLIT_FROM", 10 ** 9)
     alone = run("validate", folder)

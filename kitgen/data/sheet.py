@@ -129,8 +129,7 @@ def _csv_rows(text: str, delimiter: str, where: str) -> list[tuple[int, list[str
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: list[tuple[int, list[str]]] = []
     try:
-        for number, record in enumerate(reader, start=1):
-            rows.append((number, record))
+        rows.extend(enumerate(reader, start=1))        # keeps the records read before a malformed one
     except csv.Error as exc:
         hint = "; a quoted field is never closed" if "end of data" in str(exc) else ""
         raise GameDataError(f"malformed CSV: {exc}{hint}", file=where, row=len(rows) + 1) from None
@@ -151,7 +150,8 @@ def _sheet(file: str, kind: str, rows: list[tuple[int, list[str]]], problems: Pr
            fields_may_spill: bool, bad_rows: set[int] = frozenset(), header: int | bool | None = None) -> Sheet:
     """Header and records from raw rows: blank rows dropped, cells beyond the header checked,
     ``bad_rows`` (reported apart) left out."""
-    rows = [(n, [_nfc(c) for c in cells]) for n, cells in rows if any(c.strip() for c in cells) and not _comment(cells)]
+    rows = [(n, list(cells) if "".join(cells).isascii() else [_nfc(c) for c in cells])
+            for n, cells in rows if "".join(cells).strip() and not _comment(cells)]      # one join, not a call a cell
     if not rows:
         raise GameDataError("empty sheet; its first row must name the columns (name, and type, count, "
                             "text... as you like)", file=file)
@@ -169,6 +169,7 @@ def _sheet(file: str, kind: str, rows: list[tuple[int, list[str]]], problems: Pr
         body = rows[at + 1:]
     columns = Columns(names, lettered=choice.row is None)
     records, spilled = [], set()
+    unnamed = [i for i, name in enumerate(names) if not name]
     for number, cells in body:
         if number in bad_rows:
             continue
@@ -179,10 +180,10 @@ def _sheet(file: str, kind: str, rows: list[tuple[int, list[str]]], problems: Pr
             problems.add(GameDataError(f"{len(cells)} fields but the header names {width} columns "
                                        f"({sep} inside a value needs quotes)", file=file, row=number))
             continue
-        spilled.update(extra)
-        for i in range(min(width, len(cells))):
-            if not names[i] and cells[i].strip():
-                spilled.add(i)
+        if extra:
+            spilled.update(extra)
+        if unnamed:
+            spilled.update(i for i in unnamed if i < len(cells) and cells[i].strip())
         records.append((number, tuple(cells[:width])))
     if not records and not problems.found and not bad_rows:
         raise GameDataError("no cards: add one row per kind of card below the header", file=file)
