@@ -40,7 +40,7 @@ def uncaptured(pattern: str) -> str:
 # no markup, entity, "]" (of "]]>"), line break (which would shift expat's line numbers) or control
 # character XML refuses; characters beyond ASCII are checked as UTF-8 where a run is decoded.
 PLAIN_TEXT = r'[^<&\]\r\n\x00-\x08\x0b\x0c\x0e-\x1f]*'
-_PLAIN_STRING = r'<si><t( xml:space="preserve")?>(' + PLAIN_TEXT + r')</t></si>'
+_PLAIN_STRING = r'<si(?:(/)>|><t( xml:space="preserve")?>(' + PLAIN_TEXT + r')</t></si>)'
 _STRINGS_RUN = re.compile(f"(?:{uncaptured(_PLAIN_STRING)})+".encode())
 _STRING = re.compile(_PLAIN_STRING)
 _BUILTIN = {"14", "15", "16", "17", "18", "19", "20", "21", "22", "45", "46", "47"}   # dates and durations
@@ -260,13 +260,14 @@ class Runs:
         self.pieces.append(piece)
         self.bytes += len(piece) if piece.isascii() else len(piece.encode("utf-8"))
 
-    def plain(self, text: str, preserve: bool) -> None:
-        """A whole string that is one plain <t> holding ``text`` (the fast paths), read as :meth:`begin`,
-        :meth:`start`, :meth:`text` and :meth:`end` read it."""
+    def plain(self, text: str, preserve: bool, empty: bool = False) -> None:
+        """A whole string that is one plain <t> holding ``text`` (or ``empty``, no <t>), as :meth:`begin`,
+        :meth:`start`, :meth:`text` and :meth:`end` read it (the fast paths)."""
         self.pieces, self.bytes, self.size = [], 0, len(text)
         if self.size > MAX_CELL_TEXT:
             raise self._too_long()
-        self._add(text, preserve)
+        if not empty:
+            self._add(text, preserve)
 
     def text(self, data: str) -> None:
         if self.t_name is not None:
@@ -357,18 +358,21 @@ class _SharedStrings:
         if text is None or self.depth >= MAX_DEPTH:
             return False
         items = _STRING.findall(text)
-        pieces = [t if preserve else t.strip(" \t\r\n") for preserve, t in items]
+        pieces = [t if preserve else t.strip(" \t\r\n") for _, preserve, t in items]
         sizes = list(map(len, pieces)) if text.isascii() else [len(p.encode("utf-8")) for p in pieces]
         total = self.total + sum(sizes)
         if (len(self.lengths) + len(items) > MAX_SHARED_STRINGS or total > MAX_SHARED_BYTES
-                or len(text) > MAX_CELL_TEXT and max(len(t) for _, t in items) > MAX_CELL_TEXT):
+                or len(text) > MAX_CELL_TEXT and max(len(t) for _, _, t in items) > MAX_CELL_TEXT):
             self._one_by_one(items)             # a bound is passed: the same error, at the same string
         self.total = total
         self.lengths.extend(sizes)
-        # as Runs.xml() writes a string of one piece, the pieces escaped at once (no piece holds a NUL)
-        self.pending.append('<si><t xml:space="preserve">'
-                            + escape_text("\0".join(pieces)).replace("\0", '</t></si><si><t xml:space="preserve">')
-                            + "</t></si>")
+        if "<si/>" in text:                     # as Runs.xml() writes an <si/>, and a string of one piece
+            self.pending += ["<si></si>" if empty else f'<si><t xml:space="preserve">{escape_text(piece)}</t></si>'
+                             for (empty, _, _), piece in zip(items, pieces)]
+        else:                                   # the same, the pieces escaped at once (none holds a NUL)
+            self.pending.append('<si><t xml:space="preserve">'
+                                + escape_text("\0".join(pieces)).replace("\0", '</t></si><si><t xml:space="preserve">')
+                                + "</t></si>")
         if len(self.pending) >= 4096:
             self.flush()
         return True
@@ -377,10 +381,10 @@ class _SharedStrings:
         """The strings of a run one by one, as expat and the handlers take them, up to the one that
         passes a bound (raised)."""
         string, lengths = self.string, self.lengths
-        for preserve, t in items:
+        for empty, preserve, t in items:
             if len(lengths) >= MAX_SHARED_STRINGS:
                 raise self._too_many()
-            string.plain(t, bool(preserve))
+            string.plain(t, bool(preserve), bool(empty))
             self.total += string.bytes
             if self.total > MAX_SHARED_BYTES:
                 raise self._too_much()
