@@ -11,10 +11,11 @@ the list of sheets, styles and shared strings; :mod:`~kitgen.data.xlsx_sheet`:
 the cells), following the XML as calamine does, and writes what it read into a
 small workbook of plain XML: the one sheet, each cell with a value under its
 reference, the shared strings and number formats it uses.  That workbook is all
-python-calamine reads, so everything it allocates was counted first.  The price is
-a Python call for each element of the XML: reading the 10,000-row sheet takes
-about 0.45 s of CPU where calamine alone took 0.1 s, some 0.35 s more on the 3 s
-of CPU that `kitgen validate` spends on that sheet.
+python-calamine reads, so everything it allocates was counted first.  Plain rows and
+shared strings, as spreadsheet programs write them, are read a run at a time at C speed
+(:class:`~kitgen.data.xlsx_zip.Fast`), the rest one element at a time by expat: a million cells
+of text take some 2.3 s of CPU where expat alone took 6 s, and calamine itself 1 s
+(benchmarks/bench_sheets.py).
 
 python-calamine gives each cell's saved value, so a formula that was never
 computed (a workbook written by a script rather than saved by a spreadsheet

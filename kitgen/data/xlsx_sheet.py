@@ -13,8 +13,8 @@ python-calamine reads, and notes formula cells without a saved value (a workbook
 program that does not compute formulas) or whose value is an error.
 
 The handlers are swapped as the parser enters and leaves ``<sheetData>`` and each cell, so each
-element costs one call that does only what its place needs: a sheet of 10,000 rows takes about
-0.3 s.
+element costs one call that does only what its place needs; runs of plain rows skip expat and
+are taken a run at a time (:meth:`Cells.fast`), with the same result.
 """
 
 from __future__ import annotations
