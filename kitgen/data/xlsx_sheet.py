@@ -42,18 +42,18 @@ _ROW = re.compile(r"[A-Za-z]*([0-9]+)")
 _NUMBER_TYPES = (None, "n", "s", "b", "e")        # types whose <v> the reader takes as it is written
 _OUTSIDE_TEXT = ("c", "row", "sheetData")
 
-# The plain form of rows and cells that the fast path takes (:meth:`Cells.fast`): a row numbered in
-# its r, with the attributes spreadsheet programs write, each at most once, in the order they write
-# them; cells named in their r (capitals, no leading zero), with a style and a type, empty, or
-# holding one <v>, or one <is><t>.
+# The plain form of rows and cells that the fast path takes (:meth:`Cells.fast`): a row, numbered
+# in its r or not, with the attributes spreadsheet programs write, each at most once, in the order
+# they write them; cells, named in their r (capitals, no leading zero) or not, with a style and a
+# type, empty, or holding one <v>, or one <is><t>.
 _ATTR = r'="[ !#-%\'-;=?-~]*"'                   # printable ASCII but " & < >
 _ROW_ATTRS = "".join(f"(?: {name}{_ATTR})?" for name in (
     "spans", "s", "customFormat", "ht", "hidden", "customHeight", "outlineLevel", "collapsed", "thickTop",
     "thickBot", "ph", "x14ac:dyDescent"))
-_PLAIN_CELL = (r'<c r="([A-Z]{1,3})([1-9][0-9]{0,6})"(?: s="([0-9]{1,9})")?(?: t="(s|n|b|e|str|inlineStr)")?'
+_PLAIN_CELL = (r'<c(?: r="([A-Z]{1,3})([1-9][0-9]{0,6})")?(?: s="([0-9]{1,9})")?(?: t="(s|n|b|e|str|inlineStr)")?'
                r'(?:(/>)|><v>(' + PLAIN_TEXT + r')</v></c>|><(is)><t( xml:space="preserve")?>(' + PLAIN_TEXT +
                r')</t></is></c>)')
-_PLAIN_ROW = rf'<row r="([1-9][0-9]{{0,6}})"{_ROW_ATTRS}(?:/>|>((?:{uncaptured(_PLAIN_CELL)})*)</row>)'
+_PLAIN_ROW = rf'<row(?: r="([1-9][0-9]{{0,6}})")?{_ROW_ATTRS}(?:/>|>((?:{uncaptured(_PLAIN_CELL)})*)</row>)'
 _ROWS_RUN = re.compile(f"(?:{uncaptured(_PLAIN_ROW)})+".encode())
 _FAST_ROW = re.compile(_PLAIN_ROW)
 # Rows whose every cell shows a shared string as a plain cell is written again (capitals, the index
@@ -175,7 +175,8 @@ class Cells:
         if _SHARED_ROWS.fullmatch(text) and self._shared_rows(text):
             return True
         for row in _FAST_ROW.finditer(text):
-            self.row = int(row.group(1)) - 1
+            if row.group(1):
+                self.row = int(row.group(1)) - 1
             cells = row.group(2)
             if cells and not self._plain_row(_FAST_CELL.findall(cells)):
                 for cell in _FAST_CELL.findall(cells):
@@ -209,16 +210,22 @@ class Cells:
         return True
 
     def _plain_row(self, cells: list[tuple]) -> bool:
-        """The cells of a row at once, where each is empty, a shared string or an inline string and
-        all are within bounds: what :meth:`_plain_cell` and :meth:`_close` do for each, with the
-        bounds checked once for the row (they only grow).  False, with nothing changed, otherwise."""
+        """The cells of a row at once, where all are within bounds: what :meth:`_plain_cell` and
+        :meth:`_close` do for each, with the bounds checked once for the row (they only grow).  False,
+        with nothing changed, where one passes a bound or holds a value that is not plain text."""
         strings, pending = self.strings, []
         count, size, far_row, far_col = self.count, self.text_bytes, self.far_row, self.far_col
-        runs, col = self.runs, self.col
-        for letters, digits, _style, kind, empty, v, inline, preserve, t in cells:
-            col = _COLUMNS.get(letters)
-            row = int(digits) - 1
-            if col is None or row >= MAX_ROWS:
+        runs, row, col = self.runs, self.row, self.col
+        for letters, digits, style, kind, empty, v, inline, preserve, t in cells:
+            if letters:
+                col = _COLUMNS.get(letters)
+                row = int(digits) - 1
+                if col is None:
+                    return False
+                ref = letters + digits
+            else:
+                ref = f"{_LETTERS[col]}{row + 1}" if col < MAX_COLUMNS else ""
+            if row >= MAX_ROWS or col >= MAX_COLUMNS:
                 return False
             if empty:
                 col += 1
@@ -227,16 +234,24 @@ class Cells:
                 if len(t) > MAX_CELL_TEXT:
                     return False
                 runs.plain(t, bool(preserve))
-                pending.append(f'<c r="{letters}{digits}" t="inlineStr"><is>{runs.xml()}</is></c>')
+                pending.append(f'<c r="{ref}" t="inlineStr"><is>{runs.xml()}</is></c>')
                 size += runs.bytes
             elif kind == "s":
                 index = int(v) if len(v) <= 9 and v.isdigit() and v.isascii() else 0
                 if v == "" or index >= len(strings):
                     return False
-                pending.append(f'<c r="{letters}{digits}" t="s"><v>{index}</v></c>')
+                pending.append(f'<c r="{ref}" t="s"><v>{index}</v></c>')
                 size += strings[index]
-            else:
+            elif kind == "inlineStr" or (kind != "str" and v == ""):
+                col += 1                        # a cell the reader takes as empty
+                continue
+            elif ">" in v:
                 return False
+            else:                               # a number (or a boolean, an error, a formula's text)
+                head = f' t="{kind}" s="{style}"' if kind and style else f' t="{kind}"' if kind else (
+                    f' s="{style}"' if style else "")
+                pending.append(f'<c r="{ref}"{head}><v>{v}</v></c>')
+                size += len(v) if v.isascii() else len(v.encode("utf-8"))
             count += 1
             if row > far_row:
                 far_row = row
@@ -254,7 +269,12 @@ class Cells:
     def _plain_cell(self, letters, digits, style, kind, empty, v, inline, preserve, t) -> None:
         """One plain cell, as :meth:`_start`, :meth:`_cell_start`, :meth:`_cell_text` and :meth:`_cell_end`
         take it."""
-        row, col = self._placed(letters + digits)
+        if letters:
+            row, col = self._placed(letters + digits)
+        else:
+            row, col = self.row, self.col
+            if row >= MAX_ROWS or col >= MAX_COLUMNS:
+                self._beyond(f"{column_letters(col)}{row + 1}")
         self.col = self.c_col = col
         self.c_row, self.c_kind, self.c_style = row, kind or None, style or None
         if not empty:
