@@ -45,13 +45,13 @@ _OUTSIDE_TEXT = ("c", "row", "sheetData")
 # The plain form of rows and cells that the fast path takes (:meth:`Cells.fast`): a row, numbered
 # in its r or not, with the attributes spreadsheet programs write, each at most once, in the order
 # they write them; cells, named in their r (capitals, no leading zero) or not, with a style and a
-# type, empty, or holding one <v>, or one <is><t>.
+# type, empty (<c/>, <c></c>), or holding one <v>, or one <is><t>.
 _ATTR = r'="[ !#-%\'-;=?-~]*"'                   # printable ASCII but " & < >
 _ROW_ATTRS = "".join(f"(?: {name}{_ATTR})?" for name in (
     "spans", "s", "customFormat", "ht", "hidden", "customHeight", "outlineLevel", "collapsed", "thickTop",
     "thickBot", "ph", "x14ac:dyDescent"))
 _PLAIN_CELL = (r'<c(?: r="([A-Z]{1,3})([1-9][0-9]{0,6})")?(?: s="([0-9]{1,9})")?(?: t="(s|n|b|e|str|inlineStr)")?'
-               r'(?:(/>)|><v>(' + PLAIN_TEXT + r')</v></c>|><(is)><t( xml:space="preserve")?>(' + PLAIN_TEXT +
+               r'(?:(/>|></c>)|><v>(' + PLAIN_TEXT + r')</v></c>|><(is)><t( xml:space="preserve")?>(' + PLAIN_TEXT +
                r')</t></is></c>)')
 _PLAIN_ROW = rf'<row(?: r="([1-9][0-9]{{0,6}})")?{_ROW_ATTRS}(?:/>|>((?:{uncaptured(_PLAIN_CELL)})*)</row>)'
 _ROWS_RUN = re.compile(f"(?:{uncaptured(_PLAIN_ROW)})+".encode())
