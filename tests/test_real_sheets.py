@@ -9,6 +9,7 @@ openpyxl) to know what to expect, and the kits with pdfplumber.
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import re
 import shutil
@@ -31,8 +32,9 @@ HEADERLESS = ("lcg-export.tsv", "minideck.csv")
 COUNT_0 = {"pycard-monsters.csv"}                                   # a row whose count is 0 is no card
 
 
+@functools.cache
 def sheet_rows(name: str) -> list[tuple[int, list[str]]]:
-    """(row number, cells) of every filled row, as the sheet's own reader gives them."""
+    """(row number, cells) of every filled row, as the sheet's own reader gives them (read once a module)."""
     path = SHEETS / name
     if path.suffix == ".xlsx":
         book = openpyxl.load_workbook(path, data_only=True)
@@ -49,8 +51,10 @@ def manifest(kit: Path) -> dict:
     return json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
 
 
+@functools.cache
 def card_texts(kit: Path) -> dict[int, str]:
-    """The text printed on each row's card (its first copy), read inside its trim box, spaces made one."""
+    """The text printed on each row's card (its first copy), read inside its trim box, spaces made one
+    (read once a module)."""
     out: dict[int, str] = {}
     with pdfplumber.open(kit / "cards.pdf") as doc:
         for card in manifest(kit)["cards"]:
@@ -63,7 +67,9 @@ def card_texts(kit: Path) -> dict[int, str]:
     return out
 
 
+@functools.cache
 def pdf_text(path: Path) -> list[str]:
+    """The text of each page (read once a module: the kits are built once)."""
     with pdfplumber.open(path) as doc:
         return [page.extract_text() or "" for page in doc.pages]
 

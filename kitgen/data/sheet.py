@@ -141,6 +141,11 @@ def _nfc(text: str) -> str:
     return text if text.isascii() or unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
 
 
+def _nfc_row(cells: list[str]) -> list[str]:
+    """A row's cells in one normal form (most rows are ASCII: looked at once)."""
+    return list(cells) if "".join(cells).isascii() else [_nfc(c) for c in cells]
+
+
 def _comment(cells: list[str]) -> bool:
     """A row whose only filled cell is the first, starting with '#': a comment or section title."""
     return cells[0].lstrip().startswith("#") and not any(c.strip() for c in cells[1:])
@@ -150,8 +155,7 @@ def _sheet(file: str, kind: str, rows: list[tuple[int, list[str]]], problems: Pr
            fields_may_spill: bool, bad_rows: set[int] = frozenset(), header: int | bool | None = None) -> Sheet:
     """Header and records from raw rows: blank rows dropped, cells beyond the header checked,
     ``bad_rows`` (reported apart) left out."""
-    rows = [(n, list(cells) if "".join(cells).isascii() else [_nfc(c) for c in cells])
-            for n, cells in rows if "".join(cells).strip() and not _comment(cells)]      # one join, not a call a cell
+    rows = [(n, _nfc_row(cells)) for n, cells in rows if "".join(cells).strip() and not _comment(cells)]
     if not rows:
         raise GameDataError("empty sheet; its first row must name the columns (name, and type, count, "
                             "text... as you like)", file=file)

@@ -11,10 +11,11 @@ the list of sheets, styles and shared strings; :mod:`~kitgen.data.xlsx_sheet`:
 the cells), following the XML as calamine does, and writes what it read into a
 small workbook of plain XML: the one sheet, each cell with a value under its
 reference, the shared strings and number formats it uses.  That workbook is all
-python-calamine reads, so everything it allocates was counted first.  The price is
-a Python call for each element of the XML: reading the 10,000-row sheet takes
-about 0.45 s of CPU where calamine alone took 0.1 s, some 0.35 s more on the 3 s
-of CPU that `kitgen validate` spends on that sheet.
+python-calamine reads, so everything it allocates was counted first.  Plain rows and
+shared strings, as spreadsheet programs write them, are read a run at a time at C speed
+(:class:`~kitgen.data.xlsx_zip.Fast`), the rest one element at a time by expat: a million cells
+of text take some 2.3 s of CPU where expat alone took 6 s, and calamine itself 1 s
+(benchmarks/bench_sheets.py).
 
 python-calamine gives each cell's saved value, so a formula that was never
 computed (a workbook written by a script rather than saved by a spreadsheet
@@ -28,7 +29,7 @@ import datetime as dt
 import io
 from dataclasses import dataclass
 
-from kitgen.data.xlsx_book import copy_shared_strings, copy_styles, read_book, write_book
+from kitgen.data.xlsx_book import Book, copy_shared_strings, copy_styles, read_book, write_book
 from kitgen.data.xlsx_sheet import Cells, FormulaProblems
 from kitgen.data.xlsx_zip import Parts, Rewritten
 from kitgen.errors import GameDataError
@@ -46,7 +47,16 @@ class XlsxSheet:
 
 def read_xlsx(data: bytes, where: str, sheet: str | None) -> XlsxSheet:
     """The sheet named ``sheet`` (or the first) of the workbook ``data``; ``where`` names it in messages."""
-    parts = Parts(data, where)
+    book, rewritten, formulas = rewrite(data, where, sheet)
+    return XlsxSheet(name=book.name, rows=_read_values(rewritten, where, book.name), formulas=formulas,
+                     sheets=book.sheets)
+
+
+def rewrite(data: bytes, where: str, sheet: str | None, fast: bool = True) -> tuple[Book, bytes, FormulaProblems]:
+    """The workbook python-calamine is given for the sheet ``sheet`` of ``data``, read within bounds
+    (``fast``: plain runs of rows and shared strings taken at once, see :class:`~kitgen.data.xlsx_zip.Fast`;
+    the workbook is the same either way)."""
+    parts = Parts(data, where, fast)
     book = read_book(parts, sheet)
     with Rewritten() as out:
         write_book(out, book)
@@ -62,9 +72,7 @@ def read_xlsx(data: bytes, where: str, sheet: str | None) -> XlsxSheet:
             raise GameDataError(f"sheet {book.name!r} is not a sheet of cells (a chart?); name another one "
                                 "as data = \"file.xlsx#Sheet\" in game.toml", file=where)
         rewritten = out.getvalue()
-    del strings, parts
-    return XlsxSheet(name=book.name, rows=_read_values(rewritten, where, book.name), formulas=cells.formulas,
-                     sheets=book.sheets)
+    return book, rewritten, cells.formulas
 
 
 def _read_values(data: bytes, where: str, name: str) -> list[tuple[int, list[str]]]:

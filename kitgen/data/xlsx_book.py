@@ -13,6 +13,7 @@ text longer than :data:`MAX_CELL_TEXT`.
 from __future__ import annotations
 
 import posixpath
+import re
 from array import array
 from dataclasses import dataclass
 
@@ -28,6 +29,20 @@ MAX_SHARED_BYTES = 64 * 2**20        # their text, in UTF-8
 MAX_CELL_TEXT = 1_000_000            # characters of one cell's text (a spreadsheet program allows 32,767)
 
 WORKBOOK = "xl/workbook.xml"
+
+
+def uncaptured(pattern: str) -> str:
+    """``pattern`` with its groups made non-capturing (a run of items is matched whole, then item by item)."""
+    return re.sub(r"\((?!\?)", "(?:", pattern)
+
+
+# The text of a <t>, <v> in the plain form the fast paths take (:class:`~kitgen.data.xlsx_zip.Fast`):
+# no markup, entity, "]" (of "]]>"), line break (which would shift expat's line numbers) or control
+# character XML refuses; characters beyond ASCII are checked as UTF-8 where a run is decoded.
+PLAIN_TEXT = r'[^<&\]\r\n\x00-\x08\x0b\x0c\x0e-\x1f]*'
+_PLAIN_STRING = r'<si(?:(/)>|><t( xml:space="preserve")?>(' + PLAIN_TEXT + r')</t></si>)'
+_STRINGS_RUN = re.compile(f"(?:{uncaptured(_PLAIN_STRING)})+".encode())
+_STRING = re.compile(_PLAIN_STRING)
 _BUILTIN = {"14", "15", "16", "17", "18", "19", "20", "21", "22", "45", "46", "47"}   # dates and durations
 
 
@@ -234,22 +249,36 @@ class Runs:
             return
         self.depth -= 1
         if name == self.t_name:
-            piece = "".join(self.piece)
-            if not self.preserve:
-                piece = piece.strip(" \t\r\n")
-            self.pieces.append(piece)
-            self.bytes += len(piece) if piece.isascii() else len(piece.encode("utf-8"))
+            self._add("".join(self.piece), self.preserve)
             self.t_name = None
         elif local(name) == "rPh":
             self.phonetic = False
+
+    def _add(self, piece: str, preserve: bool) -> None:
+        if not preserve:
+            piece = piece.strip(" \t\r\n")
+        self.pieces.append(piece)
+        self.bytes += len(piece) if piece.isascii() else len(piece.encode("utf-8"))
+
+    def plain(self, text: str, preserve: bool, empty: bool = False) -> None:
+        """A whole string that is one plain <t> holding ``text`` (or ``empty``, no <t>), as :meth:`begin`,
+        :meth:`start`, :meth:`text` and :meth:`end` read it (the fast paths)."""
+        self.pieces, self.bytes, self.size = [], 0, len(text)
+        if self.size > MAX_CELL_TEXT:
+            raise self._too_long()
+        if not empty:
+            self._add(text, preserve)
 
     def text(self, data: str) -> None:
         if self.t_name is not None:
             self.size += len(data)
             if self.size > MAX_CELL_TEXT:
-                raise LimitError(f"a cell holds more than {MAX_CELL_TEXT:,} characters, the most kitgen reads (a "
-                                 "spreadsheet program allows 32,767)", file=self.where)
+                raise self._too_long()
             self.piece.append(data)
+
+    def _too_long(self) -> LimitError:
+        return LimitError(f"a cell holds more than {MAX_CELL_TEXT:,} characters, the most kitgen reads (a "
+                          "spreadsheet program allows 32,767)", file=self.where)
 
     def xml(self) -> str:
         """The string as <t> elements the reader puts together into the same text."""
@@ -289,8 +318,7 @@ class _SharedStrings:
         tag = LOCAL.get(name) or local(name)
         if self.state == "inside" and tag == "si":
             if len(self.lengths) >= MAX_SHARED_STRINGS:
-                raise LimitError(f"the workbook has more than {MAX_SHARED_STRINGS:,} shared strings (the different "
-                                 "texts of its cells), the most kitgen reads", file=self.where)
+                raise self._too_many()
             self.string.begin(name, tag)
             parser = self.parser
             parser.StartElementHandler, parser.EndElementHandler, parser.CharacterDataHandler = self._inside
@@ -308,8 +336,7 @@ class _SharedStrings:
         size = string.bytes
         self.total += size
         if self.total > MAX_SHARED_BYTES:
-            raise LimitError(f"the workbook's shared strings hold more than {MAX_SHARED_BYTES // 2**20} MB of "
-                             "text, the most kitgen reads", file=self.where)
+            raise self._too_much()
         self.lengths.append(size)
         self.pending.append(f"<si>{string.xml()}</si>")
         if len(self.pending) >= 4096:
@@ -317,7 +344,71 @@ class _SharedStrings:
         parser = self.parser
         parser.StartElementHandler, parser.EndElementHandler = self._outside
         parser.CharacterDataHandler = None
+        if string.name == "si":               # a plain </si> ended: the fast path may take what follows
+            self.fast_ready = parser.CurrentByteIndex + len(self.fast_end)
+
+    # --- the fast path: runs of <si><t>text</t></si>, each as expat and the handlers above take it ---
+
+    fast_end = b"</si>"
+    fast_run = _STRINGS_RUN
+    fast_ready = -1
+
+    def fast(self, run: bytes) -> bool:
+        text = decoded(run)
+        if text is None or self.depth >= MAX_DEPTH:
+            return False
+        items = _STRING.findall(text)
+        pieces = [t if preserve else t.strip(" \t\r\n") for _, preserve, t in items]
+        sizes = list(map(len, pieces)) if text.isascii() else [len(p.encode("utf-8")) for p in pieces]
+        total = self.total + sum(sizes)
+        if (len(self.lengths) + len(items) > MAX_SHARED_STRINGS or total > MAX_SHARED_BYTES
+                or len(text) > MAX_CELL_TEXT and max(len(t) for _, _, t in items) > MAX_CELL_TEXT):
+            self._one_by_one(items)             # a bound is passed: the same error, at the same string
+        self.total = total
+        self.lengths.extend(sizes)
+        if "<si/>" in text:                     # as Runs.xml() writes an <si/>, and a string of one piece
+            self.pending += ["<si></si>" if empty else f'<si><t xml:space="preserve">{escape_text(piece)}</t></si>'
+                             for (empty, _, _), piece in zip(items, pieces)]
+        else:                                   # the same, the pieces escaped at once (none holds a NUL)
+            self.pending.append('<si><t xml:space="preserve">'
+                                + escape_text("\0".join(pieces)).replace("\0", '</t></si><si><t xml:space="preserve">')
+                                + "</t></si>")
+        if len(self.pending) >= 4096:
+            self.flush()
+        return True
+
+    def _one_by_one(self, items: list[tuple[str, str]]) -> None:
+        """The strings of a run one by one, as expat and the handlers take them, up to the one that
+        passes a bound (raised)."""
+        string, lengths = self.string, self.lengths
+        for empty, preserve, t in items:
+            if len(lengths) >= MAX_SHARED_STRINGS:
+                raise self._too_many()
+            string.plain(t, bool(preserve), bool(empty))
+            self.total += string.bytes
+            if self.total > MAX_SHARED_BYTES:
+                raise self._too_much()
+            lengths.append(string.bytes)
+        raise AssertionError("a run of shared strings within bounds taken one by one")
+
+    def _too_many(self) -> LimitError:
+        return LimitError(f"the workbook has more than {MAX_SHARED_STRINGS:,} shared strings (the different "
+                          "texts of its cells), the most kitgen reads", file=self.where)
+
+    def _too_much(self) -> LimitError:
+        return LimitError(f"the workbook's shared strings hold more than {MAX_SHARED_BYTES // 2**20} MB of "
+                          "text, the most kitgen reads", file=self.where)
 
     def flush(self) -> None:
         self.stream.write("".join(self.pending).encode("utf-8"))
         self.pending = []
+
+
+def decoded(run: bytes) -> str | None:
+    """A run of plain items as text, or None where expat would refuse it (or read it otherwise):
+    bytes that are not UTF-8, or the two characters U+FFFE and U+FFFF."""
+    try:
+        text = run.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return None if "\ufffe" in text or "\uffff" in text else text

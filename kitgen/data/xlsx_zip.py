@@ -12,6 +12,13 @@ handlers keep elements from nesting deeper than :data:`MAX_DEPTH` (the parser ke
 one).  The CRC of each part is checked at its end.  Every problem is one :class:`GameDataError`
 naming the workbook.
 
+Expat calls back into Python for every element, some five calls for each cell of a sheet.  A
+handler may offer a fast path (:class:`Fast`): once expat has ended an item (a ``</row>``, a
+``</si>``) exactly where the bytes given to it end, the run of items that follows in the plain
+form spreadsheet programs write (matched at C speed by a regular expression that admits no
+prefix, entity, comment, line break or character XML refuses) goes to the handler whole, not
+to expat; anything else, from the first item outside that form, goes to expat as before.
+
 :class:`Rewritten` is the small, plain workbook kitgen writes from what it read (see
 :mod:`kitgen.data.xlsx`), the only one python-calamine is given.
 """
@@ -42,6 +49,18 @@ _DAMAGED = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSEr
 class Handler(Protocol):
     def attach(self, parser) -> None:
         """Set the parser's handlers (StartElementHandler and the rest) to its own methods."""
+
+
+class Fast(Handler, Protocol):
+    """A handler that also takes runs of items in their plain form, in one call per run."""
+
+    fast_end: bytes                  # the end tag of an item: b"</row>"
+    fast_run: re.Pattern[bytes]      # one item or more in the plain form, whole
+    fast_ready: int                  # where expat ended the last item (its offset past fast_end), or -1
+
+    def fast(self, run: bytes) -> bool:
+        """Take ``run`` (matched by :attr:`fast_run`) as expat would have, or refuse it whole
+        (False: bytes that are not UTF-8, say) before changing anything."""
 
 
 class Elements:
@@ -97,8 +116,9 @@ def damaged(where: str, what: str) -> GameDataError:
 class Parts:
     """The members of a workbook's archive, read within bounds."""
 
-    def __init__(self, data: bytes, where: str):
+    def __init__(self, data: bytes, where: str, fast: bool = True):
         self.where = where
+        self.fast = fast                                # whether handlers may take plain runs (:class:`Fast`)
         self.unpacked = 0
         if data.count(b"PK\x01\x02") > MAX_PARTS:       # each member has one such entry: an upper bound, counted fast
             raise LimitError(f"the workbook's archive holds more than {MAX_PARTS:,} parts; a workbook holds tens",
@@ -182,8 +202,11 @@ class Parts:
         parser.StartDoctypeDeclHandler = self._no_doctype(name)
         handler.attach(parser)
         try:
-            for chunk in self.chunks(info):
-                parser.Parse(chunk, False)
+            if self.fast and hasattr(handler, "fast_run"):
+                _parse_fast(parser, self.chunks(info), handler)
+            else:
+                for chunk in self.chunks(info):
+                    parser.Parse(chunk, False)
             parser.Parse(b"", True)
         except expat.ExpatError as exc:
             raise damaged(self.where, f"its part {name} is not well-formed XML "
@@ -194,6 +217,49 @@ class Parts:
             raise damaged(self.where, f"its part {name} declares a document type, which spreadsheet programs "
                                       "never write")
         return refuse
+
+
+def _parse_fast(parser, chunks: Iterator[bytes], handler: Fast) -> None:
+    """Give ``chunks`` to ``parser``, but each run of plain items that starts where expat has just
+    ended one to ``handler.fast``.  Expat is given the bytes up to the end of each item (or of the
+    chunk, less the bytes that may start an end tag), so it has nothing pending when an item it
+    ended is the last thing it was given: the state of the handler is then the state between two
+    items, which is all a run needs.  A run holds no line break, so expat's line numbers in
+    messages stay those of the part."""
+    end, run = handler.fast_end, handler.fast_run
+    keep = len(end) - 1
+    utf8 = [True]
+
+    def declared(_version, encoding, _standalone) -> None:   # the runs are read as UTF-8
+        utf8[0] = encoding is None or encoding.lower() in ("utf-8", "utf8")
+
+    parser.XmlDeclHandler = declared
+    behind = 0                         # bytes the handler took: expat's offsets trail the part's by as many
+    base = 0                           # the part's offset of buffer[0]
+    buffer = b""
+    for chunk in chunks:
+        buffer = buffer + chunk if buffer else chunk
+        at = 0
+        while True:
+            if handler.fast_ready == base + at - behind and utf8[0]:
+                found = run.match(buffer, at)
+                if found is not None and handler.fast(found.group()):
+                    behind += found.end() - at
+                    at = found.end()
+                    continue
+            stop = buffer.find(end, at)
+            if stop < 0:
+                break
+            stop += len(end)
+            parser.Parse(buffer[at:stop], False)
+            at = stop
+        stop = max(at, len(buffer) - keep)
+        if stop > at:
+            parser.Parse(buffer[at:stop], False)
+        base += stop
+        buffer = buffer[stop:]
+    if buffer:
+        parser.Parse(buffer, False)
 
 
 def _reason(exc: BaseException) -> str:
@@ -217,6 +283,32 @@ def escape_text(text: str) -> str:
     return _SPECIAL.sub(lambda m: _ESCAPES[m.group()], text) if _SPECIAL.search(text) else text
 
 
+class Blocks:
+    """A part of :class:`Rewritten`, given to the compressor in blocks of :data:`CHUNK` bytes
+    whatever the pieces it is written in: deflate's output depends on where its input is cut, and
+    the same part (read by the fast path or by expat alone) must be the same bytes."""
+
+    def __init__(self, stream):
+        self.stream, self.buffer = stream, bytearray()
+
+    def write(self, data: bytes) -> None:
+        self.buffer += data
+        if len(self.buffer) >= CHUNK:
+            whole = len(self.buffer) - len(self.buffer) % CHUNK
+            view = memoryview(self.buffer)
+            for at in range(0, whole, CHUNK):
+                self.stream.write(view[at:at + CHUNK])
+            view.release()
+            del self.buffer[:whole]
+
+    def __enter__(self) -> Blocks:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stream.write(self.buffer)
+        self.stream.close()
+
+
 class Rewritten:
     """A workbook written part by part into memory, each part compressed as it is written."""
 
@@ -227,9 +319,9 @@ class Rewritten:
     def add(self, name: str, xml: str) -> None:
         self.archive.writestr(name, xml.encode("utf-8"))
 
-    def part(self, name: str):
+    def part(self, name: str) -> Blocks:
         """A binary stream to write the part ``name`` into, piece by piece."""
-        return self.archive.open(name, "w", force_zip64=True)
+        return Blocks(self.archive.open(name, "w", force_zip64=True))
 
     def getvalue(self) -> bytes:
         self.archive.close()
