@@ -247,19 +247,20 @@ def serving(app):
 
 
 @pytest.fixture(scope="session")
-def browser(tmp_path_factory):
-    """Chromium, headless, as one browser context (a fresh profile); every wait in it lasts up to the hang guard."""
+def browser():
+    """Chromium, headless, as one browser context (a fresh profile, held in memory: nothing is written to disk);
+    every wait in it lasts up to the hang guard."""
     if CHROMIUM is None:
         pytest.fail(NO_CHROMIUM, pytrace=False)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, headless=True,
-            args=CHROMIUM_ARGS, viewport=WINDOW, timeout=WAIT_MS)
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, timeout=WAIT_MS)
+        context = chromium.new_context(viewport=WINDOW)
         context.set_default_timeout(WAIT_MS)
         yield context
         context.close()
+        chromium.close()
 
 
 @pytest.fixture(scope="session")

@@ -210,13 +210,16 @@ def test_the_lookahead_player_is_reproducible_and_plays_through_the_protocol(toy
 
 @pytest.fixture(scope="module")
 def client(toy):
+    """A client of an app serving the toy that is never started: the solver and simulator pages and the API
+    answer from the game as read (no worker process, no build: these tests read neither; the toy's pages after
+    a real build are test_web_browser's generic solver page test)."""
     from kitgen.web.app import create_app
-    from tests.test_web_api import BASE, wait_for
+    from tests.test_web_api import BASE
 
     app = create_app([str(toy)], watch_files=False)
-    with TestClient(app, base_url=BASE) as client:
-        wait_for(client, "high-card", lambda s: s["build"] is not None and not s["building"])
-        yield client
+    yield TestClient(app, base_url=BASE)
+    app.state.server.runs.close()
+    shutil.rmtree(app.state.server.folder, ignore_errors=True)
 
 
 def test_the_solver_and_simulator_pages_are_offered_for_the_toy_engine(client):
