@@ -13,7 +13,6 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
 from PIL import Image
 
 SAMPLE = 600          # pixels along the longer side of the copy the search reads
@@ -33,6 +32,8 @@ def frame_depths(path: str | Path) -> tuple[float, float, float, float] | None:
 
 @lru_cache(maxsize=32)
 def _depths(path: str, mtime_ns: int, size: int) -> tuple[float, float, float, float] | None:
+    import numpy as np
+
     with Image.open(path) as image:
         image.draft("RGB", (SAMPLE, SAMPLE))
         picture = image.convert("RGBA")
@@ -47,7 +48,7 @@ def _depths(path: str, mtime_ns: int, size: int) -> tuple[float, float, float, f
         length, reach = (h, w) if across else (w, h)
         span = slice(int(length * 0.1), int(length * 0.9))
 
-        def line(k: int) -> np.ndarray:
+        def line(k: int):
             at = k if side in ("left", "top") else (reach - 1 - k)
             return a[span, at] if across else a[at, span]
 
@@ -70,9 +71,11 @@ def _distance(a, b) -> float:
     return sum((x - y) ** 2 for x, y in zip(a, b)) ** 0.5
 
 
-def _main_colour(pixels: np.ndarray) -> tuple[tuple[int, int, int], float]:
+def _main_colour(pixels) -> tuple[tuple[int, int, int], float]:
     """The line's middle colour (the median of each channel, the upper one of an even count) and the share
     of pixels near it (within SAME: compared squared, in whole numbers)."""
+    import numpy as np
+
     middle = np.sort(pixels, axis=0)[len(pixels) // 2]
     near = int(np.count_nonzero(((pixels - middle) ** 2).sum(axis=1) <= SAME * SAME))
     return tuple(int(c) for c in middle), near / len(pixels)
