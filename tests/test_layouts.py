@@ -227,8 +227,8 @@ def test_a_column_or_a_type_picks_each_card_its_layout(tmp_path):
     assert "panel" in boxes[3] and "panel" in boxes[4]  # kitgen's face, named by the row and by the type
 
 
-def test_backgrounds_reach_into_the_bleed_and_art_is_not_scaled_to_fill_it(tmp_path):
-    plain, bled = _build(KITCHEN, tmp_path / "plain"), _build(KITCHEN, tmp_path / "bled", "--bleed", "3")
+def test_backgrounds_reach_into_the_bleed_and_art_is_not_scaled_to_fill_it(kitchen, tmp_path):
+    plain, bled = kitchen, _build(KITCHEN, tmp_path / "bled", "--bleed", "3")      # the module's kit: no bleed
     card = load_game(KITCHEN).cards[0]
     copy = json.loads((bled / "manifest.json").read_text())["cards"][0]
     x0, y0, x1, y1 = copy["front"]["box"]

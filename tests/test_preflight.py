@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import struct
 import zlib
@@ -19,8 +20,10 @@ W, H, B = 180.0, 252.0, 9.0                  # a poker card and 1/8 in bleed, in
 GREY = (60, 40, 40, 30)                      # 66% ink
 
 
+@functools.lru_cache(maxsize=None)
 def card_pdf(*pictures) -> bytes:
-    """A PDF/X-1a file as kitgen writes it, one page for each CMYK colour given, 825 x 1125 px."""
+    """A PDF/X-1a file as kitgen writes it, one page for each CMYK colour given, 825 x 1125 px (each file
+    written once: four of the broken files start from the same good one)."""
     images = {str(i): Image.new("CMYK", (825, 1125), colour) for i, colour in enumerate(pictures)}
     return pdfx_pdf(images, [PdfxPage(str(i)) for i in range(len(pictures))], (W + 2 * B, H + 2 * B),
                     (B, B, B + W, B + H), "test deck", cmyk.profile_bytes(), cmyk.CONDITION, cmyk.CONDITION_TEXT)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
+import numpy as np
 import pdfplumber
 import pytest
 
@@ -36,9 +37,22 @@ def build_cards(game_name: str, paper: str, layout: str, **options) -> tuple[byt
     return render_card_sheets(game, lay, ArtLibrary.for_game(game), "cards.csv").pdf, lay
 
 
+@pytest.fixture(scope="module")
+def built():
+    """``built(game, paper, layout)``: :func:`build_cards` with default options, once per module for each."""
+    memo = {}
+
+    def build(game_name: str, paper: str, layout: str):
+        if (game_name, paper, layout) not in memo:
+            memo[game_name, paper, layout] = build_cards(game_name, paper, layout)
+        return memo[game_name, paper, layout]
+
+    return build
+
+
 @pytest.fixture(scope="module", params=CASES, ids=["-".join(c) for c in CASES])
-def card_pdf(request):
-    return request.param, build_cards(*request.param)
+def card_pdf(request, built):
+    return request.param, built(*request.param)
 
 
 @dataclass
@@ -114,24 +128,29 @@ def printed_mm(line, page: Page) -> float:
     return max(0.0, min(x1, page.width - m) - max(x0, m)) / MM
 
 
-def crosses(line, char, pad: float = 0.2) -> bool:
+def crossed(line, chars: list, boxes, pad: float = 0.2) -> str:
+    """The characters that ``line`` (a vertical or horizontal line) crosses, or passes within ``pad`` of,
+    compared with all of a page's characters at once: ``boxes`` holds their x0, y0, x1, y1 as an array."""
     x0, y0, x1, y1 = line
-    _, cx0, cy0, cx1, cy1 = char
+    cx0, cy0, cx1, cy1 = boxes.T
     if abs(x1 - x0) < 1e-6:
-        return cx0 - pad < x0 < cx1 + pad and y0 < cy1 + pad and y1 > cy0 - pad
-    return cy0 - pad < y0 < cy1 + pad and x0 < cx1 + pad and x1 > cx0 - pad
+        hit = (cx0 - pad < x0) & (x0 < cx1 + pad) & (y0 < cy1 + pad) & (y1 > cy0 - pad)
+    else:
+        hit = (cy0 - pad < y0) & (y0 < cy1 + pad) & (x0 < cx1 + pad) & (x1 > cx0 - pad)
+    return "".join(chars[i][0] for i in np.flatnonzero(hit))
 
 
 def check_pages(pages: list[Page], layout: str) -> None:
     fronts = 0
     for number, page in enumerate(pages, start=1):
         fronts += bool(page.marks)
+        boxes = np.array([c[1:] for c in page.chars], dtype=np.float64).reshape(-1, 4)
         for line in page.marks:
             assert printed_mm(line, page) >= MIN_MARK / MM - 0.01, (number, line)
-            hit = "".join(c[0] for c in page.chars if crosses(line, c))
+            hit = crossed(line, page.chars, boxes)
             assert not hit, (number, "a mark crosses", hit)
         for line in page.folds:
-            hit = "".join(c[0] for c in page.chars if crosses(line, c))
+            hit = crossed(line, page.chars, boxes)
             assert not hit, (number, "the fold line crosses", hit)
         flat = "".join(page.text.split())
         text = flat + " " + flat[::-1]            # text running up the page may read backwards
@@ -151,8 +170,8 @@ def test_every_mark_prints_and_crosses_no_text(card_pdf):
     check_pages(pages, layout)
 
 
-def test_pdfplumber_reads_the_same_marks_and_text():
-    pdf, lay = build_cards("altun-ha", "letter", "duplex")
+def test_pdfplumber_reads_the_same_marks_and_text(built):
+    pdf, lay = built("altun-ha", "letter", "duplex")
     cards = [s.outset(lay.bleed) for s in lay.sheet.slots]
     plumber, pdfium_pages = read_pdfplumber(pdf, cards), read_pdfium(pdf, cards)
     check_pages(plumber, "duplex")

@@ -21,6 +21,8 @@ NOUNS = ("point", "card", "leaf", "leave", "round", "player", "tile", "token", "
 
 @pytest.fixture(scope="module", params=builtin_games())
 def kit(request, tmp_path_factory):
+    if request.param == "altun-ha":          # the run's shared Altun Ha kit (default options), read only here
+        return request.param, request.getfixturevalue("altun_kit")
     out = tmp_path_factory.mktemp(request.param)
     result = run("build", request.param, "--out", out)
     assert result.exit_code == 0, result.output

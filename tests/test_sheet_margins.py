@@ -40,6 +40,21 @@ def sheets(game, paper, size, bleed, layout, **options):
     return render_card_sheets(game, lay, ArtLibrary.for_game(game), "cards.csv"), lay
 
 
+@pytest.fixture(scope="module")
+def drawn(game):
+    """``drawn(paper, size, bleed, layout, **options)``: :func:`sheets` of the module's game, each set of
+    options rendered once per module (the scale bar's, crop marks' and edges' tests read the same duplex sheets)."""
+    memo = {}
+
+    def draw(paper, size, bleed, layout, **options):
+        key = (paper, size, bleed, layout, tuple(sorted(options.items())))
+        if key not in memo:
+            memo[key] = sheets(game, paper, size, bleed, layout, **options)
+        return memo[key]
+
+    return draw
+
+
 def _length(box) -> float:
     left, bottom, right, top = box
     return max(right - left, top - bottom)
@@ -90,8 +105,8 @@ def crop_marks(page):
 
 
 @pytest.mark.parametrize("paper,size,bleed,layout", COMBOS, ids=["-".join(map(str, c)) for c in COMBOS])
-def test_a_page_of_every_sheet_carries_an_exact_scale_bar_clear_of_marks_and_cards(game, paper, size, bleed, layout):
-    result, lay = sheets(game, paper, size, bleed, layout)
+def test_a_page_of_every_sheet_carries_an_exact_scale_bar_clear_of_marks_and_cards(drawn, paper, size, bleed, layout):
+    result, lay = drawn(paper, size, bleed, layout)
     doc = pdfium.PdfDocument(result.pdf)
     first_sheet = (1,) if layout == "gutterfold" else lay.page_numbers(0, 2)
     found = []
@@ -149,8 +164,8 @@ SHORT_MARKS = {("a4", "poker", 3), ("a4", "bridge", 3)}   # eight cards leave 3.
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 @pytest.mark.parametrize("size", sorted(CARD_SIZES_MM))
 @pytest.mark.parametrize("bleed", [0, 3])
-def test_crop_marks_reach_4_mm_into_the_printable_area_where_the_page_allows(game, paper, size, bleed):
-    result, lay = sheets(game, paper, size, bleed, "duplex")
+def test_crop_marks_reach_4_mm_into_the_printable_area_where_the_page_allows(drawn, paper, size, bleed):
+    result, lay = drawn(paper, size, bleed, "duplex")
     doc = pdfium.PdfDocument(result.pdf)
     page = doc[0]
     width, height = page.get_width(), page.get_height()
@@ -172,21 +187,23 @@ def test_crop_marks_reach_4_mm_into_the_printable_area_where_the_page_allows(gam
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 @pytest.mark.parametrize("size", sorted(CARD_SIZES_MM))
 @pytest.mark.parametrize("bleed", [0, 3])
-def test_without_crop_marks_every_card_edge_shows(game, paper, size, bleed):
-    marked, marked_lay = sheets(game, paper, size, bleed, "duplex")
-    result, lay = sheets(game, paper, size, bleed, "duplex", crop_marks=False)
+def test_without_crop_marks_every_card_edge_shows(drawn, paper, size, bleed):
+    marked, marked_lay = drawn(paper, size, bleed, "duplex")
+    result, lay = drawn(paper, size, bleed, "duplex", crop_marks=False)
     assert lay.sheet.gap == marked_lay.sheet.gap             # the gutters are kept
     scale = 4.0
     doc = pdfium.PdfDocument(result.pdf)
     page = doc[0]
     assert not crop_marks(page)
     guides = [box for box, colour, width, dashed in strokes(page) if colour == GUIDE and _straight(box)]
-    image = page.render(scale=scale).to_pil().convert("RGB")
+    bitmap = page.render(scale=scale)
+    pixels = bitmap.to_numpy()                  # rows, columns, then blue, green, red: read in place
     height = page.get_height()
-    doc.close()
 
     def white(x, y) -> bool:
-        return min(image.getpixel((int(x * scale), int((height - y) * scale)))) > 245
+        column, row = int(x * scale), int((height - y) * scale)
+        assert 0 <= row < pixels.shape[0] and 0 <= column < pixels.shape[1], (x, y)     # on the page
+        return min(pixels[row, column, :3]) > 245
 
     def guided(x0, y0, x1, y1) -> bool:
         return any(g[0] - 0.2 <= x0 and x1 <= g[2] + 0.2 and g[1] - 0.2 <= y0 and y1 <= g[3] + 0.2 for g in guides)
@@ -202,3 +219,4 @@ def test_without_crop_marks_every_card_edge_shows(game, paper, size, bleed):
                               ((r.x, r.y1, r.x1, r.y1), lambda t: (r.x + t * r.w, r.y1 + out))):
             paper_shows = bleed == 0 and all(white(*outside(t)) for t in (0.1, 0.3, 0.5, 0.7, 0.9))
             assert paper_shows or guided(*edge), (paper, size, bleed, edge)
+    doc.close()

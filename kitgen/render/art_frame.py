@@ -32,23 +32,25 @@ def frame_depths(path: str | Path) -> tuple[float, float, float, float] | None:
 
 @lru_cache(maxsize=32)
 def _depths(path: str, mtime_ns: int, size: int) -> tuple[float, float, float, float] | None:
+    import numpy as np
+
     with Image.open(path) as image:
         image.draft("RGB", (SAMPLE, SAMPLE))
         picture = image.convert("RGBA")
     picture.thumbnail((SAMPLE, SAMPLE), Image.BILINEAR)
     backdrop = Image.new("RGBA", picture.size, (255, 255, 255, 255))
     picture = Image.alpha_composite(backdrop, picture).convert("RGB")
-    w, h = picture.size
-    pixels = picture.load()
+    a = np.asarray(picture, dtype=np.int32)              # rows (y), columns (x), channels
+    h, w = a.shape[:2]
     depths = []
     for side in ("left", "top", "right", "bottom"):
         across = side in ("left", "right")
         length, reach = (h, w) if across else (w, h)
+        span = slice(int(length * 0.1), int(length * 0.9))
 
-        def line(k: int) -> list[tuple[int, int, int]]:
+        def line(k: int):
             at = k if side in ("left", "top") else (reach - 1 - k)
-            span = range(int(length * 0.1), int(length * 0.9))
-            return [pixels[at, i] if across else pixels[i, at] for i in span]
+            return a[span, at] if across else a[at, span]
 
         edge = _main_colour(line(0))[0]
         found = None
@@ -69,8 +71,11 @@ def _distance(a, b) -> float:
     return sum((x - y) ** 2 for x, y in zip(a, b)) ** 0.5
 
 
-def _main_colour(pixels: list[tuple[int, int, int]]) -> tuple[tuple[int, int, int], float]:
-    """The line's middle colour (the median of each channel) and the share of pixels near it."""
-    middle = tuple(sorted(p[c] for p in pixels)[len(pixels) // 2] for c in range(3))
-    near = sum(1 for p in pixels if _distance(p, middle) <= SAME)
-    return middle, near / len(pixels)
+def _main_colour(pixels) -> tuple[tuple[int, int, int], float]:
+    """The line's middle colour (the median of each channel, the upper one of an even count) and the share
+    of pixels near it (within SAME: compared squared, in whole numbers)."""
+    import numpy as np
+
+    middle = np.sort(pixels, axis=0)[len(pixels) // 2]
+    near = int(np.count_nonzero(((pixels - middle) ** 2).sum(axis=1) <= SAME * SAME))
+    return tuple(int(c) for c in middle), near / len(pixels)
