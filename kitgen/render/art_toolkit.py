@@ -373,13 +373,17 @@ class Sketch:
 
     def paste(self, other: "Sketch", clip: "Sketch | None" = None) -> None:
         """Composite another sketch over this one, optionally only where ``clip`` is opaque."""
-        top = other.canvas
+        # Only the box holding the other sketch's opaque pixels is composited: a transparent pixel leaves
+        # this one's pixel as it is, so the result is the same, and a small layer costs little
+        box = other.canvas.getbbox()
+        if box is None:
+            return
+        top = other.canvas.crop(box)
         if clip is not None:
             alpha = Image.composite(top.getchannel("A"), Image.new("L", top.size, 0),
-                                    clip.canvas.getchannel("A"))
-            top = top.copy()
+                                    clip.canvas.crop(box).getchannel("A"))
             top.putalpha(alpha)
-        self.canvas.alpha_composite(top)
+        self.canvas.alpha_composite(top, box[:2])
 
     def image(self) -> Image.Image:
         """The finished RGBA picture at output size (supersampled pixels averaged)."""
