@@ -151,9 +151,18 @@ BUILD_IN_A_FRESH_PROCESS = """
 import json, sys
 from click.testing import CliRunner
 from kitgen.cli import cli
+from kitgen.outputs import workers
+
+forked, started = [], workers.Beside.__init__
+
+def recording(self, func, *args):
+    started(self, func, *args)
+    forked.append(self.process is not None)
+
+workers.Beside.__init__ = recording
 result = CliRunner().invoke(cli, ["build", "altun-ha", "--out", sys.argv[1]])
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("ortools", "solver"))
-print(json.dumps({"exit_code": result.exit_code, "output": result.output, "loaded": loaded}))
+print(json.dumps({"exit_code": result.exit_code, "output": result.output, "loaded": loaded, "forked": forked}))
 """
 
 
@@ -161,8 +170,9 @@ print(json.dumps({"exit_code": result.exit_code, "output": result.output, "loade
 def altun_build(tmp_path_factory, worker_id) -> dict:
     """The Altun Ha kit built once with default options, by the CLI in a fresh process.
 
-    Holds the kit's ``folder``, the command's ``output`` and, as ``loaded``, the solver and
-    OR-Tools modules the process had imported by the end.  Built once per test run: the
+    Holds the kit's ``folder``, the command's ``output``, as ``loaded``, the solver and
+    OR-Tools modules the process had imported by the end, and as ``forked``, whether each piece of
+    work started beside the card sheets (the rulebook) ran in a forked process.  Built once per test run: the
     workers of a run share it (the first to need it builds it, under a lock).
     """
     shared = tmp_path_factory.getbasetemp()

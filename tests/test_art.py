@@ -238,3 +238,20 @@ def test_to_palette_marks_clear_pixels_transparent_and_keeps_the_rest():
     assert rgba.getpixel((2, 2))[3] == 0
     assert rgba.getpixel((30, 20)) == (0x2A, 0x7F, 0x62, 255)
     assert ak.png_bytes(pal) == ak.png_bytes(ak.to_palette(s.image(), colors=8, matte="#ffffff"))
+
+
+@pytest.mark.parametrize("translucent", [False, True], ids=["opaque-or-clear", "translucent"])
+def test_a_sketch_is_reduced_as_pillow_reduces_it_with_its_edges_averaged_over_clear_pixels(translucent):
+    s = ak.Sketch(30, 20)
+    s.circle(15, 10, 7.3, "#a0522d", ak.INK, 1.7)            # edges that fall inside supersampled pixels
+    layer = s.layer()
+    layer.polygon([(0, 0), (29.6, 3.3), (4.2, 19.5)], (40, 90, 200, 120) if translucent else "#2a7f62")
+    clip = s.layer()
+    clip.rect((3.3, 2.2, 24.7, 17.9), "#000000", radius=3)
+    s.paste(layer, clip)
+    assert s.opaque_or_clear is not translucent
+    image = s.image()
+    assert image.tobytes() == s.canvas.reduce(3).tobytes()        # Pillow's own premultiplied average
+    alphas = {value for value, count in enumerate(image.getchannel("A").histogram()) if count}
+    assert 0 in alphas and 255 in alphas and len(alphas) > 3       # clear, opaque and edges between
+    assert image.getpixel((16, 13)) == (0xA0, 0x52, 0x2D, 255)              # inside the circle, below the layer

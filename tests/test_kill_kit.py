@@ -108,7 +108,9 @@ def test_a_kill_before_any_step_of_the_swap_leaves_a_whole_kit(tmp_path, exchang
 
 
 def test_builds_killed_at_random_instants_leave_the_old_kit_or_the_new(tmp_path):
-    game = small_game(tmp_path / "game", [(f"Card {i}", "action", 3, i % 9, "Draw a card.") for i in range(60)])
+    # 45 cards: 5 sheets front and back, then the rulebook and the aids (13 steps); the kills fall at steps the
+    # bar shows, so they land inside the work of a short build as of a long one
+    game = small_game(tmp_path / "game", [(f"Card {i}", "action", 3, i % 9, "Draw a card.") for i in range(15)])
 
     out = tmp_path / "out"
     kit = out / "export-test"
@@ -117,16 +119,16 @@ def test_builds_killed_at_random_instants_leave_the_old_kit_or_the_new(tmp_path)
     assert run("build", game, "--out", out).exit_code == 0
     old = _kit_state(kit)                                    # a one-card kit
     (game / "cards.csv").write_text(big, encoding="utf-8")
-    with Terminal(["build", game, "--out", tmp_path / "new"]) as built:
-        assert built.finish() == (0, [])
-    steps = built.total                                     # the steps a build shows: its pages, then its parts
-    new = _kit_state(tmp_path / "new" / "export-test")      # the same game gives the same bytes
+    assert run("build", game, "--out", tmp_path / "new").exit_code == 0
+    new = _kit_state(tmp_path / "new" / "export-test")      # the same game gives the same bytes in any process
     assert new != old
     rng = random.Random(14)
     seen = []
     for _ in range(8):
         replace_folder(kit, old)
         with Terminal(["build", game, "--out", out]) as build:
+            assert build.reach(0)                           # the bar shows how many steps the build takes:
+            steps = build.total                             # its pages, then its parts
             build.reach(rng.randrange(1, steps))            # killed just after a step drawn over the whole build
             build.process.kill()                           # the main process alone, as kill -9 PID does
             build.process.wait()

@@ -294,9 +294,18 @@ class Sketch:
 
     def __init__(self, width: int, height: int, background: Color | None = None, scale: int = SUPERSAMPLE):
         self.width, self.height, self.scale = width, height, scale
-        fill = _fill(background) if background is not None else (0, 0, 0, 0)
+        # While every pixel is either opaque or clear black (drawn only in opaque colours), the canvas's
+        # bytes are their own premultiplied form, which :meth:`image` then averages without converting
+        self.opaque_or_clear = True
+        fill = self._ink(background) if background is not None else (0, 0, 0, 0)
         self.canvas = Image.new("RGBA", (width * scale, height * scale), fill)
         self.draw = ImageDraw.Draw(self.canvas)
+
+    def _ink(self, color: Color | None):
+        ink = _fill(color)
+        if ink is not None and ink[3] != 255:
+            self.opaque_or_clear = False
+        return ink
 
     # coordinates
     def _xy(self, x: float, y: float) -> tuple[float, float]:
@@ -319,13 +328,13 @@ class Sketch:
     def polygon(self, points: Iterable[Point], fill: Color | None = None,
                 outline: Color | None = None, width: float = 0) -> None:
         pts = self._pts(points)
-        self.draw.polygon(pts, fill=_fill(fill))
+        self.draw.polygon(pts, fill=self._ink(fill))
         if outline is not None and width > 0:
-            self.draw.line(pts + pts[:1], fill=_fill(outline), width=self._w(width), joint="curve")
+            self.draw.line(pts + pts[:1], fill=self._ink(outline), width=self._w(width), joint="curve")
 
     def rect(self, box: Box, fill: Color | None = None, outline: Color | None = None,
              width: float = 0, radius: float = 0) -> None:
-        kwargs = dict(fill=_fill(fill), outline=_fill(outline), width=self._w(width) if outline else 0)
+        kwargs = dict(fill=self._ink(fill), outline=self._ink(outline), width=self._w(width) if outline else 0)
         if radius > 0:
             self.draw.rounded_rectangle(self._box(box), radius=self._w(radius), **kwargs)
         else:
@@ -333,7 +342,7 @@ class Sketch:
 
     def ellipse(self, box: Box, fill: Color | None = None, outline: Color | None = None,
                 width: float = 0) -> None:
-        self.draw.ellipse(self._box(box), fill=_fill(fill), outline=_fill(outline),
+        self.draw.ellipse(self._box(box), fill=self._ink(fill), outline=self._ink(outline),
                           width=self._w(width) if outline else 0)
 
     def circle(self, cx: float, cy: float, r: float, fill: Color | None = None,
@@ -347,17 +356,17 @@ class Sketch:
     def line(self, points: Iterable[Point], color: Color, width: float, round_caps: bool = True) -> None:
         pts = self._pts(points)
         w = self._w(width)
-        self.draw.line(pts, fill=_fill(color), width=w, joint="curve")
+        self.draw.line(pts, fill=self._ink(color), width=w, joint="curve")
         if round_caps and w > 2:
             for x, y in (pts[0], pts[-1]):
-                self.draw.ellipse([x - w / 2, y - w / 2, x + w / 2, y + w / 2], fill=_fill(color))
+                self.draw.ellipse([x - w / 2, y - w / 2, x + w / 2, y + w / 2], fill=self._ink(color))
 
     def pieslice(self, box: Box, start: float, end: float, fill: Color) -> None:
         """A pie slice; angles in degrees, 0 = straight up, clockwise (converted for Pillow)."""
-        self.draw.pieslice(self._box(box), start - 90, end - 90, fill=_fill(fill))
+        self.draw.pieslice(self._box(box), start - 90, end - 90, fill=self._ink(fill))
 
     def arc(self, box: Box, start: float, end: float, color: Color, width: float) -> None:
-        self.draw.arc(self._box(box), start - 90, end - 90, fill=_fill(color), width=self._w(width))
+        self.draw.arc(self._box(box), start - 90, end - 90, fill=self._ink(color), width=self._w(width))
 
     def tally(self, value: int, cx: float, cy: float, unit: float, fill: Color,
               outline: Color | None = None, width: float = 0) -> None:
@@ -373,19 +382,30 @@ class Sketch:
 
     def paste(self, other: "Sketch", clip: "Sketch | None" = None) -> None:
         """Composite another sketch over this one, optionally only where ``clip`` is opaque."""
-        top = other.canvas
+        # Only the box holding the other sketch's opaque pixels is composited: a transparent pixel leaves
+        # this one's pixel as it is, so the result is the same, and a small layer costs little
+        box = other.canvas.getbbox()
+        if box is None:
+            return
+        if not (other.opaque_or_clear and (clip is None or clip.opaque_or_clear)):
+            self.opaque_or_clear = False
+        top = other.canvas.crop(box)
         if clip is not None:
             alpha = Image.composite(top.getchannel("A"), Image.new("L", top.size, 0),
-                                    clip.canvas.getchannel("A"))
-            top = top.copy()
+                                    clip.canvas.crop(box).getchannel("A"))
             top.putalpha(alpha)
-        self.canvas.alpha_composite(top)
+        self.canvas.alpha_composite(top, box[:2])
 
     def image(self) -> Image.Image:
         """The finished RGBA picture at output size (supersampled pixels averaged)."""
         if self.scale == 1:
             return self.canvas.copy()
-        return self.canvas.reduce(self.scale)
+        if not self.opaque_or_clear:
+            return self.canvas.reduce(self.scale)
+        # Pillow's reduce of an RGBA image averages its premultiplied (RGBa) form and converts the result
+        # back; these bytes are already premultiplied, so only the small result needs converting back
+        reduced = self.canvas._new(self.canvas.im.reduce((self.scale, self.scale), (0, 0, *self.canvas.size)))
+        return Image.frombytes("RGBa", reduced.size, reduced.tobytes()).convert("RGBA")
 
 
 # --- output ------------------------------------------------------------------
