@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import fcntl
 import gc
+import hashlib
 import json
 import os
 import shutil
@@ -147,6 +148,12 @@ def altun_copy(tmp_path: Path) -> Path:
     return copy_builtin("altun-ha", tmp_path / "altun-copy")
 
 
+def run_folder(tmp_path_factory, worker_id) -> Path:
+    """The test run's own folder, shared by all its workers (above each worker's own)."""
+    shared = tmp_path_factory.getbasetemp()
+    return shared if worker_id == "master" else shared.parent
+
+
 BUILD_IN_A_FRESH_PROCESS = """
 import json, sys
 from click.testing import CliRunner
@@ -175,9 +182,7 @@ def altun_build(tmp_path_factory, worker_id) -> dict:
     work started beside the card sheets (the rulebook) ran in a forked process.  Built once per test run: the
     workers of a run share it (the first to need it builds it, under a lock).
     """
-    shared = tmp_path_factory.getbasetemp()
-    if worker_id != "master":
-        shared = shared.parent                      # the run's folder, above each worker's own
+    shared = run_folder(tmp_path_factory, worker_id)
     out, record = shared / "altun-kit", shared / "altun-kit.json"
     with open(shared / "altun-kit.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -195,6 +200,34 @@ def altun_build(tmp_path_factory, worker_id) -> dict:
 def altun_kit(altun_build) -> Path:
     """The folder of the Altun Ha kit built once with default options."""
     return altun_build["folder"]
+
+
+@pytest.fixture(scope="session")
+def built_kit(request, tmp_path_factory, worker_id):
+    """``built_kit(game, *options)``: the folder of a built-in game's kit built with these ``kitgen build`` options.
+
+    Each distinct (game, options) is built once per test run, in-process, and the workers of a run share it (the
+    first to need it builds it, under a lock).  Tests only read it: one that changes a kit copies it first.  The
+    Altun Ha kit with default options is :func:`altun_kit`.
+    """
+    shared = run_folder(tmp_path_factory, worker_id)
+
+    def build(game: str, *options) -> Path:
+        options = tuple(str(o) for o in options)
+        if game == "altun-ha" and not options:
+            return request.getfixturevalue("altun_kit")
+        name = f"kit-{game}-" + hashlib.sha256(json.dumps(options).encode()).hexdigest()[:12]
+        out, done = shared / name, shared / f"{name}.done"
+        with open(shared / f"{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not done.exists():
+                shutil.rmtree(out, ignore_errors=True)          # what a failed build left
+                result = run("build", game, "--out", out, *options)
+                assert result.exit_code == 0, result.output
+                done.write_text(result.output, encoding="utf-8")
+        return out / game
+
+    return build
 
 
 @pytest.fixture(scope="session")

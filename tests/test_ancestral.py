@@ -50,11 +50,9 @@ def pdf_text(path_or_bytes) -> str:
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("ancestral")
-    result = run("build", SLUG, "--out", out)
-    assert result.exit_code == 0, result.output
-    return out / SLUG
+def kit(built_kit) -> Path:
+    """The run's shared kit (default options), read only here."""
+    return built_kit(SLUG)
 
 
 @pytest.fixture(scope="module")

@@ -79,9 +79,15 @@ def test_back_frame_stays_in_the_safe_zone_with_bleed_as_exports_draw_it(game_na
         assert near(im.getpixel((x, y)), edge, 12), (x, y)
 
 
-def test_back_frame_on_a_bleed_sheet_lies_where_it_does_without_bleed():
+@pytest.fixture(scope="module")
+def bled_sheets():
+    """Altun Ha's card sheets on letter paper with 3 mm of bleed, and their layout: drawn once for the module."""
+    return build_cards("altun-ha", "letter", "duplex", bleed_mm=3.0)
+
+
+def test_back_frame_on_a_bleed_sheet_lies_where_it_does_without_bleed(bled_sheets):
     plain, lay0 = build_cards("altun-ha", "letter", "duplex")
-    bled, lay3 = build_cards("altun-ha", "letter", "duplex", bleed_mm=3.0)
+    bled, lay3 = bled_sheets
     gold = rgb(load_game("altun-ha").back.accent)
     found = []
     for pdf, lay in ((plain, lay0), (bled, lay3)):
@@ -112,8 +118,8 @@ def test_bleed_sheets_turn_the_cards_when_more_fit(paper, expected):
     assert lay.gap == (mm(6), mm(6))         # twice the bleed: each card keeps its own
 
 
-def test_a_turned_sheet_lines_up_and_its_manifest_says_so():
-    pdf, lay = build_cards("altun-ha", "letter", "duplex", bleed_mm=3.0)
+def test_a_turned_sheet_lines_up_and_its_manifest_says_so(bled_sheets):
+    pdf, lay = bled_sheets
     game = load_game("altun-ha")
     from kitgen.layout.deck import place_cards
 

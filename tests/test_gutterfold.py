@@ -85,10 +85,8 @@ def inside(x, y, box):
 
 
 @pytest.mark.parametrize("args, vertical", [([], True), (["--bleed", "3"], False)])
-def test_built_gutterfold_kit_has_fronts_and_mirrored_backs(tmp_path, args, vertical):
-    result = run("build", "altun-ha", "--layout", "gutterfold", "--out", tmp_path, *args)
-    assert result.exit_code == 0, result.output
-    kit = tmp_path / "altun-ha"
+def test_built_gutterfold_kit_has_fronts_and_mirrored_backs(built_kit, args, vertical):
+    kit = built_kit("altun-ha", "--layout", "gutterfold", *args)
     manifest = json.loads((kit / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["layout"] == "gutterfold" and manifest["fold"]["vertical"] is vertical
     fold = manifest["fold"]["at"]

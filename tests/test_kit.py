@@ -125,10 +125,8 @@ def test_kit_stays_small(altun_kit):
 
 
 @pytest.mark.parametrize("duplex", ["short", "none"])
-def test_other_duplex_modes_place_backs_as_promised(tmp_path, duplex):
-    result = run("build", "altun-ha", "--out", tmp_path, "--paper", "a4", "--duplex", duplex)
-    assert result.exit_code == 0, result.output
-    man = manifest(tmp_path / "altun-ha")
+def test_other_duplex_modes_place_backs_as_promised(built_kit, duplex):
+    man = manifest(built_kit("altun-ha", "--paper", "a4", "--duplex", duplex))
     W, H = man["page_size"]
     assert (W, H) == pytest.approx(A4, abs=0.01)
     sheets = max(c["front"]["page"] for c in man["cards"])
@@ -143,11 +141,9 @@ def test_other_duplex_modes_place_backs_as_promised(tmp_path, duplex):
             assert (bx0, by0) == pytest.approx((W - fx1, fy0), abs=0.01)
 
 
-def test_options_change_the_sheets(tmp_path):
-    result = run("build", "altun-ha", "--out", tmp_path, "--card-size", "mini", "--bleed", "3",
-                 "--back-offset", "1,-0.5", "--no-crop-marks")
-    assert result.exit_code == 0, result.output
-    man = manifest(tmp_path / "altun-ha")
+def test_options_change_the_sheets(built_kit):
+    kit = built_kit("altun-ha", "--card-size", "mini", "--bleed", "3", "--back-offset", "1,-0.5", "--no-crop-marks")
+    man = manifest(kit)
     boxes = [c["front"]["box"] for c in man["cards"]]
     assert {(round((b[2] - b[0]) / MM, 2), round((b[3] - b[1]) / MM, 2)) for b in boxes} == {(41.0, 63.0)}
     first = [b for c, b in zip(man["cards"], boxes) if c["front"]["page"] == 1]
@@ -158,7 +154,7 @@ def test_options_change_the_sheets(tmp_path):
     c = man["cards"][0]
     assert c["back"]["box"][0] == pytest.approx(W - c["front"]["box"][2] + 1 * MM, abs=0.01)
     assert c["back"]["box"][1] == pytest.approx(c["front"]["box"][1] - 0.5 * MM, abs=0.01)
-    with pdfplumber.open(tmp_path / "altun-ha" / "cards.pdf") as doc:
+    with pdfplumber.open(kit / "cards.pdf") as doc:
         assert not [ln for ln in doc.pages[0].lines if ln["top"] < 0.01]   # no crop marks
 
 

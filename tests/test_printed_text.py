@@ -12,7 +12,6 @@ import pytest
 from kitgen.data.builtin import builtin_games
 from kitgen.data.game import load_game
 from kitgen.units import MM
-from tests.conftest import run
 from tests.pdfium_read import characters, page_texts
 
 NOUNS = ("point", "card", "leaf", "leave", "round", "player", "tile", "token", "level", "jewel", "offering",
@@ -20,13 +19,9 @@ NOUNS = ("point", "card", "leaf", "leave", "round", "player", "tile", "token", "
 
 
 @pytest.fixture(scope="module", params=builtin_games())
-def kit(request, tmp_path_factory):
-    if request.param == "altun-ha":          # the run's shared Altun Ha kit (default options), read only here
-        return request.param, request.getfixturevalue("altun_kit")
-    out = tmp_path_factory.mktemp(request.param)
-    result = run("build", request.param, "--out", out)
-    assert result.exit_code == 0, result.output
-    return request.param, out / request.param
+def kit(request, built_kit):
+    """The run's shared kit of each built-in game (default options), read only here."""
+    return request.param, built_kit(request.param)
 
 
 def _flat(pdf) -> str:

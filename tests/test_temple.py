@@ -35,14 +35,9 @@ def csv_counts() -> Counter:
 
 
 @pytest.fixture(scope="module")
-def kits(tmp_path_factory):
-    out = {}
-    for paper in ("letter", "a4"):
-        folder = tmp_path_factory.mktemp(paper)
-        result = run("build", SLUG, "--out", folder, "--paper", paper)
-        assert result.exit_code == 0, result.output
-        out[paper] = folder / SLUG
-    return out
+def kits(built_kit):
+    """The run's shared kits (read only here): default options (letter paper), and on A4."""
+    return {"letter": built_kit(SLUG), "a4": built_kit(SLUG, "--paper", "a4")}
 
 
 def test_the_deck_is_the_issue_default():
