@@ -12,7 +12,7 @@ only then is refused with a message naming the card.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -40,9 +40,10 @@ _PARSED: dict[tuple[str, str], Any] = {}
 
 
 class Overflow(Exception):
-    """A box's text does not fit at this fallback step (``error`` says so if it is the last)."""
+    """A box's text does not fit at this fallback step; ``error()`` says so when it is the last (worked
+    out only then: a text that fits at a later step never needs the message's measurements)."""
 
-    def __init__(self, box, error: KitgenError):
+    def __init__(self, box, error: Callable[[], KitgenError]):
         self.box, self.error = box, error
 
 
@@ -290,8 +291,9 @@ class Arrangement:
             except Overflow as over:
                 box = over.box
                 if self.steps[box.name] >= len(box.fallback):
-                    over.error.same_as = (self.layout.name, box.name, self.content(box))   # one problem, not one per card
-                    raise over.error from None
+                    error = over.error()
+                    error.same_as = (self.layout.name, box.name, self.content(box))   # one problem, not one per card
+                    raise error from None
                 self.steps[box.name] += 1
 
     def _attempt(self) -> list[Drawn]:
@@ -481,8 +483,8 @@ class Arrangement:
             fitted = largest_fit(attempts(text_setting, pieces, icons, p.fonts), text_setting.top, text_setting.low)
             if fitted is None:
                 face = lambda b, i: p.fonts.face(family, b, i)     # noqa: E731
-                raise Overflow(box, self._too_long(box, where, pieces, face, icons, text_setting.low,
-                                                   text_setting.width, text_setting.lines, bold, italic))
+                raise Overflow(box, lambda: self._too_long(box, where, pieces, face, icons, text_setting.low,
+                                                           text_setting.width, text_setting.lines, bold, italic))
             if p.share:
                 p.fitted_texts[text_setting] = fitted
         return fitted
