@@ -79,6 +79,10 @@ class Places:
             return self.attr(box, "x") + self.attr(box, "w")
         if attr == "bottom":
             return self.attr(box, "y") + self.attr(box, "h")
+        done = self._done.get((box, attr))
+        if done is not None:                     # worked out on this card already (as _value would take it)
+            self.reads.add(done[1])
+            return done[0]
         if attr == "size":                       # the read itself: nothing to remember it by
             return self._value((box, attr), lambda: self._read(Question("size", box)), remember=False)
         return self._value((box, attr), lambda: self.length(self._read(Question("setting", box, attr)),
