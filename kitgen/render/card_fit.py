@@ -25,7 +25,7 @@ from kitgen.layout import lengths
 from kitgen.layout.card_boxes import Place, Places, outside_safe_zone, place_problem, with_bleed
 from kitgen.layout.card_face import fit_image
 from kitgen.layout.geometry import Rect
-from kitgen.layout.known import Known, Question, Read, Reads
+from kitgen.layout.known import Forgetful, Known, Question, Read, Reads
 from kitgen.render import fonts
 from kitgen.render.art_frame import frame_depths
 from kitgen.render.card_text import ALIGN, PARA_LEADING, TextFit, TextSetting, attempts, needed_width
@@ -279,10 +279,10 @@ class Arrangement:
         self._fits, self._vars = {}, {}
         steps = tuple(self.steps.values())
         alone = self.alone or not p.share
-        places = Known() if alone else p.known(("places", self.layout.name, steps))
+        places = Forgetful() if alone else p.known(("places", self.layout.name, steps))
         self.places = Places(p.width, p.height, self.scale, self.names, self._setting, self.var, self._size_of,
                              places, self.reads, self.safe_inset())
-        self.known_boxes = Known() if alone else p.known(("boxes", self.layout.name, steps))
+        self.known_boxes = Forgetful() if alone else p.known(("boxes", self.layout.name, steps))
 
     def _until_fitted(self, attempt):
         while True:
