@@ -211,6 +211,7 @@ class LineSetter:
         self._widths: dict[tuple[str, str, float], float] = {}
         self._sized: dict[float, list] = {}       # size -> each word's parts and their width, or BREAK
         self._spaces: dict[float, float] = {}     # size -> the width of a space between words
+        self._faces: dict[tuple[bool, bool], str] = {}   # (bold, italic) -> face
 
     def _parts(self, word, size: float) -> list[Part]:
         parts = []
@@ -219,9 +220,17 @@ class LineSetter:
                 icon = self.icons[piece.name]
                 parts.append(Part("", "", icon, size * ICON_HEIGHT * icon.aspect))
             else:
-                face = self.face(piece.bold, piece.italic)
+                face = self._face(piece.bold, piece.italic)
                 parts.append(Part(piece.text, face, None, self._width(piece.text, face, size)))
         return parts
+
+    def _face(self, bold: bool, italic: bool) -> str:
+        """The face of a style, asked of ``face`` once per style."""
+        style = (bold, italic)
+        face = self._faces.get(style)
+        if face is None:
+            face = self._faces[style] = self.face(bold, italic)
+        return face
 
     def _width(self, text: str, face: str, size: float) -> float:
         """A run's width, measured once per size (a fit tries each size many times, and a long word
@@ -271,7 +280,7 @@ class LineSetter:
         """The width of a space between words at ``size``, measured once per size."""
         space = self._spaces.get(size)
         if space is None:
-            space = self._spaces[size] = stringWidth(" ", self.face(*self.base), size)
+            space = self._spaces[size] = stringWidth(" ", self._face(*self.base), size)
         return space
 
     def width(self, line, size: float) -> float:
