@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from kitgen.layout.geometry import Rect
-from kitgen.layout.known import Known, Question, Read, Reads
+from kitgen.layout.known import Forgetful, Known, Question, Read, Reads
 from kitgen.layout.lengths import LengthError, evaluate, points
 from kitgen.units import MM
 
@@ -68,7 +68,7 @@ class Places:
         self.width, self.height, self.scale = width, height, scale
         self.safe = safe                         # the layout's safe zone, never scaled
         self.boxes, self.setting, self.var, self.size_of = boxes, setting, var, size_of
-        self.known = known if known is not None else Known()
+        self.known = known if known is not None else Forgetful()
         self.reads = reads if reads is not None else Reads()
         self._done: dict[tuple, tuple[Any, tuple]] = {}   # (box, attr) or (name, None) -> (value, its reads)
         self._busy: list[tuple] = []
@@ -79,6 +79,10 @@ class Places:
             return self.attr(box, "x") + self.attr(box, "w")
         if attr == "bottom":
             return self.attr(box, "y") + self.attr(box, "h")
+        done = self._done.get((box, attr))
+        if done is not None:                     # worked out on this card already (as _value would take it)
+            self.reads.add(done[1])
+            return done[0]
         if attr == "size":                       # the read itself: nothing to remember it by
             return self._value((box, attr), lambda: self._read(Question("size", box)), remember=False)
         return self._value((box, attr), lambda: self.length(self._read(Question("setting", box, attr)),
@@ -117,6 +121,7 @@ class Places:
                 loop = " -> ".join(f"{b}.{a}" if a else f"vars.{b}" for b, a in steps)
                 raise LengthError(f"the boxes' places depend on each other in a circle: {loop}")
             self._busy.append(key)
+            remember = remember and self.known.keeps
             try:
                 with self.reads.recording():       # what answering reads counts for nothing here
                     found = self.known.find(key, self.answer) if remember else None

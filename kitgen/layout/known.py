@@ -82,6 +82,8 @@ class _Recording:
 class Known:
     """Values computed on earlier cards, by key, each with the reads it rests on."""
 
+    keeps = True                          # False: remembers nothing (see Forgetful)
+
     def __init__(self):
         self._roots: dict[Any, _Branch | _Leaf] = {}
 
@@ -128,3 +130,16 @@ class _Branch:
 @dataclass
 class _Leaf:
     value: Any
+
+
+class Forgetful(Known):
+    """A Known for a card worked out on its own (nothing taken from earlier cards, nothing kept for
+    later ones): it finds nothing and keeps nothing, so the caller need not ask what a card reads."""
+
+    keeps = False
+
+    def find(self, key: Any, answer: Callable[[Question], Any]) -> None:
+        return None
+
+    def add(self, key: Any, reads: tuple[Read, ...], value: Any) -> None:
+        pass

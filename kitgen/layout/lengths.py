@@ -209,20 +209,22 @@ def evaluate(expr: Expr, lookup: Lookup, scale: float, percent_of: float | None)
     ``lookup(name, attr)`` gives the value of a name; ``percent_of`` is what
     100% stands for here (None: ``%`` has no meaning for this key).
     """
-    if isinstance(expr, Num):
-        if expr.unit is None:
+    kind = expr.__class__                # the tree's classes are final: compared, not isinstance'd
+    if kind is Num:
+        unit = expr.unit
+        if unit is None:
             return expr.value, 0
-        if expr.unit == "%":
+        if unit == "%":
             if percent_of is None:
                 raise LengthError("% has no meaning here; give a length such as \"2mm\"")
             return expr.value / 100 * percent_of, 1
-        return expr.value * UNITS[expr.unit] * scale, 1
-    if isinstance(expr, Name):
+        return expr.value * UNITS[unit] * scale, 1
+    if kind is Name:
         return lookup(expr.name, expr.attr)
-    if isinstance(expr, Neg):
+    if kind is Neg:
         v, d = evaluate(expr.arg, lookup, scale, percent_of)
         return -v, d
-    if isinstance(expr, Call):
+    if kind is Call:
         values = [evaluate(a, lookup, scale, percent_of) for a in expr.args]
         if len({d for _, d in values}) > 1:
             raise LengthError(f"{expr.fn}() mixes lengths and plain numbers")

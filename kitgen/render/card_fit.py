@@ -12,7 +12,7 @@ only then is refused with a message naming the card.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,7 +25,7 @@ from kitgen.layout import lengths
 from kitgen.layout.card_boxes import Place, Places, outside_safe_zone, place_problem, with_bleed
 from kitgen.layout.card_face import fit_image
 from kitgen.layout.geometry import Rect
-from kitgen.layout.known import Known, Question, Read, Reads
+from kitgen.layout.known import Forgetful, Known, Question, Read, Reads
 from kitgen.render import fonts
 from kitgen.render.art_frame import frame_depths
 from kitgen.render.card_text import ALIGN, PARA_LEADING, TextFit, TextSetting, attempts, needed_width
@@ -40,9 +40,10 @@ _PARSED: dict[tuple[str, str], Any] = {}
 
 
 class Overflow(Exception):
-    """A box's text does not fit at this fallback step (``error`` says so if it is the last)."""
+    """A box's text does not fit at this fallback step; ``error()`` says so when it is the last (worked
+    out only then: a text that fits at a later step never needs the message's measurements)."""
 
-    def __init__(self, box, error: KitgenError):
+    def __init__(self, box, error: Callable[[], KitgenError]):
         self.box, self.error = box, error
 
 
@@ -278,10 +279,10 @@ class Arrangement:
         self._fits, self._vars = {}, {}
         steps = tuple(self.steps.values())
         alone = self.alone or not p.share
-        places = Known() if alone else p.known(("places", self.layout.name, steps))
+        places = Forgetful() if alone else p.known(("places", self.layout.name, steps))
         self.places = Places(p.width, p.height, self.scale, self.names, self._setting, self.var, self._size_of,
                              places, self.reads, self.safe_inset())
-        self.known_boxes = Known() if alone else p.known(("boxes", self.layout.name, steps))
+        self.known_boxes = Forgetful() if alone else p.known(("boxes", self.layout.name, steps))
 
     def _until_fitted(self, attempt):
         while True:
@@ -290,8 +291,9 @@ class Arrangement:
             except Overflow as over:
                 box = over.box
                 if self.steps[box.name] >= len(box.fallback):
-                    over.error.same_as = (self.layout.name, box.name, self.content(box))   # one problem, not one per card
-                    raise over.error from None
+                    error = over.error()
+                    error.same_as = (self.layout.name, box.name, self.content(box))   # one problem, not one per card
+                    raise error from None
                 self.steps[box.name] += 1
 
     def _attempt(self) -> list[Drawn]:
@@ -481,8 +483,8 @@ class Arrangement:
             fitted = largest_fit(attempts(text_setting, pieces, icons, p.fonts), text_setting.top, text_setting.low)
             if fitted is None:
                 face = lambda b, i: p.fonts.face(family, b, i)     # noqa: E731
-                raise Overflow(box, self._too_long(box, where, pieces, face, icons, text_setting.low,
-                                                   text_setting.width, text_setting.lines, bold, italic))
+                raise Overflow(box, lambda: self._too_long(box, where, pieces, face, icons, text_setting.low,
+                                                           text_setting.width, text_setting.lines, bold, italic))
             if p.share:
                 p.fitted_texts[text_setting] = fitted
         return fitted

@@ -113,6 +113,9 @@ def family_key(name: str) -> str:
     return re.sub(r"[\s_-]+", "", name).casefold()
 
 
+_DEFAULT_KEY = family_key(DEFAULT_FAMILY)
+
+
 class FontSet:
     """The fonts a game's layouts may name: DejaVu Sans, and each family of its ``fonts/`` folder."""
 
@@ -149,7 +152,7 @@ class FontSet:
     def face(self, name: str, bold: bool = False, italic: bool = False) -> str:
         """The registered name of the face of family ``name`` closest to bold/italic."""
         key = family_key(name)
-        if key == family_key(DEFAULT_FAMILY):
+        if key == _DEFAULT_KEY:
             return _BUILTIN[(bold, italic)]
         wanted = (key, bold, italic)
         if wanted not in self._faces:

@@ -210,6 +210,8 @@ class LineSetter:
             self.words.append(word)
         self._widths: dict[tuple[str, str, float], float] = {}
         self._sized: dict[float, list] = {}       # size -> each word's parts and their width, or BREAK
+        self._spaces: dict[float, float] = {}     # size -> the width of a space between words
+        self._faces: dict[tuple[bool, bool], str] = {}   # (bold, italic) -> face
 
     def _parts(self, word, size: float) -> list[Part]:
         parts = []
@@ -218,9 +220,17 @@ class LineSetter:
                 icon = self.icons[piece.name]
                 parts.append(Part("", "", icon, size * ICON_HEIGHT * icon.aspect))
             else:
-                face = self.face(piece.bold, piece.italic)
+                face = self._face(piece.bold, piece.italic)
                 parts.append(Part(piece.text, face, None, self._width(piece.text, face, size)))
         return parts
+
+    def _face(self, bold: bool, italic: bool) -> str:
+        """The face of a style, asked of ``face`` once per style."""
+        style = (bold, italic)
+        face = self._faces.get(style)
+        if face is None:
+            face = self._faces[style] = self.face(bold, italic)
+        return face
 
     def _width(self, text: str, face: str, size: float) -> float:
         """A run's width, measured once per size (a fit tries each size many times, and a long word
@@ -234,7 +244,7 @@ class LineSetter:
     def lines(self, size: float, width: float) -> list[list[list[Part]]]:
         """Words greedily filled into lines of at most ``width`` (a word wider than a line keeps a
         line of its own); a line is a list of words, a word a list of parts."""
-        space = stringWidth(" ", self.face(*self.base), size)
+        space = self._space(size)
         out: list[list[list[Part]]] = []
         line: list[list[Part]] = []
         used = -space
@@ -266,8 +276,15 @@ class LineSetter:
                     sized.append((parts, sum(p.width for p in parts)))
         return sized
 
+    def _space(self, size: float) -> float:
+        """The width of a space between words at ``size``, measured once per size."""
+        space = self._spaces.get(size)
+        if space is None:
+            space = self._spaces[size] = stringWidth(" ", self._face(*self.base), size)
+        return space
+
     def width(self, line, size: float) -> float:
-        space = stringWidth(" ", self.face(*self.base), size)
+        space = self._space(size)
         return sum(p.width for word in line for p in word) + space * max(0, len(line) - 1)
 
     def draw(self, canvas, line, x: float, baseline: float, size: float) -> None:
