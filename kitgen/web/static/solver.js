@@ -130,25 +130,40 @@
                 setHeadline: (text) => { headline = text; updateBar(); } };
 
   // --- the deck ------------------------------------------------------------------------------
+  // The deck's buttons are made once for a deck (and made again when its cards change); each change of
+  // the position only sets their badges and whether they can be pressed, so the pictures stay as they are.
+  let deckMade = null;                      // the cards the buttons were made for
+  const deckButtons = new Map();            // card name -> its button
+
   function renderDeck() {
-    const groups = {};
-    for (const name of state.order) {
-      const card = state.cards[name];
-      (groups[card.type_label] = groups[card.type_label] || []).push(card);
+    const cards = state.order.map((name) => state.cards[name]);
+    const made = JSON.stringify(cards.map((card) => [card.name, card.type_label, card.value, card.image]));
+    if (made !== deckMade) {
+      const groups = {};
+      for (const card of cards) (groups[card.type_label] = groups[card.type_label] || []).push(card);
+      const parts = [];
+      deckButtons.clear();
+      for (const [label, group] of Object.entries(groups)) {
+        parts.push(el("h3", { text: label }));
+        parts.push(el("div", { class: "group" }, group.map((card) => {
+          const button = el("button", { class: "card-button", "data-card": card.name, "aria-label": "Add " + card.name,
+                                        onclick: () => view.add(card.name) }, [picture(card.name)]);
+          deckButtons.set(card.name, button);
+          return el("div", {}, [button, el("div", { class: "label", text: card.name + (card.value ? " · " + card.value : "") })]);
+        })));
+      }
+      $("deck").replaceChildren(...parts);
+      deckMade = made;
     }
-    const parts = [];
-    for (const [label, cards] of Object.entries(groups)) {
-      parts.push(el("h3", { text: label }));
-      parts.push(el("div", { class: "group" }, cards.map((card) => {
-        const n = view.used(card.name);
-        const button = el("button", { class: "card-button", "data-card": card.name, "aria-label": "Add " + card.name,
-                                      onclick: () => view.add(card.name) }, [picture(card.name)]);
-        if (n) button.append(el("span", { class: "badge", text: "×" + n }));
-        if (n >= card.count || (view.accepts && !view.accepts(card.name))) button.disabled = true;
-        return el("div", {}, [button, el("div", { class: "label", text: card.name + (card.value ? " · " + card.value : "") })]);
-      })));
+    for (const card of cards) {
+      const button = deckButtons.get(card.name);
+      const n = view.used(card.name);
+      const badge = button.querySelector(".badge");
+      if (n && badge) badge.textContent = "×" + n;
+      else if (n) button.append(el("span", { class: "badge", text: "×" + n }));
+      else if (badge) badge.remove();
+      button.disabled = Boolean(n >= card.count || (view.accepts && !view.accepts(card.name)));
     }
-    $("deck").replaceChildren(...parts);
   }
 
   // --- the rulings, as the rulebook prints them, then the rule numbers --------------------------
