@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, takewhile
 
 from solver.altunha.cards import FEED, GOD, load_deck
 from solver.altunha.rules import (
@@ -126,7 +126,8 @@ def optimal_plans(hand, population, temples, rules: Rules | None = None, prefere
     deck = load_deck()
     plans = all_plans(hand, population, temples, rules, preference)
     best = plan_key(plans[0], deck)[:OPTIMAL_FIELDS]
-    return [p for p in plans if plan_key(p, deck)[:OPTIMAL_FIELDS] == best]
+    # the rules' fields lead the key under any preference: the optimal plans come first
+    return list(takewhile(lambda p: plan_key(p, deck)[:OPTIMAL_FIELDS] == best, plans))
 
 
 def best_with_other_farm(hand, population, temples, rules: Rules | None = None,
