@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, takewhile
 
 from solver.altunha.cards import FEED, GOD, load_deck
 from solver.altunha.rules import (
     BUILT,
+    CardPlacement,
     DEFAULT_PREFERENCE,
     DECLINED,
     FAMINE,
@@ -92,23 +93,27 @@ def _all_plans(hand, population, temples, rules: Rules, preference: str, feed_al
     if not farms:
         plan = plan_from_kinds(hand, (), (), FAMINE, -rules.famine_penalty, deck)
         return (plan,)
+    # a representative card of each kind, so that a Build's canonical order is found before its
+    # cards are named: two orders of one Build, or two God cards swapped, are the same play
+    sample = {deck.kind_of(n): n for n in hand}
     for farm in farms:
         rest = counts - Counter(farm)
         builds = list(_builds(rest, list(temples), frozenset(), rules, rules.max_build_cards))
+        farm_key = tuple(sorted(map(str, farm)))
         for build in builds:
+            if len(build) == 2:
+                placed = canonical_build([CardPlacement(sample[k], v, t) for k, v, t in build], temples, deck)
+                build = tuple((deck.kind_of(p.card), p.value, p.temple) for p in placed)
+            kinds = (farm_key, tuple((str(k), v, t) for k, v, t in build))
+            if kinds in plans:
+                continue
             if build:
                 outcome, points = BUILT, sum(v for _, v, _ in build)
             elif len(builds) > 1:   # something could have been built
                 outcome, points = DECLINED, -rules.no_build_penalty if rules.penalty_if_declined else 0
             else:
                 outcome, points = UNABLE, -rules.no_build_penalty
-            plan = plan_from_kinds(hand, farm, build, outcome, points, deck)
-            plan = type(plan)(plan.outcome, plan.points, plan.farm,
-                              canonical_build(plan.build, temples, deck))
-            # one play whatever the names: two God cards swapped are the same play
-            kinds = (tuple(sorted(map(str, farm))), tuple((str(deck.kind_of(p.card)), p.value, p.temple)
-                                                          for p in plan.build))
-            plans.setdefault(kinds, plan)
+            plans[kinds] = plan_from_kinds(hand, farm, build, outcome, points, deck)
     return tuple(sorted(plans.values(), key=lambda p: plan_key(p, deck, preference)))
 
 
@@ -121,7 +126,8 @@ def optimal_plans(hand, population, temples, rules: Rules | None = None, prefere
     deck = load_deck()
     plans = all_plans(hand, population, temples, rules, preference)
     best = plan_key(plans[0], deck)[:OPTIMAL_FIELDS]
-    return [p for p in plans if plan_key(p, deck)[:OPTIMAL_FIELDS] == best]
+    # the rules' fields lead the key under any preference: the optimal plans come first
+    return list(takewhile(lambda p: plan_key(p, deck)[:OPTIMAL_FIELDS] == best, plans))
 
 
 def best_with_other_farm(hand, population, temples, rules: Rules | None = None,

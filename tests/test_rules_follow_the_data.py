@@ -53,10 +53,18 @@ def flat(texts: list[str]) -> str:
 
 
 @pytest.fixture(scope="module")
-def kits(tmp_path_factory) -> dict[str, dict]:
-    """Each flip's rulings, rules and round cap, and the text of its rules.pdf and aids.pdf."""
-    out = {}
+def kits(tmp_path_factory, altun_kit) -> dict[str, dict]:
+    """Each flip's rulings, rules and round cap, and the text of its rules.pdf and aids.pdf.
+
+    The defaults are read from the run's shared Altun Ha kit (built by ``kitgen build`` with default
+    options, on letter paper); the flips are rendered here from a changed copy of the game."""
+    out = {"defaults": {"rulings": {key: spec["default"] for key, spec in RULINGS.items()},
+                        "rules": DEFAULTS["rules"],
+                        "rules_pdf": flat(page_texts(altun_kit / "rules.pdf")),
+                        "aids_pdf": flat(page_texts(altun_kit / "aids.pdf"))}}
     for name, (rulings, rules, cap) in FLIPS.items():
+        if name == "defaults":
+            continue
         folder = copy_builtin("altun-ha", tmp_path_factory.mktemp(name) / "altun-ha")
         data = tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))
         for key, value in rulings.items():

@@ -17,17 +17,18 @@ def invoke(*args):
 
 
 def test_writes_balance_json_and_a_readable_report(tmp_path):
-    result = invoke("altun-ha", "--games", "60", "--policy", "greedy,random", "--seed", "4",
+    # 30 games: the report is read back against its own figures (counts, intervals, the histogram's mean)
+    result = invoke("altun-ha", "--games", "30", "--policy", "greedy,random", "--seed", "4",
                     "--workers", "1", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert "Played 60 games" in result.output and "Findings:" in result.output
+    assert "Played 30 games" in result.output and "Findings:" in result.output
     folder = tmp_path / "altun-ha"
     data = json.loads((folder / "balance.json").read_text(encoding="utf-8"))["baseline"]
-    assert data["games"] == 60 and data["players"] == 4 and data["policies"] == ["greedy", "random"]
-    assert sum(e["count"] for e in data["ends"].values()) == 60
+    assert data["games"] == 30 and data["players"] == 4 and data["policies"] == ["greedy", "random"]
+    assert sum(e["count"] for e in data["ends"].values()) == 30
     for w in data["win_rate_by_seat"]:
         assert w["low"] <= w["rate"] <= w["high"]
-    assert sum(int(k) * v for k, v in data["length"]["histogram"].items()) / 60 == pytest.approx(
+    assert sum(int(k) * v for k, v in data["length"]["histogram"].items()) / 30 == pytest.approx(
         data["length"]["mean"], abs=1e-3)
     reader = PdfReader(folder / "balance.pdf")
     assert len(reader.pages) >= 3
@@ -50,7 +51,7 @@ def test_writes_balance_json_and_a_readable_report(tmp_path):
 
 
 def test_same_command_same_files(tmp_path):
-    args = ["--games", "40", "--seed", "2", "--workers", "1"]
+    args = ["--games", "20", "--seed", "2", "--workers", "1"]   # byte-identical files: a few games show it
     invoke(*args, "--out", str(tmp_path / "a"))
     invoke(*args, "--out", str(tmp_path / "b"))
     for name in ("balance.json", "balance.pdf"):

@@ -23,16 +23,17 @@ def Spec(setup, players, policies, seed):
 
 
 def test_same_seed_same_balance_json_with_one_and_two_workers(tmp_path):
-    one = simulate("altun-ha", games=120, policy=",".join(POLICIES), seed=5, workers=1)
-    two = simulate("altun-ha", games=120, policy=",".join(POLICIES), seed=5, workers=2)
+    # 48 games: the two workers still share them in several chunks each (see runner._pool_chunks)
+    one = simulate("altun-ha", games=48, policy=",".join(POLICIES), seed=5, workers=1)
+    two = simulate("altun-ha", games=48, policy=",".join(POLICIES), seed=5, workers=2)
     write_balance(one, tmp_path / "a")
     write_balance(two, tmp_path / "b")
     a = (tmp_path / "a" / "altun-ha" / "balance.json").read_bytes()
     b = (tmp_path / "b" / "altun-ha" / "balance.json").read_bytes()
     assert a == b
-    assert json.loads(a)["baseline"]["games"] == 120
+    assert json.loads(a)["baseline"]["games"] == 48
     assert one.summary == two.summary
-    other = simulate("altun-ha", games=120, policy=",".join(POLICIES), seed=6, workers=1)
+    other = simulate("altun-ha", games=48, policy=",".join(POLICIES), seed=6, workers=1)
     assert other.summary != one.summary
 
 
@@ -146,8 +147,9 @@ def test_dask_cluster_gives_the_same_records():
                                        dashboard_address=None)
     try:
         spec = Spec(RULES, 4, POLICIES, 13)
-        remote = run_games(spec, 60, cluster=cluster.scheduler_address)
-        local = run_games(spec, 60, workers=1)
+        # 30 games: two chunks (runner.CHUNK), gathered back in game order
+        remote = run_games(spec, 30, cluster=cluster.scheduler_address)
+        local = run_games(spec, 30, workers=1)
         assert remote == local
         assert SimulationResult(summarize(remote, spec)).balance_json() == \
             SimulationResult(summarize(local, spec)).balance_json()
@@ -234,7 +236,8 @@ def test_the_default_mix_leaves_the_random_baseline_out():
 
 def test_players_who_bid_only_when_fed_starve_only_after_a_bid_of_no_cards():
     # the report sets these famines apart as following from the players' own bidding rule: check it holds
+    # (an invariant of every famine, not a rate: 75 games a rule set give over 50 famines to check each)
     for settings in ({}, {"special_is_trade": "on"}, {"tie_drop": "off"}, {"empty_bid": "no_bid_card"}):
-        s = run(settings, games=150, policies=("greedy", "cautious", "greedy", "cautious"))
+        s = run(settings, games=75, policies=("greedy", "cautious", "greedy", "cautious"))
         ruled = s["famines"]["bid_only_if_fed"]
-        assert ruled["games"] == s["famines"]["games"] > 100 and ruled["no_cards"] == ruled["games"], settings
+        assert ruled["games"] == s["famines"]["games"] > 50 and ruled["no_cards"] == ruled["games"], settings

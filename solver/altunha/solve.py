@@ -86,9 +86,16 @@ def model(q: Question, deck: Deck):
 
 
 def best_of(q: Question, deck: Deck) -> TurnPlan:
+    return solved(q, deck)[1]
+
+
+def solved(q: Question, deck: Deck):
+    """A model of the question and its best plan.  Solving leaves the model as it was, so the next
+    search (which adds its own constraints) can take this model instead of assembling another."""
     from solver.altunha.cpsat_model import solve_model
 
-    return solve_model(model(q, deck))[0]
+    tm = model(q, deck)
+    return tm, solve_model(tm)[0]
 
 
 def solve_turn(hand, population: int, temples: Sequence[int] = (), rules: Rules | None = None,
@@ -102,9 +109,9 @@ def solve_turn(hand, population: int, temples: Sequence[int] = (), rules: Rules 
 def explain_question(q: Question, deck: Deck) -> Answer:
     from solver.altunha.cpsat_model import best_with_other_farm, enumerate_optimal, farm_kinds
 
-    plan = best_of(q, deck)
+    tm, plan = solved(q, deck)
     key = plan_key(plan, deck, q.preference)
-    optimal = enumerate_optimal(model(q, deck), key)
+    optimal = enumerate_optimal(tm, key)
     # A play with another Farm and as many points is the best such play: no third solve is needed.
     others = [p for p in optimal if farm_kinds(deck, p.farm) != farm_kinds(deck, plan.farm)]
     if others:
@@ -127,8 +134,8 @@ def optimal_plans(q: Question, deck: Deck) -> list[TurnPlan]:
     """Every play with the most points (all optimal by the rules), in the preference's order."""
     from solver.altunha.cpsat_model import enumerate_optimal
 
-    best = best_of(q, deck)
-    plans = enumerate_optimal(model(q, deck), plan_key(best, deck, q.preference))
+    tm, best = solved(q, deck)
+    plans = enumerate_optimal(tm, plan_key(best, deck, q.preference))
     return sorted(plans, key=lambda p: plan_key(p, deck, q.preference))
 
 
@@ -163,8 +170,8 @@ def judge_question(q: Question, farm: Sequence[str], build, deck: Deck) -> PlayR
     from solver.altunha.cpsat_model import best_with_farm
 
     result = check_play(q.hand, q.population, q.temples, farm, build, q.rules, deck, q.feed_allowed)
-    best = best_of(q, deck)
-    nearest = best_with_farm(model(q, deck), farm) if farm and not _farm_broken(result, q, farm, deck) else None
+    tm, best = solved(q, deck)
+    nearest = best_with_farm(tm, farm) if farm and not _farm_broken(result, q, farm, deck) else None
     if not result.legal:
         return PlayReport(result, best, None, False, nearest)
     gap = best.points - result.plan.points

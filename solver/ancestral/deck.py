@@ -18,6 +18,7 @@ Protection), or the start of one name (``quincha``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from kitgen.data.columns import header_key
 from kitgen.errors import GameDataError
@@ -50,12 +51,17 @@ class Deck:
     def protections(self) -> tuple[int, ...]:
         return self.of(PROTECTION)
 
+    @cached_property
+    def _keys(self) -> list[str]:
+        """Each name as a typed name is compared (a play's words are read back by the thousand)."""
+        return [header_key(n) for n in self.names]
+
     def lookup(self, text: str) -> int | None:
         """The kind a typed name means: the whole name, else the one name it starts (None if none or several)."""
         key = header_key(text)
         if not key:
             return None
-        keys = [header_key(n) for n in self.names]
+        keys = self._keys
         if key in keys:
             return keys.index(key)
         starts = [k for k, n in enumerate(keys) if n.startswith(key)]
