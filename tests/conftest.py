@@ -44,11 +44,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # The modules that take longest, longest first.  With --dist loadfile each module runs whole on one
 # worker, and the workers take modules in the order collected (--no-loadscope-reorder): starting the
 # long ones first keeps a worker from being left with one of them after the other has finished.
-# The order is by CPU seconds of each module run alone (`/usr/bin/time pytest -n 0 tests/test_x.py`).
-LONGEST_FIRST = ("test_web_browser.py", "test_web_games.py", "test_xlsx_bounds.py", "test_hostile.py",
-                 "test_solver_property.py", "test_progress_and_stopping.py", "test_shop_pdfx.py", "test_sim_runner.py",
-                 "test_temple_engine.py", "test_temple_solver.py", "test_real_sheets.py", "test_kill_kit.py",
-                 "test_card_memo.py", "test_build_beside.py", "test_art.py", "test_layouts.py")
+# The order is by the seconds each module takes in a whole run (`pytest --durations=0`, summed per module).
+LONGEST_FIRST = ("test_web_browser.py", "test_xlsx_bounds.py", "test_web_games.py", "test_hostile.py",
+                 "test_web_requests.py", "test_shop_pdfx.py", "test_solver_property.py", "test_sim_runner.py",
+                 "test_progress_and_stopping.py", "test_real_sheets.py", "test_watchdog.py", "test_card_memo.py",
+                 "test_kill_kit.py", "test_web_api.py", "test_web_files.py", "test_build_beside.py", "test_layouts.py")
 
 
 def pytest_collection_modifyitems(items):
