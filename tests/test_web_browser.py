@@ -223,6 +223,18 @@ def test_a_hand_tapped_together_is_solved_as_kitgen_solve_does(server, page):
     screenshot(page, "solver.png")
 
 
+def test_a_famine_is_shown_with_its_reason_and_nothing_of_the_phases_it_never_reached(server, page):
+    open_solver(page, server, "hand=Plaza,Base,Stage&population=7")
+    expected = json.loads(run("solve", "--population", "7", "--hand", "Plaza,Base,Stage", "--json").output)
+    assert expected["outcome"] == "famine"
+    expect(page.locator("#best-head")).to_have_text(f"Famine: {expected['points']:+d} points".replace("-", "−"))
+    expect(page.locator("#result .verdict.illegal")).to_have_text(expected["reasons"]["farm"]["text"].replace(">=", "≥"))
+    # no build phase, no temples after, and no stray text where they would have stood
+    expect(page.locator("#result [data-build]")).to_have_count(0)
+    loose = page.locator("#result").evaluate("el => [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.data)")
+    assert loose == []
+
+
 def test_a_ruling_switched_on_the_page_is_solved_as_kitgen_solve_rule_does(server, page):
     open_solver(page, server, "hand=Plaza,Base,Altar,Platform&population=15")
     points = page.locator("#best-points")

@@ -94,7 +94,7 @@
     box.classList.remove("stale");
     box.removeAttribute("aria-busy");
     shown = current;
-    box.replaceChildren(...children);
+    box.replaceChildren(...children.filter((child) => child !== null && child !== undefined));   // as el() leaves them out
     updateBar();
   }
 
