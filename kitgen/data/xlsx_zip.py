@@ -283,32 +283,6 @@ def escape_text(text: str) -> str:
     return _SPECIAL.sub(lambda m: _ESCAPES[m.group()], text) if _SPECIAL.search(text) else text
 
 
-class Blocks:
-    """A part of :class:`Rewritten`, given to the compressor in blocks of :data:`CHUNK` bytes
-    whatever the pieces it is written in: deflate's output depends on where its input is cut, and
-    the same part (read by the fast path or by expat alone) must be the same bytes."""
-
-    def __init__(self, stream):
-        self.stream, self.buffer = stream, bytearray()
-
-    def write(self, data: bytes) -> None:
-        self.buffer += data
-        if len(self.buffer) >= CHUNK:
-            whole = len(self.buffer) - len(self.buffer) % CHUNK
-            view = memoryview(self.buffer)
-            for at in range(0, whole, CHUNK):
-                self.stream.write(view[at:at + CHUNK])
-            view.release()
-            del self.buffer[:whole]
-
-    def __enter__(self) -> Blocks:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stream.write(self.buffer)
-        self.stream.close()
-
-
 class Rewritten:
     """A workbook written part by part into memory, each part compressed as it is written."""
 
@@ -319,9 +293,10 @@ class Rewritten:
     def add(self, name: str, xml: str) -> None:
         self.archive.writestr(name, xml.encode("utf-8"))
 
-    def part(self, name: str) -> Blocks:
-        """A binary stream to write the part ``name`` into, piece by piece."""
-        return Blocks(self.archive.open(name, "w", force_zip64=True))
+    def part(self, name: str):
+        """A binary stream to write the part ``name`` into, piece by piece (deflate gives the same bytes
+        however the pieces are cut, so the fast path and expat alone write the same part)."""
+        return self.archive.open(name, "w", force_zip64=True)
 
     def getvalue(self) -> bytes:
         self.archive.close()
