@@ -66,6 +66,12 @@ _LAST_ROW = re.compile(r'.*<row r="([0-9]+)"', re.DOTALL)
 _FAST_CELL = re.compile(_PLAIN_CELL)
 
 
+def _within(far_row: int, far_col: int, count: int, size: int) -> bool:
+    """Whether cells as far as (far_row, far_col), ``count`` of them with ``size`` bytes of text, are
+    within the bounds (the fast path falls back to the cell-by-cell path, which names the one passed)."""
+    return (far_row + 1) * (far_col + 1) <= MAX_CELLS and count <= MAX_CELLS and size <= MAX_TEXT_BYTES
+
+
 @dataclass
 class FormulaProblems:
     found: list[tuple[int, int, str]] = field(default_factory=list)   # (row, 0-based column, message)
@@ -162,6 +168,12 @@ class Cells:
         self.stream.write("".join(self.pending).encode("utf-8"))
         self.pending = []
 
+    def _write(self, cells: list[str]) -> None:
+        """Cells written again for python-calamine, kept until some thousands are waiting."""
+        self.pending += cells
+        if len(self.pending) >= 4096:
+            self.flush()
+
     # --- the fast path: runs of plain rows, each as expat and the handlers above take it --------
 
     fast_end = b"</row>"
@@ -200,12 +212,10 @@ class Cells:
             if far_row >= MAX_ROWS or max(indexes) >= len(self.strings):
                 return False
             count, size = self.count + len(cells), self.text_bytes + sum(map(self.strings.__getitem__, indexes))
-            if (far_row + 1) * (far_col + 1) > MAX_CELLS or count > MAX_CELLS or size > MAX_TEXT_BYTES:
+            if not _within(far_row, far_col, count, size):
                 return False
             self.count, self.text_bytes, self.far_row, self.far_col = count, size, far_row, far_col
-            self.pending.append(_ROW_TAG.sub("", text))
-            if len(self.pending) >= 4096:
-                self.flush()
+            self._write([_ROW_TAG.sub("", text)])
         self.row, self.col = int(_LAST_ROW.match(text).group(1)), 0
         return True
 
@@ -258,12 +268,10 @@ class Cells:
             if col > far_col:
                 far_col = col
             col += 1
-        if (far_row + 1) * (far_col + 1) > MAX_CELLS or count > MAX_CELLS or size > MAX_TEXT_BYTES:
+        if not _within(far_row, far_col, count, size):
             return False
         self.count, self.text_bytes, self.far_row, self.far_col, self.col = count, size, far_row, far_col, col
-        self.pending += pending
-        if len(self.pending) >= 4096:
-            self.flush()
+        self._write(pending)
         return True
 
     def _plain_cell(self, letters, digits, style, kind, empty, v, inline, preserve, t) -> None:
@@ -440,7 +448,7 @@ class Cells:
             raise LimitError(f"sheet {self.sheet!r} holds more than {MAX_TEXT_BYTES // 2**20} MB of text in its "
                              "cells (a shared string counted at every cell that shows it), the most kitgen reads",
                              file=self.where)
-        self.pending.append(f'<c r="{_LETTERS[col]}{row + 1}"{body}</c>')
+        self.pending.append(f'<c r="{_LETTERS[col]}{row + 1}"{body}</c>')      # inline: it runs for every cell
         if len(self.pending) >= 4096:
             self.flush()
 
