@@ -139,26 +139,28 @@ def ink_change(image, ink_limit: int = PROFILE_INK) -> InkChange:
 
 
 def _lab_distance(one, other):
-    """The CIE76 distance of every pixel of two of Pillow's 8-bit Lab pictures, as :func:`_lab` reads them
-    (L* from 0..255, a* and b* signed bytes): one channel at a time, read in place, so a card's picture costs
-    no copy of it in three channels."""
+    """The CIE76 distance of every pixel of two of Pillow's 8-bit Lab pictures: one channel at a time,
+    read in place, so a card's picture costs no copy of it in three channels."""
     import numpy as np
 
-    one, other = np.asarray(one), np.asarray(other)
-    lightness = one[..., 0].astype(np.float64) * (100.0 / 255.0) - other[..., 0].astype(np.float64) * (100.0 / 255.0)
-    a = one[..., 1].view(np.int8).astype(np.float64) - other[..., 1].view(np.int8)
-    b = one[..., 2].view(np.int8).astype(np.float64) - other[..., 2].view(np.int8)
-    return np.sqrt(lightness ** 2 + a ** 2 + b ** 2)
+    (l1, a1, b1), (l2, a2, b2) = _lab_channels(one), _lab_channels(other)
+    return np.sqrt((l1 - l2) ** 2 + (a1 - a2) ** 2 + (b1 - b2) ** 2)
 
 
 def _lab(image):
-    """Pillow's 8-bit Lab as L*, a*, b*: L scaled to 0..255, a and b stored as signed bytes."""
+    """Pillow's 8-bit Lab as one array of L*, a*, b*."""
     import numpy as np
 
-    raw = np.frombuffer(image.tobytes(), dtype=np.uint8).reshape(image.height, image.width, 3)
-    lightness = raw[..., 0].astype(np.float64) * (100.0 / 255.0)
-    ab = raw[..., 1:].copy().view(np.int8).astype(np.float64)
-    return np.concatenate([lightness[..., None], ab], axis=2)
+    return np.stack(_lab_channels(image), axis=2)
+
+
+def _lab_channels(image):
+    """Pillow's 8-bit Lab as L*, a*, b*, each an array: L scaled to 0..255, a and b stored as signed bytes."""
+    import numpy as np
+
+    raw = np.asarray(image)
+    return (raw[..., 0].astype(np.float64) * (100.0 / 255.0), raw[..., 1].view(np.int8).astype(np.float64),
+            raw[..., 2].view(np.int8).astype(np.float64))
 
 
 def _pixel(rgb):
