@@ -97,8 +97,9 @@ class Deck:
     def __post_init__(self):
         object.__setattr__(self, "_by_fold", {fold(c.name): c for c in self.cards})
         object.__setattr__(self, "_by_name", {c.name: c for c in self.cards})
-        object.__setattr__(self, "_kind", {c.name: c.kind for c in self.cards})   # asked for every card of every plan
-        object.__setattr__(self, "_order", {c.name: c.order for c in self.cards})  # and its place in deck order
+        # each card's kind and its place in deck order, asked for every card of every plan (rules.plan_key)
+        object.__setattr__(self, "kind_by_name", {c.name: c.kind for c in self.cards})
+        object.__setattr__(self, "order_by_name", {c.name: c.order for c in self.cards})
 
     def lookup(self, name: str) -> CardInfo | None:
         """The card called ``name`` (any case, accents optional), or None."""
@@ -140,10 +141,10 @@ class Deck:
         return max(c.value for c in self.cards if c.type == "bid")
 
     def kind_of(self, name: str) -> Kind:
-        return self._kind[name]
+        return self.kind_by_name[name]
 
     def sort_key(self, name: str) -> int:
-        return self._order[name]
+        return self.order_by_name[name]
 
     def changed(self, counts: dict[str, int] | None = None, amounts: dict[str, int] | None = None) -> "Deck":
         """The deck with some counts or effect amounts changed (keys are exact card names)."""

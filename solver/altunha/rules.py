@@ -569,7 +569,7 @@ def check_preference(preference: str, option: str = "--prefer") -> str:
 def plan_key(plan: TurnPlan, deck: Deck | None = None, preference: str = DEFAULT_PREFERENCE) -> PlanKey:
     """The order key of a plan (smaller is better) under a preference among plays of equal points."""
     deck = deck or load_deck()
-    kind_of, top = deck._kind, deck.max_value
+    kind_of, top = deck.kind_by_name, deck.max_value
     kinds = [kind_of[name] for name in plan.farm]
     costs = [farm_cost(k, top) for k in kinds]
     gods = [int(kind_of[p.card] == GOD) for p in plan.build]
@@ -746,8 +746,8 @@ def plan_from_kinds(hand: Sequence[str], farm: Sequence[Kind], build: Sequence[t
     """
     deck = deck or load_deck()
     pools: dict[Kind, list[str]] = {}
-    kind_of = deck._kind          # plans are named by the thousand: look the maps up directly
-    for name in sorted(hand, key=deck._order.__getitem__):
+    kind_of = deck.kind_by_name    # plans are named by the thousand: the maps looked up directly
+    for name in sorted(hand, key=deck.order_by_name.__getitem__):
         pools.setdefault(kind_of[name], []).append(name)
     taken = {kind: iter(names) for kind, names in pools.items()}
     if len(farm) > 1:
