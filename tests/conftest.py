@@ -154,6 +154,16 @@ def run_folder(tmp_path_factory, worker_id) -> Path:
     return shared if worker_id == "master" else shared.parent
 
 
+def once_per_run(record: Path, make) -> str:
+    """The text ``make()`` returns, made once per test run and kept in ``record`` (the first worker to
+    need it makes it, the others wait for it under a lock beside it)."""
+    with open(record.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not record.exists():
+            record.write_text(make(), encoding="utf-8")
+        return record.read_text(encoding="utf-8")
+
+
 BUILD_IN_A_FRESH_PROCESS = """
 import json, sys
 from click.testing import CliRunner
@@ -182,16 +192,15 @@ def altun_build(tmp_path_factory, worker_id) -> dict:
     work started beside the card sheets (the rulebook) ran in a forked process.  Built once per test run: the
     workers of a run share it (the first to need it builds it, under a lock).
     """
-    shared = run_folder(tmp_path_factory, worker_id)
-    out, record = shared / "altun-kit", shared / "altun-kit.json"
-    with open(shared / "altun-kit.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not record.exists():
-            process = subprocess.run([sys.executable, "-c", BUILD_IN_A_FRESH_PROCESS, str(out)], capture_output=True,
-                                     text=True, cwd=REPO)
-            assert process.returncode == 0, process.stderr
-            record.write_text(process.stdout, encoding="utf-8")
-        build = json.loads(record.read_text(encoding="utf-8"))
+    out = run_folder(tmp_path_factory, worker_id) / "altun-kit"
+
+    def fresh_build() -> str:
+        process = subprocess.run([sys.executable, "-c", BUILD_IN_A_FRESH_PROCESS, str(out)], capture_output=True,
+                                 text=True, cwd=REPO)
+        assert process.returncode == 0, process.stderr
+        return process.stdout
+
+    build = json.loads(once_per_run(out.with_name("altun-kit.json"), fresh_build))
     assert build["exit_code"] == 0, build["output"]
     return {**build, "folder": out / "altun-ha"}
 
@@ -217,14 +226,15 @@ def built_kit(request, tmp_path_factory, worker_id):
         if game == "altun-ha" and not options:
             return request.getfixturevalue("altun_kit")
         name = f"kit-{game}-" + hashlib.sha256(json.dumps(options).encode()).hexdigest()[:12]
-        out, done = shared / name, shared / f"{name}.done"
-        with open(shared / f"{name}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not done.exists():
-                shutil.rmtree(out, ignore_errors=True)          # what a failed build left
-                result = run("build", game, "--out", out, *options)
-                assert result.exit_code == 0, result.output
-                done.write_text(result.output, encoding="utf-8")
+        out = shared / name
+
+        def build_here() -> str:
+            shutil.rmtree(out, ignore_errors=True)              # what a failed build left
+            result = run("build", game, "--out", out, *options)
+            assert result.exit_code == 0, result.output
+            return result.output
+
+        once_per_run(shared / f"{name}.done", build_here)
         return out / game
 
     return build
