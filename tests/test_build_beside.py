@@ -12,10 +12,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from pypdf import PdfReader
 
 from kitgen.outputs import workers
-from tests.conftest import REPO, copy_builtin, run
+from kitgen.render.rulebook.template import DEFAULT_TEMPLATE
+from tests.conftest import HANG_GUARD, REPO, run, small_game
 
 SCRIPT = """
 import json, os, sys
@@ -32,24 +34,54 @@ def recording(self, func, *args):
     forked.append(self.process is not None)
 
 workers.Beside.__init__ = recording
-if sys.argv[2] == "die-beside":
-    draw = rulebook.render_rulebook
-    def dying(*args):
-        if os.getpid() != parent:
-            os._exit(9)                  # the forked process dies without a word
-        return draw(*args)
+draw = rulebook.render_rulebook
+
+def dying(*args):
+    if os.getpid() != parent:
+        os._exit(9)                      # the forked process dies without a word
+    return draw(*args)
+
+results = []
+for game, mode, out in json.loads(sys.argv[1]):
     import kitgen.render.rulebook
-    kitgen.render.rulebook.render_rulebook = dying
-result = CliRunner().invoke(cli, ["build", sys.argv[1], "--out", sys.argv[3]])
-print(json.dumps({"exit_code": result.exit_code, "output": result.output, "forked": forked}))
+    kitgen.render.rulebook.render_rulebook = dying if mode == "die-beside" else draw
+    forked.clear()
+    result = CliRunner().invoke(cli, ["build", game, "--out", out])
+    results.append({"exit_code": result.exit_code, "output": result.output, "forked": list(forked)})
+print(json.dumps(results))
 """
 
 
-def build_fresh(game, out: Path, mode: str = "plain") -> dict:
-    process = subprocess.run([sys.executable, "-c", SCRIPT, str(game), mode, str(out)], capture_output=True,
-                             text=True, cwd=REPO, timeout=60)
+def build_fresh(*builds: tuple) -> list[dict]:
+    """``(game, mode, out)`` builds made one after the other in one fresh process, and what each said."""
+    jobs = json.dumps([[str(game), mode, str(out)] for game, mode, out in builds])
+    process = subprocess.run([sys.executable, "-c", SCRIPT, jobs], capture_output=True, text=True, cwd=REPO,
+                             timeout=HANG_GUARD)
     assert process.returncode == 0, process.stderr
     return json.loads(process.stdout)
+
+
+def _with_a_mistake(game: Path) -> Path:
+    """The game with its own rulebook template (kitgen's default one) ending in a name it does not know."""
+    toml = game / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('# rulebook = "rules.md.j2"', 'rulebook = "rules.md.j2"'),
+                    encoding="utf-8")
+    template = DEFAULT_TEMPLATE.read_text(encoding="utf-8") + "\n{{ no_such_name }}\n"
+    (game / "templates" / "rules.md.j2").write_text(template, encoding="utf-8")
+    return game
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory) -> dict:
+    """A small game built in a fresh process with its forked rulebook process dying, and a copy of it with a
+    mistake in its rulebook built there too (its rulebook forked); both builds in one process, as in
+    :func:`build_fresh`."""
+    root = tmp_path_factory.mktemp("beside")
+    game = small_game(root / "game")
+    broken = _with_a_mistake(small_game(root / "broken"))
+    dies, mistake = build_fresh((game, "die-beside", root / "dies"), (broken, "plain", root / "mistake"))
+    return {"game": game, "dies": (dies, root / "dies" / "export-test"), "broken": broken,
+            "mistake": (mistake, root / "mistake" / "export-test")}
 
 
 def test_the_rulebook_made_beside_is_byte_for_byte_the_one_made_here(altun_build, tmp_path, monkeypatch):
@@ -61,21 +93,24 @@ def test_the_rulebook_made_beside_is_byte_for_byte_the_one_made_here(altun_build
         assert (beside["folder"] / name).read_bytes() == (tmp_path / "here" / "altun-ha" / name).read_bytes(), name
 
 
-def test_a_forked_process_that_dies_leaves_the_rulebook_to_this_one(tmp_path):
-    result = build_fresh("altun-ha", tmp_path / "out", "die-beside")
+def test_a_forked_process_that_dies_leaves_the_rulebook_to_this_one(fresh, tmp_path, monkeypatch):
+    # a small game: what is checked is the fallback when the forked process dies, whatever the game
+    result, folder = fresh["dies"]
     assert result["exit_code"] == 0 and result["forked"] == [True]
-    assert len(PdfReader(tmp_path / "out" / "altun-ha" / "rules.pdf").pages) == 12
-    assert "rules.pdf  (12 pages)" in result["output"]
-
-
-def test_a_mistake_in_the_rulebook_is_the_same_one_line_as_without_the_fork(tmp_path, monkeypatch):
-    game = copy_builtin("altun-ha", tmp_path / "game")
-    template = game / "templates" / "rules.md.j2"
-    template.write_text(template.read_text(encoding="utf-8") + "\n{{ no_such_name }}\n", encoding="utf-8")
-    beside = build_fresh(game, tmp_path / "beside")
     monkeypatch.setattr(workers, "BESIDE", False)
-    here = run("build", game, "--out", tmp_path / "here")
+    here = run("build", fresh["game"], "--out", tmp_path / "here")
+    assert here.exit_code == 0
+    rules = (tmp_path / "here" / "export-test" / "rules.pdf").read_bytes()
+    assert (folder / "rules.pdf").read_bytes() == rules           # drawn here after the fork died: the same book
+    pages = len(PdfReader(folder / "rules.pdf").pages)
+    assert pages >= 2 and f"rules.pdf  ({pages} pages)" in result["output"]
+
+
+def test_a_mistake_in_the_rulebook_is_the_same_one_line_as_without_the_fork(fresh, tmp_path, monkeypatch):
+    beside, folder = fresh["mistake"]
+    monkeypatch.setattr(workers, "BESIDE", False)
+    here = run("build", fresh["broken"], "--out", tmp_path / "here")
     assert beside["forked"] == [True]
     assert beside["exit_code"] == here.exit_code == 2
     assert beside["output"] == here.output and "no_such_name" in here.output
-    assert not (tmp_path / "beside" / "altun-ha").exists()
+    assert not folder.exists()

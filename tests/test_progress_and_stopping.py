@@ -12,10 +12,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from kitgen.cli import cli
 from kitgen.outputs import raster
 from tests.conftest import HANG_GUARD, REPO, run, small_game
-from tests.terminal import KITGEN, Terminal
+from tests.terminal import Terminal
 
 # 15 faces of 3 cards: 5 sheets front and back, then the rulebook and the aids.  The tests stop the work at
 # steps the bar shows, so a short game is stopped part way as surely as a long one, on the same code paths
@@ -46,14 +48,14 @@ def _files(folder: Path) -> dict[Path, bytes]:
     return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
-def test_a_build_shows_a_progress_bar_on_a_terminal_and_none_elsewhere(game, built, tmp_path):
+def test_a_build_shows_a_progress_bar_on_a_terminal_and_none_elsewhere(game, built, tmp_path, monkeypatch):
     terminal, out = built                                                      # the bar shows at once
     assert terminal.status == 0 and terminal.lines == []
     shown = terminal.text()
     assert "Building" in shown and "0/13" in shown and "13/13" in shown   # 5 sheets front and back + 3 parts
-    piped = subprocess.run(KITGEN + ["build", str(game), "--out", str(tmp_path / "b")], capture_output=True,
-                           text=True, cwd=REPO, env={**os.environ, "KITGEN_PROGRESS_DELAY": "0"})
-    assert piped.returncode == 0 and piped.stderr == ""
+    monkeypatch.setenv("KITGEN_PROGRESS_DELAY", "0")       # elsewhere (stderr not a terminal), made here
+    piped = CliRunner().invoke(cli, ["build", str(game), "--out", str(tmp_path / "b")], catch_exceptions=False)
+    assert piped.exit_code == 0 and piped.stderr == "" and "Built Export Test" in piped.stdout
     assert _kit(out / "export-test") == _kit(tmp_path / "b" / "export-test")
 
 

@@ -28,26 +28,26 @@ def _spin(seconds: float) -> None:
 
 
 def test_a_loop_is_stopped_once_its_processor_time_is_up():
-    clock = TemplateClock(0.2)
+    clock = TemplateClock(0.1)
     start = time.thread_time()
     with pytest.raises(TemplateTimeout):
         with clock:
             _spin(10)
-    assert 0.2 <= time.thread_time() - start < 10
+    assert 0.1 <= time.thread_time() - start < 10
 
 
 def test_only_the_time_inside_the_blocks_counts():
-    clock = TemplateClock(0.3)
+    clock = TemplateClock(0.15)
     for _ in range(2):
         with clock:
-            _spin(0.1)
-        _spin(0.25)                                # text fitting, drawing: not the templates' time (counted, the
-                                                   # two spins alone would pass the 0.3 s limit)
-    assert 0.2 <= clock.used < 0.3
-    with pytest.raises(TemplateTimeout):           # the third block has what is left: 0.1 s or less
+            _spin(0.05)
+        _spin(0.125)                               # text fitting, drawing: not the templates' time (counted, the
+                                                   # two spins alone would pass the 0.15 s limit)
+    assert 0.1 <= clock.used < 0.15
+    with pytest.raises(TemplateTimeout):           # the third block has what is left: 0.05 s or less
         with clock:
             _spin(10)
-    assert clock.used < 0.3 + 1
+    assert clock.used < 0.15 + 1
 
 
 def test_waiting_is_not_processor_time():
@@ -59,23 +59,23 @@ def test_waiting_is_not_processor_time():
 
 
 def test_blocks_inside_one_another_count_once():
-    clock = TemplateClock(0.5)
+    clock = TemplateClock(0.25)
     with clock:
         with clock:                                # a layout's vars read inside a box's template
-            _spin(0.15)
-        _spin(0.15)
-    assert 0.3 <= clock.used < 0.5
+            _spin(0.075)
+        _spin(0.075)
+    assert 0.15 <= clock.used < 0.25
 
 
 def test_a_left_block_never_fires():
-    clock = TemplateClock(0.1)
+    clock = TemplateClock(0.05)
     with clock:
         pass
-    _spin(0.4)                                     # would raise here if the block still counted
+    _spin(0.2)                                     # would raise here if the block still counted
 
 
 def test_a_block_that_swallowed_the_timeout_raises_it_as_it_ends():
-    clock = TemplateClock(0.1)
+    clock = TemplateClock(0.05)
     with pytest.raises(TemplateTimeout):
         with clock:
             try:
@@ -95,7 +95,7 @@ def test_a_timeout_lost_where_it_landed_still_stops_the_template(monkeypatch):
     env = LimitedSandbox()
     template = env.from_string("{% for i in range(2000) %}{% for j in range(999) %}{% if (i ** 99) % 7 > 9 %}"
                                "{% endif %}{% endfor %}{% endfor %}")   # seconds of work: stopped by the loop bound
-    clock = TemplateClock(0.1)                                          # (not a timeout) unless a turn asks
+    clock = TemplateClock(0.05)                                         # (not a timeout) unless a turn asks
     with pytest.raises(TemplateTimeout):
         env.render_bounded(template, {}, clock)
     assert interrupted == [threading.get_ident()]       # the dog's one interruption, lost on purpose here
@@ -108,7 +108,7 @@ def test_the_thread_is_interrupted_once_and_never_after_its_block(monkeypatch):
     interrupted = []
     real = _DOG._interrupt
     monkeypatch.setattr(_DOG, "_interrupt", lambda thread: interrupted.append(thread) or real(thread))
-    clock = TemplateClock(0.1)
+    clock = TemplateClock(0.05)
     clock.__enter__()
     try:
         _spin(30)
@@ -118,21 +118,21 @@ def test_the_thread_is_interrupted_once_and_never_after_its_block(monkeypatch):
     while clock in _DOG.fired and time.monotonic() < deadline:
         _spin(0.05)                                    # an interruption now would fail the test
     assert clock not in _DOG.fired
-    _spin(0.3)
+    _spin(0.15)
     assert interrupted == [threading.get_ident()]
 
 
 def test_a_short_clock_inside_a_long_one_stops_only_its_own_block():
     with TemplateClock(30):
         with pytest.raises(TemplateTimeout):
-            with TemplateClock(0.1):
+            with TemplateClock(0.05):
                 _spin(10)
-        _spin(0.3)                                 # the outer clock goes on, unfired
+        _spin(0.15)                                # the outer clock goes on, unfired
 
 
 def test_a_long_clock_inside_a_short_one_does_not_extend_it():
     with pytest.raises(TemplateTimeout):
-        with TemplateClock(0.2):
+        with TemplateClock(0.1):
             with TemplateClock(30):
                 pass
             _spin(10)
@@ -146,7 +146,7 @@ def test_a_clock_started_while_the_dog_sleeps_wakes_it():
         time.sleep(0.05)
     assert _DOG.asleep
     with pytest.raises(TemplateTimeout):
-        with TemplateClock(0.2):
+        with TemplateClock(0.1):
             _spin(10)
 
 
@@ -173,7 +173,7 @@ def test_ten_thousand_blocks_start_no_thread_each(monkeypatch):
 
 def _stopped_in_child(queue) -> None:
     try:
-        with TemplateClock(0.2):
+        with TemplateClock(0.1):
             _spin(10)
         queue.put("ran on")
     except TemplateTimeout:
