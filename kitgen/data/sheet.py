@@ -142,15 +142,10 @@ def _nfc(text: str) -> str:
 
 
 def _filled(rows: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
-    """The rows that hold something other than a comment, their cells in one normal form (most rows
-    are ASCII: their cells joined once tells both whether the row is blank and whether it is ASCII)."""
-    kept = []
-    for n, cells in rows:
-        joined = "".join(cells)
-        if not joined.strip() or (joined.lstrip()[:1] == "#" and _comment(cells)):
-            continue
-        kept.append((n, list(cells) if joined.isascii() else [_nfc(c) for c in cells]))
-    return kept
+    """The rows that hold something other than a comment, their cells in one normal form (a row's cells
+    joined once tell whether it is blank, a comment, or ASCII: most rows are, and are looked at once)."""
+    return [(n, list(cells) if joined.isascii() else [_nfc(c) for c in cells]) for n, cells in rows
+            if (stripped := (joined := "".join(cells)).strip()) and not (stripped[0] == "#" and _comment(cells))]
 
 
 def _comment(cells: list[str]) -> bool:
