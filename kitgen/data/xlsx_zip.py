@@ -14,10 +14,10 @@ naming the workbook.
 
 Expat calls back into Python for every element, some five calls for each cell of a sheet.  A
 handler may offer a fast path (:class:`Fast`): once expat has ended an item (a ``</row>``, a
-``</si>``) exactly where the bytes given to it end, the run of items that follows in the plain
-form spreadsheet programs write (matched at C speed by a regular expression that admits no
-prefix, entity, comment, line break or character XML refuses) goes to the handler whole, not
-to expat; anything else, from the first item outside that form, goes to expat as before.
+``</si>``) exactly where the bytes given to it end, the run of items that follows in a plain
+form spreadsheet programs write (matched at C speed by regular expressions, tried in order,
+that admit no prefix, entity, comment, line break or character XML refuses) goes to the handler
+whole, not to expat; anything else, from the first item outside those forms, goes to expat as before.
 
 :class:`Rewritten` is the small, plain workbook kitgen writes from what it read (see
 :mod:`kitgen.data.xlsx`), the only one python-calamine is given.
