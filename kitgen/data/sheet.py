@@ -141,9 +141,11 @@ def _nfc(text: str) -> str:
     return text if text.isascii() or unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
 
 
-def _nfc_row(cells: list[str]) -> list[str]:
-    """A row's cells in one normal form (most rows are ASCII: looked at once)."""
-    return list(cells) if "".join(cells).isascii() else [_nfc(c) for c in cells]
+def _filled(rows: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
+    """The rows that hold something other than a comment, their cells in one normal form (a row's cells
+    joined once tell whether it is blank, a comment, or ASCII: most rows are, and are looked at once)."""
+    return [(n, list(cells) if joined.isascii() else [_nfc(c) for c in cells]) for n, cells in rows
+            if (stripped := (joined := "".join(cells)).strip()) and not (stripped[0] == "#" and _comment(cells))]
 
 
 def _comment(cells: list[str]) -> bool:
@@ -155,7 +157,7 @@ def _sheet(file: str, kind: str, rows: list[tuple[int, list[str]]], problems: Pr
            fields_may_spill: bool, bad_rows: set[int] = frozenset(), header: int | bool | None = None) -> Sheet:
     """Header and records from raw rows: blank rows dropped, cells beyond the header checked,
     ``bad_rows`` (reported apart) left out."""
-    rows = [(n, _nfc_row(cells)) for n, cells in rows if "".join(cells).strip() and not _comment(cells)]
+    rows = _filled(rows)
     if not rows:
         raise GameDataError("empty sheet; its first row must name the columns (name, and type, count, "
                             "text... as you like)", file=file)

@@ -350,23 +350,30 @@ class _SharedStrings:
     # --- the fast path: runs of <si><t>text</t></si>, each as expat and the handlers above take it ---
 
     fast_end = b"</si>"
-    fast_run = _STRINGS_RUN
+    fast_runs = (_STRINGS_RUN,)
     fast_ready = -1
 
-    def fast(self, run: bytes) -> bool:
+    def fast(self, run: bytes, form: int = 0) -> bool:
         text = decoded(run)
         if text is None or self.depth >= MAX_DEPTH:
             return False
-        items = _STRING.findall(text)
-        pieces = [t if preserve else t.strip(" \t\r\n") for _, preserve, t in items]
+        items = None
+        if "<si/>" not in text and "xml:space" not in text:     # each one <si><t>text</t></si>: split at C speed
+            raw = text[len("<si><t>"):-len("</t></si>")].split("</t></si><si><t>")
+            spaced = "<t> " in text or "<t>\t" in text or " </t>" in text or "\t</t>" in text
+            pieces = [t.strip(" \t\r\n") for t in raw] if spaced else raw
+        else:
+            items = _STRING.findall(text)
+            raw = [t for _, _, t in items]
+            pieces = [t if preserve else t.strip(" \t\r\n") for _, preserve, t in items]
         sizes = list(map(len, pieces)) if text.isascii() else [len(p.encode("utf-8")) for p in pieces]
         total = self.total + sum(sizes)
-        if (len(self.lengths) + len(items) > MAX_SHARED_STRINGS or total > MAX_SHARED_BYTES
-                or len(text) > MAX_CELL_TEXT and max(len(t) for _, _, t in items) > MAX_CELL_TEXT):
-            self._one_by_one(items)             # a bound is passed: the same error, at the same string
+        if (len(self.lengths) + len(raw) > MAX_SHARED_STRINGS or total > MAX_SHARED_BYTES
+                or len(text) > MAX_CELL_TEXT and max(map(len, raw)) > MAX_CELL_TEXT):
+            self._one_by_one(_STRING.findall(text))   # a bound is passed: the same error, at the same string
         self.total = total
         self.lengths.extend(sizes)
-        if "<si/>" in text:                     # as Runs.xml() writes an <si/>, and a string of one piece
+        if items is not None and "<si/>" in text:   # as Runs.xml() writes an <si/>, and a string of one piece
             self.pending += ["<si></si>" if empty else f'<si><t xml:space="preserve">{escape_text(piece)}</t></si>'
                              for (empty, _, _), piece in zip(items, pieces)]
         else:                                   # the same, the pieces escaped at once (none holds a NUL)

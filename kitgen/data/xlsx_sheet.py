@@ -57,9 +57,11 @@ _PLAIN_ROW = rf'<row(?: r="([1-9][0-9]{{0,6}})")?{_ROW_ATTRS}(?:/>|>((?:{uncaptu
 _ROWS_RUN = re.compile(f"(?:{uncaptured(_PLAIN_ROW)})+".encode())
 _FAST_ROW = re.compile(_PLAIN_ROW)
 # Rows whose every cell shows a shared string as a plain cell is written again (capitals, the index
-# without a leading zero, no style): such a run is written again as it is, less its row tags.
+# without a leading zero, no style): such a run (a run of plain rows too, all ASCII) is tried first
+# and written again as it is, less its row tags.
 _SHARED_CELL = r'<c r="([A-Z]{1,3})([1-9][0-9]{0,6})" t="s"><v>(0|[1-9][0-9]{0,8})</v></c>'
-_SHARED_ROWS = re.compile(rf'(?:<row r="[1-9][0-9]{{0,6}}"{_ROW_ATTRS}(?:/>|>(?:{uncaptured(_SHARED_CELL)})*</row>))+')
+_SHARED_ROWS = re.compile(
+    rf'(?:<row r="[1-9][0-9]{{0,6}}"{_ROW_ATTRS}(?:/>|>(?:{uncaptured(_SHARED_CELL)})*</row>))+'.encode())
 _SHARED_CELLS = re.compile(_SHARED_CELL)
 _ROW_TAG = re.compile(r'<row [^>]*>|</row>')
 _LAST_ROW = re.compile(r'.*<row r="([0-9]+)"', re.DOTALL)
@@ -177,15 +179,17 @@ class Cells:
     # --- the fast path: runs of plain rows, each as expat and the handlers above take it --------
 
     fast_end = b"</row>"
-    fast_run = _ROWS_RUN
+    fast_runs = (_SHARED_ROWS, _ROWS_RUN)
     fast_ready = -1
 
-    def fast(self, run: bytes) -> bool:
-        text = decoded(run)
-        if text is None or self.depth + 2 > MAX_DEPTH:          # a row, and a cell in it
+    def fast(self, run: bytes, form: int) -> bool:
+        if self.depth + 2 > MAX_DEPTH:                          # a row, and a cell in it
             return False
-        if _SHARED_ROWS.fullmatch(text) and self._shared_rows(text):
-            return True
+        if form == 0:
+            return self._shared_rows(run.decode("ascii"))
+        text = decoded(run)
+        if text is None:
+            return False
         for row in _FAST_ROW.finditer(text):
             if row.group(1):
                 self.row = int(row.group(1)) - 1

@@ -14,10 +14,10 @@ naming the workbook.
 
 Expat calls back into Python for every element, some five calls for each cell of a sheet.  A
 handler may offer a fast path (:class:`Fast`): once expat has ended an item (a ``</row>``, a
-``</si>``) exactly where the bytes given to it end, the run of items that follows in the plain
-form spreadsheet programs write (matched at C speed by a regular expression that admits no
-prefix, entity, comment, line break or character XML refuses) goes to the handler whole, not
-to expat; anything else, from the first item outside that form, goes to expat as before.
+``</si>``) exactly where the bytes given to it end, the run of items that follows in a plain
+form spreadsheet programs write (matched at C speed by regular expressions, tried in order,
+that admit no prefix, entity, comment, line break or character XML refuses) goes to the handler
+whole, not to expat; anything else, from the first item outside those forms, goes to expat as before.
 
 :class:`Rewritten` is the small, plain workbook kitgen writes from what it read (see
 :mod:`kitgen.data.xlsx`), the only one python-calamine is given.
@@ -55,12 +55,13 @@ class Fast(Handler, Protocol):
     """A handler that also takes runs of items in their plain form, in one call per run."""
 
     fast_end: bytes                  # the end tag of an item: b"</row>"
-    fast_run: re.Pattern[bytes]      # one item or more in the plain form, whole
+    fast_runs: tuple[re.Pattern[bytes], ...]   # one item or more in a plain form, whole; tried in order
     fast_ready: int                  # where expat ended the last item (its offset past fast_end), or -1
 
-    def fast(self, run: bytes) -> bool:
-        """Take ``run`` (matched by :attr:`fast_run`) as expat would have, or refuse it whole
-        (False: bytes that are not UTF-8, say) before changing anything."""
+    def fast(self, run: bytes, form: int) -> bool:
+        """Take ``run`` (matched by ``fast_runs[form]``) as expat would have, or refuse it whole
+        (False: bytes that are not UTF-8, say) before changing anything; a run refused is offered
+        to the next form, then to expat."""
 
 
 class Elements:
@@ -202,7 +203,7 @@ class Parts:
         parser.StartDoctypeDeclHandler = self._no_doctype(name)
         handler.attach(parser)
         try:
-            if self.fast and hasattr(handler, "fast_run"):
+            if self.fast and hasattr(handler, "fast_runs"):
                 _parse_fast(parser, self.chunks(info), handler)
             else:
                 for chunk in self.chunks(info):
@@ -226,7 +227,7 @@ def _parse_fast(parser, chunks: Iterator[bytes], handler: Fast) -> None:
     ended is the last thing it was given: the state of the handler is then the state between two
     items, which is all a run needs.  A run holds no line break, so expat's line numbers in
     messages stay those of the part."""
-    end, run = handler.fast_end, handler.fast_run
+    end, runs = handler.fast_end, tuple(enumerate(handler.fast_runs))
     keep = len(end) - 1
     utf8 = [True]
 
@@ -242,8 +243,13 @@ def _parse_fast(parser, chunks: Iterator[bytes], handler: Fast) -> None:
         at = 0
         while True:
             if handler.fast_ready == base + at - behind and utf8[0]:
-                found = run.match(buffer, at)
-                if found is not None and handler.fast(found.group()):
+                for form, run in runs:
+                    found = run.match(buffer, at)
+                    if found is not None and handler.fast(found.group(), form):
+                        break
+                else:
+                    found = None
+                if found is not None:
                     behind += found.end() - at
                     at = found.end()
                     continue
