@@ -25,6 +25,9 @@ from tests.conftest import WAIT_MS, copy_builtin, run, serving
 PHONE = {"width": 390, "height": 844}
 SCREENSHOTS = os.environ.get("KITGEN_SCREENSHOTS")    # a folder: the tests also save their screenshots
 expect.set_options(timeout=WAIT_MS)
+# Waits for a script's condition look every 50 ms, not at every animation frame (playwright's default): polling
+# at each frame has the browser draw sixty frames a second for as long as the wait lasts.
+POLL_MS = 50
 
 
 @pytest.fixture(scope="module")
@@ -184,7 +187,8 @@ def open_solver(page, server, query=""):
 def settled(page):
     """Wait until the answer on screen is the answer for the position on screen."""
     page.wait_for_function("() => { const r = document.getElementById('result'); return !r.hidden && "
-                           "!r.classList.contains('stale') && r.dataset.position === location.search.slice(1); }")
+                           "!r.classList.contains('stale') && r.dataset.position === location.search.slice(1); }",
+                           polling=POLL_MS)
 
 
 def tap(page, *names):
@@ -261,7 +265,7 @@ def test_the_answer_on_screen_is_never_stale(server, page):
     held, holding = [], [True]
     page.route("**/api/explain", lambda route: held.append(route) if holding[0] else route.continue_())
     page.click('#hand button[data-card="Sun God"]')           # the God leaves the hand: the old answer is wrong
-    page.wait_for_function("() => document.getElementById('result').classList.contains('stale')")
+    page.wait_for_function("() => document.getElementById('result').classList.contains('stale')", polling=POLL_MS)
     assert page.locator("#result").get_attribute("data-position") != page.url.split("?", 1)[1]
     holding[0] = False
     for route in held:
