@@ -308,11 +308,14 @@ def watched_folders(served: ServedGame, warned: set[str] | None = None) -> froze
 
 def files_fingerprint(served: ServedGame, warned: set[str] | None = None) -> str | None:
     """A digest of every file in the game's folders (:func:`watched_folders`), by name and bytes; None when they
-    hold more than :data:`MAX_FINGERPRINT_BYTES` or cannot be listed.  What is not a regular file (a
+    hold more than :data:`MAX_FINGERPRINT_BYTES`, reach the bound of folders watched, or cannot be listed.  What is not a regular file (a
     pipe, a device, a symlink that leads to none) counts by its kind, size and time, and is never opened."""
     digest, total = hashlib.sha256(), 0
     try:
-        for folder, _, _ in sorted(watched_folders(served, warned)):
+        folders = watched_folders(served, warned)
+        if len(folders) >= MAX_WATCHED:     # folders beyond the bound are not walked: their files would not count
+            return None
+        for folder, _, _ in sorted(folders):
             for name in sorted(os.listdir(folder)):
                 path = os.path.join(folder, name)
                 digest.update(f"{path}\0".encode())
