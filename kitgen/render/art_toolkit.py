@@ -297,8 +297,14 @@ class Sketch:
         # While every pixel is either opaque or clear black (drawn only in opaque colours), the canvas's
         # bytes are their own premultiplied form, which :meth:`image` then averages without converting
         self.opaque_or_clear = True
-        fill = self._ink(background) if background is not None else (0, 0, 0, 0)
-        self.canvas = Image.new("RGBA", (width * scale, height * scale), fill)
+        size = (width * scale, height * scale)
+        if background is None:
+            # clear black: Pillow's new image without a colour is zeroed memory (calloc, which the system
+            # zeroes page by page as it is first touched) rather than filled pixel by pixel, and most
+            # layers are drawn on a small part
+            self.canvas = Image.new("RGBA", size, None)
+        else:
+            self.canvas = Image.new("RGBA", size, self._ink(background))
         self.draw = ImageDraw.Draw(self.canvas)
 
     def _ink(self, color: Color | None):
