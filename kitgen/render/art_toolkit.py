@@ -393,14 +393,20 @@ class Sketch:
         box = other.canvas.getbbox()
         if box is None:
             return
-        if not (other.opaque_or_clear and (clip is None or clip.opaque_or_clear)):
+        whole = other.opaque_or_clear and (clip is None or clip.opaque_or_clear)
+        if not whole:
             self.opaque_or_clear = False
         top = other.canvas.crop(box)
         if clip is not None:
             alpha = Image.composite(top.getchannel("A"), Image.new("L", top.size, 0),
                                     clip.canvas.crop(box).getchannel("A"))
             top.putalpha(alpha)
-        self.canvas.alpha_composite(top, box[:2])
+        if whole:
+            # each pixel on top is opaque (it replaces the one below, as compositing gives) or clear (it
+            # leaves it): a paste through its alpha does the same without blending
+            self.canvas.paste(top, box[:2], top)
+        else:
+            self.canvas.alpha_composite(top, box[:2])
 
     def image(self) -> Image.Image:
         """The finished RGBA picture at output size (supersampled pixels averaged)."""
