@@ -255,3 +255,33 @@ def test_a_sketch_is_reduced_as_pillow_reduces_it_with_its_edges_averaged_over_c
     alphas = {value for value, count in enumerate(image.getchannel("A").histogram()) if count}
     assert 0 in alphas and 255 in alphas and len(alphas) > 3       # clear, opaque and edges between
     assert image.getpixel((16, 13)) == (0xA0, 0x52, 0x2D, 255)              # inside the circle, below the layer
+
+
+def test_a_new_sketch_and_its_layers_are_clear_black_until_drawn_on():
+    # made after large images were drawn on and freed, so reused memory would show
+    for _ in range(3):
+        used = ak.Sketch(400, 300, "#a0522d")
+        used.circle(200, 150, 120, "#2a7f62")
+        del used
+    sketch = ak.Sketch(400, 300)
+    for fresh in (sketch, sketch.layer()):
+        assert fresh.canvas.size == (1200, 900) and fresh.canvas.mode == "RGBA"
+        assert fresh.canvas.getextrema() == ((0, 0),) * 4
+    assert ak.Sketch(4, 3, "#a0522d").canvas.getextrema() == ((0xA0, 0xA0), (0x52, 0x52), (0x2D, 0x2D), (255, 255))
+
+
+@pytest.mark.parametrize("clipped", [False, True], ids=["whole", "clipped"])
+def test_pasting_an_opaque_or_clear_layer_gives_what_compositing_it_gives(clipped):
+    s = ak.Sketch(30, 20)
+    s.circle(15, 10, 7.3, (160, 82, 45, 90))             # translucent pixels below, and clear ones
+    layer = s.layer()
+    layer.polygon([(0, 0), (29.6, 3.3), (4.2, 19.5)], "#2a7f62", ak.INK, 1.3)
+    clip = s.layer()
+    clip.rect((3.3, 2.2, 24.7, 17.9), "#000000", radius=3)
+    top = layer.canvas.copy()
+    if clipped:
+        top.putalpha(ImageChops.multiply(top.getchannel("A"), clip.canvas.getchannel("A")))
+    expected = Image.alpha_composite(s.canvas, top)
+    s.paste(layer, clip if clipped else None)
+    assert s.canvas.tobytes() == expected.tobytes()
+    assert {(0, 0, 0, 0), (160, 82, 45, 90), (42, 127, 98, 255)} <= set(s.canvas.get_flattened_data())   # clear, below, on top

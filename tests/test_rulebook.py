@@ -476,3 +476,25 @@ def test_players_without_usual_read_as_a_plain_range(tmp_path):
     assert game.players_text == "2-16"
     with pytest.raises(GameDataError, match="unknown key 'best'"):
         make_game(tmp_path / "b", toml=lambda t: t.replace("usual = 4", "best = 4"))
+
+
+def test_a_paragraph_breaks_its_lines_once_per_width_and_again_once_split_drops_them(monkeypatch):
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph as PlainParagraph
+
+    from kitgen.render import fonts
+    from kitgen.render.paragraphs import Paragraph
+
+    fonts.register()
+    style = ParagraphStyle("t", fontName=fonts.REGULAR, fontSize=10, leading=12)
+    text = "Each player draws three cards and passes one to the left. " * 8
+    widths = (300, 300, 200, 200, 300)
+    plain = [PlainParagraph(text, style).wrap(width, 500) for width in widths]     # reportlab's own sizes
+    breaks = []
+    plain_break = PlainParagraph.breakLines
+    monkeypatch.setattr(PlainParagraph, "breakLines", lambda self, at: breaks.append(at) or plain_break(self, at))
+    para = Paragraph(text, style)
+    assert [para.wrap(width, 500) for width in widths] == plain and plain[0][1] < plain[2][1]
+    assert len(breaks) == 3                                   # at 300, at 200, at 300 again
+    assert para.split(300, 5) == []                           # no room for two lines: the lines are dropped
+    assert para.wrap(300, 500) == plain[0] and len(breaks) == 4

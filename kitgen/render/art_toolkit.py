@@ -297,8 +297,14 @@ class Sketch:
         # While every pixel is either opaque or clear black (drawn only in opaque colours), the canvas's
         # bytes are their own premultiplied form, which :meth:`image` then averages without converting
         self.opaque_or_clear = True
-        fill = self._ink(background) if background is not None else (0, 0, 0, 0)
-        self.canvas = Image.new("RGBA", (width * scale, height * scale), fill)
+        size = (width * scale, height * scale)
+        if background is None:
+            # clear black: Pillow's new image without a colour is zeroed memory (calloc, which the system
+            # zeroes page by page as it is first touched) rather than filled pixel by pixel, and most
+            # layers are drawn on a small part
+            self.canvas = Image.new("RGBA", size, None)
+        else:
+            self.canvas = Image.new("RGBA", size, self._ink(background))
         self.draw = ImageDraw.Draw(self.canvas)
 
     def _ink(self, color: Color | None):
@@ -387,14 +393,20 @@ class Sketch:
         box = other.canvas.getbbox()
         if box is None:
             return
-        if not (other.opaque_or_clear and (clip is None or clip.opaque_or_clear)):
+        whole = other.opaque_or_clear and (clip is None or clip.opaque_or_clear)
+        if not whole:
             self.opaque_or_clear = False
         top = other.canvas.crop(box)
         if clip is not None:
             alpha = Image.composite(top.getchannel("A"), Image.new("L", top.size, 0),
                                     clip.canvas.crop(box).getchannel("A"))
             top.putalpha(alpha)
-        self.canvas.alpha_composite(top, box[:2])
+        if whole:
+            # each pixel on top is opaque (it replaces the one below, as compositing gives) or clear (it
+            # leaves it): a paste through its alpha does the same without blending
+            self.canvas.paste(top, box[:2], top)
+        else:
+            self.canvas.alpha_composite(top, box[:2])
 
     def image(self) -> Image.Image:
         """The finished RGBA picture at output size (supersampled pixels averaged)."""

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 from reportlab.lib.abag import ABag
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Paragraph
 from reportlab.platypus.paragraph import textTransformFrags
 from reportlab.platypus.paraparser import ParaParser
 
 from kitgen.render.images import draw_image, image_size
+from kitgen.render.paragraphs import Paragraph
 from kitgen.render.xml_text import escape
 
 _INLINE = re.compile(r"\\(?P<escaped>.)|\*\*\*(?P<both>[^*].*?)\*\*\*|\*\*(?P<bold>.+?)\*\*|\*(?P<italic>.+?)\*"

@@ -22,7 +22,6 @@ from reportlab.platypus import (
     ListFlowable,
     ListItem,
     PageBreak,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
@@ -32,6 +31,7 @@ from kitgen.render import fonts
 from kitgen.render.colors import HEADER_FILL, RULE, ZEBRA
 from kitgen.render.colors import RULEBOOK_INK as INK
 from kitgen.render.colors import RULEBOOK_MUTED as MUTED
+from kitgen.render.paragraphs import Paragraph
 from kitgen.render.rulebook import diagrams, markup, tables
 from kitgen.units import mm
 
