@@ -150,12 +150,14 @@ def _pixel_size(w: int, h: int, profile) -> list[str]:
 def _ink_line(cmyk, profile, page: bool = True) -> str | None:
     import numpy as np
 
-    from kitgen.outputs.cmyk import ink_percent
+    from kitgen.outputs.cmyk import ink_total
 
-    ink = ink_percent(cmyk)
-    top, high = float(ink.max()), float(np.percentile(ink, 99))
+    total = ink_total(cmyk)
+    percent = 100.0 / 255.0
+    top = float(total.max()) * percent        # scaling keeps the order: the largest of the percentages
     if top <= profile.ink_limit + INK_SLACK:
         return None
+    high = float(np.percentile(total * percent, 99))      # asked only of a page over the limit
     return (f"total ink up to {top:.0f}% (the highest 1% of the {'page' if page else 'picture'} from "
             f"{high:.0f}%); {profile.shop} allows {profile.ink_limit}%")
 
