@@ -67,6 +67,7 @@ def render_card_sheets(game, layout, art, source: str, on_page=None) -> CardShee
         by_page.setdefault(pl.front_page, []).append(pl)
         if pl.back_page != pl.front_page:
             by_page.setdefault(pl.back_page, []).append(pl)
+    spots = note_spots(layout)                      # the same margins on every page
     canvas = new_canvas(layout.page, f"{game.title} - cards", SUBJECTS[layout.kind])
     canvas.setViewerPreference("Duplex", DUPLEX_PREFERENCE[_duplex(layout)])
     for page in range(1, pages + 1):
@@ -91,7 +92,7 @@ def render_card_sheets(game, layout, art, source: str, on_page=None) -> CardShee
         if side == "fronts":
             draw_cut_guides(canvas, layout.sheet)
         deck = page_deck.get(page) if len(decks) > 1 else None
-        _draw_note(canvas, layout, side, _note(game, layout, side, sheet, sheets, deck), taken)
+        _draw_note(canvas, layout, spots, _note(game, layout, side, sheet, sheets, deck), taken)
         canvas.showPage()
         if on_page is not None:
             on_page()
@@ -157,16 +158,21 @@ def draw_cut_guides(canvas, layout: SheetLayout) -> None:
 NOTE_SIZES = (5.5, 4.5)      # largest and smallest size of the sheet label
 
 
-def _draw_note(canvas, layout, side: str, texts: tuple[str, ...], taken: list) -> None:
-    """The sheet label in a margin no mark crosses: beside the middle row, else above or below.
+def note_spots(layout) -> list:
+    """The stretches of a sheet's margins that no crop mark or fold mark crosses: where its label may go."""
+    sheet = layout.sheet
+    lines = list(sheet.crop_marks) + list(getattr(layout, "fold_marks", ()))
+    return margin_spots(sheet.grid, sheet.page, sheet.margin, lines)
+
+
+def _draw_note(canvas, layout, spots: list, texts: tuple[str, ...], taken: list) -> None:
+    """The sheet label in a margin no mark crosses (``spots``, from :func:`note_spots`): beside the
+    middle row, else above or below.
 
     The longest wording that fits at 4.5 pt or more is printed; a sheet with no
     room in its margins for even the shortest goes without.
     """
-    sheet = layout.sheet
-    grid = sheet.grid
-    lines = list(sheet.crop_marks) + list(getattr(layout, "fold_marks", ()))
-    spots = margin_spots(grid, sheet.page, sheet.margin, lines)
+    grid = layout.sheet.grid
     sides = ("right", "top", "left", "bottom")
     if isinstance(layout, GutterfoldLayout) and layout.vertical:
         sides = ("top", "bottom", "right", "left")
