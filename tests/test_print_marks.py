@@ -55,6 +55,21 @@ def card_pdf(request, built):
     return request.param, built(*request.param)
 
 
+@pytest.fixture(scope="module")
+def pdfium_read(built):
+    """``pdfium_read(game, paper, layout)``: the built sheets read with :func:`read_pdfium`, once per module
+    for each (the marks test and the pdfplumber comparison read the same Altun Ha sheets)."""
+    memo = {}
+
+    def read(*case):
+        if case not in memo:
+            pdf, lay = built(*case)
+            memo[case] = read_pdfium(pdf, [s.outset(lay.bleed) for s in lay.sheet.slots])
+        return memo[case]
+
+    return read
+
+
 @dataclass
 class Page:
     """What the checks need of a page, in PDF points (origin bottom left)."""
@@ -162,18 +177,17 @@ def check_pages(pages: list[Page], layout: str) -> None:
     assert fronts == (len(pages) if layout == "gutterfold" else len(pages) // 2)
 
 
-def test_every_mark_prints_and_crosses_no_text(card_pdf):
-    (game, paper, layout), (pdf, lay) = card_pdf
-    cards = [s.outset(lay.bleed) for s in lay.sheet.slots]
-    pages = read_pdfium(pdf, cards)
+def test_every_mark_prints_and_crosses_no_text(card_pdf, pdfium_read):
+    (game, paper, layout), _ = card_pdf
+    pages = pdfium_read(game, paper, layout)
     assert len(pages) >= 14
     check_pages(pages, layout)
 
 
-def test_pdfplumber_reads_the_same_marks_and_text(built):
+def test_pdfplumber_reads_the_same_marks_and_text(built, pdfium_read):
     pdf, lay = built("altun-ha", "letter", "duplex")
     cards = [s.outset(lay.bleed) for s in lay.sheet.slots]
-    plumber, pdfium_pages = read_pdfplumber(pdf, cards), read_pdfium(pdf, cards)
+    plumber, pdfium_pages = read_pdfplumber(pdf, cards), pdfium_read("altun-ha", "letter", "duplex")
     check_pages(plumber, "duplex")
     for a, b in zip(plumber, pdfium_pages):
         assert len(a.marks) == len(b.marks)
