@@ -4,6 +4,7 @@ and build."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pypdfium2 as pdfium
@@ -13,7 +14,7 @@ from PIL import Image, ImageChops, ImageDraw
 from kitgen.data.builtin import builtin_games
 from kitgen.outputs.card_pages import CardPage, card_pages_pdf
 from kitgen.outputs.export_job import ExportOptions, prepare
-from kitgen.units import CARD_SIZES_MM, MM
+from kitgen.units import CARD_SIZES_MM, MM, card_size
 from tests.conftest import run
 
 SCALE = 8.0            # pixels per point: 0.044 mm a pixel
@@ -34,8 +35,9 @@ def _accent_mask(image: Image.Image, colour) -> Image.Image:
 def backs(request):
     """Each named size -> (where the game's back shows its accent colour, validate's warnings)."""
     out = {}
-    for size in sorted(CARD_SIZES_MM):
-        job = prepare(request.param, ExportOptions(card_size=size), 0.0, 100, check_cards=False)
+    loaded = prepare(request.param, ExportOptions(), 0.0, 100, check_cards=False)
+    for size in sorted(CARD_SIZES_MM):       # the game loaded once: prepare with --card-size makes this job
+        job = dataclasses.replace(loaded, card=card_size(size), options=ExportOptions(card_size=size))
         painter = job.painter(0.0)
         for card in job.game.cards:                 # what prepare checks, by a painter whose warnings are kept
             painter.check(card)

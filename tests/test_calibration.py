@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 
+import numpy as np
 import pdfplumber
 import pytest
 from pypdf import PdfReader
@@ -151,13 +152,18 @@ def _segments(lines, h: float) -> list[tuple[float, float, float, float]]:
     return [(ln["x0"], h - ln["bottom"], ln["x1"], h - ln["top"]) for ln in lines]
 
 
-def _crosses(segment, box) -> bool:
-    """Whether an upright or level segment runs through a character's box."""
-    x0, y0, x1, y1 = segment
-    _, bx0, by0, bx1, by1 = box
-    if x1 - x0 < 0.01:
-        return bx0 < x0 < bx1 and y0 < by1 and by0 < y1
-    return by0 < y0 < by1 and x0 < bx1 and bx0 < x1
+def _crossed(lines, boxes) -> list[str]:
+    """The characters of ``boxes`` that an upright or level segment of ``lines`` runs through: an upright
+    one within the box's width and overlapping its height, a level one within its height and overlapping
+    its width; every segment against every box at once."""
+    seg = np.array(lines, dtype=np.float64).reshape(-1, 4)
+    box = np.array([b[1:] for b in boxes], dtype=np.float64).reshape(-1, 4)
+    x0, y0, x1, y1 = (seg[:, i, None] for i in range(4))          # a row a segment
+    bx0, by0, bx1, by1 = (box[None, :, i] for i in range(4))      # a column a character
+    upright = (bx0 < x0) & (x0 < bx1) & (y0 < by1) & (by0 < y1)
+    level = (by0 < y0) & (y0 < by1) & (x0 < bx1) & (bx0 < x1)
+    hit = np.where(x1 - x0 < 0.01, upright, level)
+    return [boxes[i][0] for i in np.flatnonzero(hit.any(axis=0))]
 
 
 def _through(segment, page, duplex):
@@ -192,6 +198,6 @@ def test_no_text_lies_on_a_scale_or_a_crosshair_on_either_side_or_through_the_pa
              back_text),
             ("the front's text, showing through, on the back's scales", scale_lines,
              [_box_through(b, page_size, duplex) for b in front_text])):
-        hits = [box[0] for box in boxes if any(_crosses(line, box) for line in lines)]
+        hits = _crossed(lines, boxes)
         assert not hits, (paper, duplex, where, "".join(hits))
 

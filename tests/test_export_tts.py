@@ -58,8 +58,9 @@ def test_sheet_grid_matches_the_image_and_the_limits(altun_tts):
             # every slot a card refers to holds a face; the unused slots are blank
             for slot in range(sheet["NumWidth"] * sheet["NumHeight"]):
                 x, y = (slot % sheet["NumWidth"]) * cell_w, (slot // sheet["NumWidth"]) * cell_h
-                colours = im.crop((x, y, x + cell_w, y + cell_h)).getcolors(maxcolors=1 << 20)
-                assert (len(colours) > 50) == (slot in used), slot
+                # more than 50 colours: Pillow gives up counting past maxcolors and answers None
+                colours = im.crop((x, y, x + cell_w, y + cell_h)).getcolors(maxcolors=50)
+                assert (colours is None) == (slot in used), slot
         with Image.open(file_of(sheet["BackURL"], altun_tts)) as back:
             assert back.size == (cell_w, cell_h)
 

@@ -9,6 +9,7 @@ pixels, total ink on every picture.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import os
 import shutil
@@ -84,10 +85,18 @@ def streams(reader):
     return out
 
 
-def images(reader):
-    """Every image XObject the pages and their forms draw, once each: (name, the image's dictionary)."""
+@functools.lru_cache(maxsize=4)
+def parsed(pdf):
+    """The file at ``pdf`` read once per module, for the tests that read it alike: (reader, its streams)."""
+    reader = PdfReader(pdf)
+    return reader, streams(reader)
+
+
+def images(reader, found_streams=None):
+    """Every image XObject the pages and their forms draw, once each: (name, the image's dictionary);
+    ``found_streams``: what :func:`streams` found in ``reader``, when it is at hand."""
     found = {}
-    for _, _, resources in streams(reader):
+    for _, _, resources in found_streams if found_streams is not None else streams(reader):
         xobjects = (resources or {}).get("/XObject") or {}
         for name in xobjects:
             ref = xobjects.raw_get(name)
@@ -165,9 +174,8 @@ def test_every_card_name_is_text_on_its_face_page(altun):
 
 def test_every_font_is_embedded_as_a_subset(altun):
     folder, _ = altun
-    reader = PdfReader(folder / "altun-ha.pdf")
     fonts = {}
-    for _, _, resources in streams(reader):
+    for _, _, resources in parsed(folder / "altun-ha.pdf")[1]:
         for name, ref in ((resources or {}).get("/Font") or {}).items():
             font = ref.get_object()
             descriptor = font["/FontDescriptor"].get_object()
@@ -185,13 +193,13 @@ def test_no_rgb_and_no_transparency_in_any_content_stream_or_image(which, reques
     fixture = request.getfixturevalue(which)
     folder = fixture[1] if which == "deck" else fixture[0]
     pdf = next(folder.glob("*.pdf"))
-    reader = PdfReader(pdf)
-    for where, content, resources in streams(reader):
+    reader, found_streams = parsed(pdf)
+    for where, content, resources in found_streams:
         used = {op for _, op in content.operations if op in COLOUR_OPERATORS}
         assert used <= {b"k", b"K"}, (where, used)
         for key in ("/ExtGState", "/ColorSpace", "/Shading", "/Pattern"):
             assert key not in (resources or {}), (where, key)
-    found = images(reader)
+    found = images(reader, found_streams)
     if which == "altun":
         assert len(found) == 26 + 1                       # each art file once (the back's too)
     for name, image in found:
@@ -247,7 +255,7 @@ def test_total_ink_is_at_most_240_percent_on_a_ghostscript_rendering(deck, altun
 def test_pages_are_back_then_face_for_every_card_copy(altun):
     folder, _ = altun
     deck = [name for name, count in csv_cards(builtin_dirs("altun-ha")[0]) for _ in range(count)]
-    reader = PdfReader(folder / "altun-ha.pdf")
+    reader = parsed(folder / "altun-ha.pdf")[0]
     drawn = []
     for page in reader.pages:
         xobjects = page["/Resources"]["/XObject"]

@@ -65,15 +65,34 @@ def _transform(source: str, target: str, intent: str):
 
     mode = {"sRGB": "RGB", "LAB": "LAB"}
     intents = {"perceptual": ImageCms.Intent.PERCEPTUAL, "relative": ImageCms.Intent.RELATIVE_COLORIMETRIC}
-    return ImageCms.buildTransform(prof(source), prof(target), mode.get(source, "CMYK"), mode.get(target, "CMYK"),
-                                   renderingIntent=intents[intent])
+    transform = ImageCms.buildTransform(prof(source), prof(target), mode.get(source, "CMYK"),
+                                        mode.get(target, "CMYK"), renderingIntent=intents[intent])
+    transform.output_profile = _ProfileBytesOnce(transform.output_profile)
+    return transform
+
+
+class _ProfileBytesOnce:
+    """A transform's output profile as Pillow reads it after every conversion (to tag the result with it):
+    its bytes, serialised once instead of on every picture (the FOGRA39 tables are large)."""
+
+    def __init__(self, profile):
+        self.profile = profile.profile
+        self._bytes = profile.tobytes()
+
+    def tobytes(self) -> bytes:
+        return self._bytes
+
+
+def _as_rgb(image):
+    """``image`` in RGB: itself when it is already (a transform reads its input and leaves it alone)."""
+    return image if image.mode == "RGB" else image.convert("RGB")
 
 
 def to_cmyk(image, ink_limit: int = PROFILE_INK, profile: str = PRINT_PROFILE):
     """``image`` (sRGB) separated to CMYK with no pixel over ``ink_limit`` percent."""
     from PIL import ImageCms
 
-    cmyk = ImageCms.applyTransform(image.convert("RGB"), _transform("sRGB", profile, "perceptual"))
+    cmyk = ImageCms.applyTransform(_as_rgb(image), _transform("sRGB", profile, "perceptual"))
     return limit_ink(cmyk, ink_limit)
 
 
@@ -107,11 +126,12 @@ def soft_proof(cmyk, profile: str = PRINT_PROFILE):
     return ImageCms.applyTransform(cmyk, _transform(profile, "sRGB", "relative"))
 
 
-def ink_percent(cmyk):
-    """Total ink of every pixel, in percent (0 to 400), as a numpy array."""
+def ink_total(cmyk):
+    """The four inks of every pixel added up (0 to 1020), as a numpy array of whole numbers: summed as
+    integers, which is exact, so the percentages are those of a sum in floating point."""
     import numpy as np
 
-    return np.asarray(cmyk, dtype=np.float64).sum(axis=2) * (100.0 / 255.0)
+    return np.asarray(cmyk).sum(axis=2, dtype=np.uint16)
 
 
 @dataclass(frozen=True)
@@ -131,7 +151,7 @@ def ink_change(image, ink_limit: int = PROFILE_INK) -> InkChange:
     from PIL import ImageCms
 
     limited = to_cmyk(image, ink_limit)
-    full = ImageCms.applyTransform(image.convert("RGB"), _transform("sRGB", FULL_INK_PROFILE, "perceptual"))
+    full = ImageCms.applyTransform(_as_rgb(image), _transform("sRGB", FULL_INK_PROFILE, "perceptual"))
     lab_limited = ImageCms.applyTransform(limited, _transform(PRINT_PROFILE, "LAB", "relative"))
     lab_full = ImageCms.applyTransform(full, _transform(FULL_INK_PROFILE, "LAB", "relative"))
     delta = _lab_distance(lab_limited, lab_full)

@@ -150,12 +150,14 @@ def _pixel_size(w: int, h: int, profile) -> list[str]:
 def _ink_line(cmyk, profile, page: bool = True) -> str | None:
     import numpy as np
 
-    from kitgen.outputs.cmyk import ink_percent
+    from kitgen.outputs.cmyk import ink_total
 
-    ink = ink_percent(cmyk)
-    top, high = float(ink.max()), float(np.percentile(ink, 99))
+    total = ink_total(cmyk)
+    percent = 100.0 / 255.0
+    top = float(total.max()) * percent        # scaling keeps the order: the largest of the percentages
     if top <= profile.ink_limit + INK_SLACK:
         return None
+    high = float(np.percentile(total * percent, 99))      # asked only of a page over the limit
     return (f"total ink up to {top:.0f}% (the highest 1% of the {'page' if page else 'picture'} from "
             f"{high:.0f}%); {profile.shop} allows {profile.ink_limit}%")
 
@@ -169,7 +171,9 @@ def _check_pdf(f: ShopFile, profile) -> list[str]:
         reader = PdfReader(io.BytesIO(f.data), strict=False)
         if reader.is_encrypted:
             return [f"the PDF is encrypted; {profile.shop} takes unencrypted files"]
-        count = len(reader.pages)
+        count = _said_count(reader)
+        if count <= MAX_PAGES:
+            count = len(reader.pages)
     except Exception:                      # pypdf's many errors for a damaged file
         raise GameDataError("cannot read this PDF; it is damaged or not a PDF", file=f.name) from None
     if count > MAX_PAGES:
@@ -196,6 +200,15 @@ def _check_pdf(f: ShopFile, profile) -> list[str]:
     if profile.ink_limit:
         out += _pdf_ink(f, profile, signatures)
     return out
+
+
+def _said_count(reader) -> int:
+    """The number of pages the PDF's page tree says it holds (its /Count), or 0 where it says none: a file
+    that says it holds more than kitgen checks is refused on its word, before its pages are read one by one
+    (which is what counting them costs)."""
+    count = reader.trailer["/Root"].get_object()["/Pages"].get_object().get("/Count")
+    count = count.get_object() if count is not None else 0
+    return count if isinstance(count, int) else 0
 
 
 def _document_markers(data: bytes, reader, profile) -> list[str]:
