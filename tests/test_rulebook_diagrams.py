@@ -55,10 +55,22 @@ def diagrams(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="module")
+def read_back(diagrams) -> dict[str, list[dict]]:
+    """Each diagrams PDF read back by pdfplumber once for the tests below: per page, its height, characters,
+    rectangles, curves and text."""
+    out = {}
+    for which, data in diagrams.items():
+        with pdfplumber.open(io.BytesIO(data)) as pdf:
+            out[which] = [{"height": float(page.height), "chars": page.chars, "rects": page.rects,
+                           "curves": page.curves, "text": page.extract_text()} for page in pdf.pages]
+    return out
+
+
 def _bands(page):
     """The value bands of the temple cards: filled shapes 15 pt high and a card wide."""
-    h = float(page.height)
-    return [(o["x0"], h - o["bottom"], o["x1"], h - o["top"]) for o in page.rects + page.curves
+    h = page["height"]
+    return [(o["x0"], h - o["bottom"], o["x1"], h - o["top"]) for o in page["rects"] + page["curves"]
             if abs(o["height"] - geo.BAND_H) < 0.3 and abs(o["width"] - (geo.CARD_W - 2 * geo.BAND_INSET)) < 0.3
             and o.get("fill")]
 
@@ -70,34 +82,33 @@ def _overlap(a, b) -> float:
 
 
 @pytest.mark.parametrize("which", [*builtin_games(), "long names"])
-def test_every_diagram_label_fits_its_place(diagrams, which):
+def test_every_diagram_label_fits_its_place(read_back, which):
     names_seen = []
-    with pdfplumber.open(io.BytesIO(diagrams[which])) as pdf:
-        for page in pdf.pages:
-            h = float(page.height)
-            chars = [c for c in page.chars if c["text"].strip()]
-            # no character runs into another (a value into a name, a label into its neighbour)
-            ordered = sorted(chars, key=lambda c: c["x0"])
-            for i, a in enumerate(ordered):
-                for b in ordered[i + 1:]:
-                    if b["x0"] >= a["x1"]:
-                        break
-                    small = min((a["x1"] - a["x0"]) * (a["bottom"] - a["top"]),
-                                (b["x1"] - b["x0"]) * (b["bottom"] - b["top"]))
-                    assert _overlap(a, b) <= 0.25 * small, (a["text"], b["text"])
-            for x0, y0, x1, y1 in _bands(page):
-                inside = [c for c in chars if x0 - 2 < (c["x0"] + c["x1"]) / 2 < x1 + 2 and y0 - 2 < h - (c["top"] + c["bottom"]) / 2 < y1 + 2]
-                values = [c for c in inside if c["size"] > 9]
-                names = [c for c in inside if c["size"] <= NAME_SIZES[0] + 0.01]
-                assert len(values) == 1
-                for c in names:                 # inside the band, clear of its ends and of the value
-                    assert c["x0"] >= values[0]["x1"] + geo.VALUE_GAP - 0.5 and c["x1"] <= x1 - geo.BAND_PAD + 0.5
-                    assert y0 <= h - c["bottom"] and h - c["top"] <= y1
-                    assert c["size"] >= NAME_SIZES[1] - 0.01
-                names_seen.append("".join(c["text"] for c in sorted(names, key=lambda c: (c["top"] > (names[0]["top"] + 2), c["x0"]))))
-            text = " ".join(page.extract_text().split())
-            if which == "long names":
-                assert "The pyramid over the tomb" in text or ELLIPSIS in text
+    for page in read_back[which]:
+        h = page["height"]
+        chars = [c for c in page["chars"] if c["text"].strip()]
+        # no character runs into another (a value into a name, a label into its neighbour)
+        ordered = sorted(chars, key=lambda c: c["x0"])
+        for i, a in enumerate(ordered):
+            for b in ordered[i + 1:]:
+                if b["x0"] >= a["x1"]:
+                    break
+                small = min((a["x1"] - a["x0"]) * (a["bottom"] - a["top"]),
+                            (b["x1"] - b["x0"]) * (b["bottom"] - b["top"]))
+                assert _overlap(a, b) <= 0.25 * small, (a["text"], b["text"])
+        for x0, y0, x1, y1 in _bands(page):
+            inside = [c for c in chars if x0 - 2 < (c["x0"] + c["x1"]) / 2 < x1 + 2 and y0 - 2 < h - (c["top"] + c["bottom"]) / 2 < y1 + 2]
+            values = [c for c in inside if c["size"] > 9]
+            names = [c for c in inside if c["size"] <= NAME_SIZES[0] + 0.01]
+            assert len(values) == 1
+            for c in names:                 # inside the band, clear of its ends and of the value
+                assert c["x0"] >= values[0]["x1"] + geo.VALUE_GAP - 0.5 and c["x1"] <= x1 - geo.BAND_PAD + 0.5
+                assert y0 <= h - c["bottom"] and h - c["top"] <= y1
+                assert c["size"] >= NAME_SIZES[1] - 0.01
+            names_seen.append("".join(c["text"] for c in sorted(names, key=lambda c: (c["top"] > (names[0]["top"] + 2), c["x0"]))))
+        text = " ".join(page["text"].split())
+        if which == "long names":
+            assert "The pyramid over the tomb" in text or ELLIPSIS in text
     if which == "temple-of-inscriptions":    # every name there fits whole, on one line or two
         assert {"FoundationStone", "RubbleCore", "LowerTerrace"} <= set(names_seen)
     if which == "long names":
@@ -128,25 +139,23 @@ def _background(im: Image.Image, box, glyph) -> tuple | None:
 
 
 @pytest.mark.parametrize("which", [*builtin_games(), "long names"])
-def test_diagram_text_contrast_is_at_least_4_5_to_1(diagrams, which):
-    data = diagrams[which]
-    doc = pdfium.PdfDocument(data)
+def test_diagram_text_contrast_is_at_least_4_5_to_1(diagrams, read_back, which):
+    doc = pdfium.PdfDocument(diagrams[which])
     checked = 0
-    with pdfplumber.open(io.BytesIO(data)) as pdf:
-        for n, page in enumerate(pdf.pages):
-            im = doc[n].render(scale=SCALE).to_pil().convert("RGB")
-            for c in page.chars:
-                if not c["text"].strip():
-                    continue
-                colour = c["non_stroking_color"]
-                glyph = tuple(round(v * 255) for v in (colour * 3 if len(colour) == 1 else colour))
-                box = tuple(round(v * SCALE) for v in (c["x0"], c["top"], c["x1"], c["bottom"]))
-                behind = _background(im, box, glyph)
-                if behind is None:
-                    continue
-                ratio = contrast("#%02x%02x%02x" % glyph, "#%02x%02x%02x" % behind)
-                assert ratio >= READABLE - 0.05, (which, c["text"], glyph, behind, round(ratio, 2))
-                checked += 1
+    for n, page in enumerate(read_back[which]):
+        im = doc[n].render(scale=SCALE).to_pil().convert("RGB")
+        for c in page["chars"]:
+            if not c["text"].strip():
+                continue
+            colour = c["non_stroking_color"]
+            glyph = tuple(round(v * 255) for v in (colour * 3 if len(colour) == 1 else colour))
+            box = tuple(round(v * SCALE) for v in (c["x0"], c["top"], c["x1"], c["bottom"]))
+            behind = _background(im, box, glyph)
+            if behind is None:
+                continue
+            ratio = contrast("#%02x%02x%02x" % glyph, "#%02x%02x%02x" % behind)
+            assert ratio >= READABLE - 0.05, (which, c["text"], glyph, behind, round(ratio, 2))
+            checked += 1
     assert checked > 50
 
 
