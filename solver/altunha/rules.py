@@ -114,14 +114,11 @@ class Rules:
     # the rulings' texts and options, as read from game.toml (not part of equality)
     rulings: tuple = field(default=(), compare=False, repr=False)
 
-    def __hash__(self) -> int:
-        # worked out when first asked and kept: rules are a key of the enumerator's memo tables, while most
-        # of the rule sets a round's answer makes (with_options) are never hashed
-        found = self.__dict__.get("_hash")
-        if found is None:
-            found = hash(tuple(getattr(self, f) for f in COMPARED))
-            object.__setattr__(self, "_hash", found)
-        return found
+    def __post_init__(self):
+        object.__setattr__(self, "_hash", hash(tuple(getattr(self, f) for f in COMPARED)))
+
+    def __hash__(self) -> int:  # cached: rules are a key of the enumerator's memo tables
+        return self._hash
 
     def __reduce__(self):
         # unpickled as one shared object per distinct rule set (the memo tables then find their
@@ -142,7 +139,7 @@ class Rules:
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.__dict__.update(changes)
-        other.__dict__.pop("_hash", None)
+        other.__post_init__()
         return other
 
     def as_dict(self) -> dict[str, Any]:
