@@ -79,8 +79,9 @@ def rank(value) -> tuple:
     return (-out, -enter, -spared, -broken, cards)
 
 
-def best(rules, hand, leaves, defenses, holders):
-    """(the best rank, the set of actions that reach it)."""
-    found = all_actions(rules, hand, leaves, defenses, holders)
+def best(rules, hand, leaves, defenses, holders, found=None):
+    """(the best rank, the set of actions that reach it); ``found``: :func:`all_actions` of this position,
+    when the caller has it already."""
+    found = all_actions(rules, hand, leaves, defenses, holders) if found is None else found
     top = min(rank(v) for v in found.values())
     return top, {a for a, v in found.items() if rank(v) == top}

@@ -100,6 +100,22 @@ class Deck:
         # each card's kind and its place in deck order, asked for every card of every plan (rules.plan_key)
         object.__setattr__(self, "kind_by_name", {c.name: c.kind for c in self.cards})
         object.__setattr__(self, "order_by_name", {c.name: c.order for c in self.cards})
+        object.__setattr__(self, "_names_by_kind", {})
+
+    def names_by_kind(self, hand) -> dict[Kind, tuple[str, ...]]:
+        """The names of a hand grouped by kind, each group in deck order.  A hand is asked about once
+        for each of its plans (the solver's and the reference's); the last few hands are kept."""
+        hand = tuple(hand)
+        known = self._names_by_kind.get(hand)
+        if known is None:
+            pools: dict[Kind, list[str]] = {}
+            for name in sorted(hand, key=self.order_by_name.__getitem__):
+                pools.setdefault(self.kind_by_name[name], []).append(name)
+            known = {kind: tuple(names) for kind, names in pools.items()}
+            if len(self._names_by_kind) >= 64:
+                self._names_by_kind.clear()
+            self._names_by_kind[hand] = known
+        return known
 
     def lookup(self, name: str) -> CardInfo | None:
         """The card called ``name`` (any case, accents optional), or None."""

@@ -27,7 +27,7 @@ returns the best plan under all tie-breaks.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from ortools.sat.python import cp_model
@@ -327,6 +327,16 @@ def add_objective(tm: TurnModel) -> None:
         total = total + w[name] * expr
     tm.objective = total
     tm.model.minimize(total)
+
+
+def copy_model(tm: TurnModel) -> TurnModel:
+    """The same question over a copy of its model, with the same variables: constraints a search adds
+    to one leave the other as it was.  Copying the model's data costs far less than assembling it again,
+    and the copy is the same model, so it gets the same answers."""
+    model = _Model()
+    model.proto.copy_from(tm.model.proto)
+    model.rebuild_constant_map()
+    return replace(tm, model=model)
 
 
 def assemble(hand, population, temples, rules: Rules, deck: Deck, preference: str = DEFAULT_PREFERENCE,

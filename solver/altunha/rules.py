@@ -745,14 +745,19 @@ def plan_from_kinds(hand: Sequence[str], farm: Sequence[Kind], build: Sequence[t
     order, Farm first, so identical plans always come out with the same names.
     """
     deck = deck or load_deck()
-    pools: dict[Kind, list[str]] = {}
-    kind_of = deck.kind_by_name    # plans are named by the thousand: the maps looked up directly
-    for name in sorted(hand, key=deck.order_by_name.__getitem__):
-        pools.setdefault(kind_of[name], []).append(name)
-    taken = {kind: iter(names) for kind, names in pools.items()}
+    if not farm and not build:
+        return TurnPlan(outcome, points, (), ())
+    pools = deck.names_by_kind(hand)   # plans are named by the thousand, most from a hand named before
+    taken: dict[Kind, int] = {}
+
+    def take(kind: Kind) -> str:
+        n = taken.get(kind, 0)
+        taken[kind] = n + 1
+        return pools[kind][n]
+
     if len(farm) > 1:
         top = deck.max_value
         farm = sorted(farm, key=lambda k: farm_cost(k, top))
-    farm_names = tuple(next(taken[k]) for k in farm)
-    placements = tuple(CardPlacement(next(taken[k]), value, temple) for k, value, temple in build)
+    farm_names = tuple([take(k) for k in farm])
+    placements = tuple([CardPlacement(take(k), value, temple) for k, value, temple in build])
     return TurnPlan(outcome, points, farm_names, placements)

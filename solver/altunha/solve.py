@@ -107,17 +107,18 @@ def solve_turn(hand, population: int, temples: Sequence[int] = (), rules: Rules 
 
 
 def explain_question(q: Question, deck: Deck) -> Answer:
-    from solver.altunha.cpsat_model import best_with_other_farm, enumerate_optimal, farm_kinds
+    from solver.altunha.cpsat_model import best_with_other_farm, copy_model, enumerate_optimal, farm_kinds
 
     tm, plan = solved(q, deck)
     key = plan_key(plan, deck, q.preference)
+    spare = copy_model(tm)      # the enumeration below changes tm; a third search may need the model as it was
     optimal = enumerate_optimal(tm, key)
     # A play with another Farm and as many points is the best such play: no third solve is needed.
     others = [p for p in optimal if farm_kinds(deck, p.farm) != farm_kinds(deck, plan.farm)]
     if others:
         other = min(others, key=lambda p: plan_key(p, deck, q.preference))
     else:
-        other = best_with_other_farm(model(q, deck), plan.farm)
+        other = best_with_other_farm(spare, plan.farm)
     decided = deciding_rule(key, plan_key(other, deck, q.preference)) if other else ""
     return Answer(q, plan, key, other, decided, len(optimal))
 
