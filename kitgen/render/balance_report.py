@@ -22,10 +22,7 @@ and a table ``{"title", "columns", "rows"}``.
 from __future__ import annotations
 
 import math
-import threading
-from contextlib import contextmanager
 
-from reportlab import rl_config
 from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
 from reportlab.lib.colors import white
@@ -453,47 +450,9 @@ class _Report(BaseDocTemplate):
         canvas.restoreState()
 
 
-class _ShapeChecks:
-    """reportlab's shapes check every attribute set on them against its declared type
-    (``rl_config.shapeChecking``), an aid while writing chart code that costs a third of the time this
-    report takes to draw.  Its charts are made here from numbers and fixed settings, so the report is
-    drawn without the check: the same PDF, byte for byte.  The switch is reportlab's, for the whole
-    process: reports drawn at once (threads of the web server) are counted, and the last one done puts
-    the switch back as it found it."""
-
-    def __init__(self):
-        self._lock = threading.Lock()
-        self._drawing = 0
-        self._saved = rl_config.shapeChecking
-
-    @contextmanager
-    def off(self):
-        with self._lock:
-            if not self._drawing:
-                self._saved = rl_config.shapeChecking
-                rl_config.shapeChecking = 0
-            self._drawing += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._drawing -= 1
-                if not self._drawing:
-                    rl_config.shapeChecking = self._saved
-
-
-_SHAPE_CHECKS = _ShapeChecks()
-
-
 def render_report(summary: dict, variant: dict | None = None, variant_name: str = "",
                   rows: list[dict] | None = None, title: str = "") -> bytes:
     """balance.pdf from the simulator's summary (and a variant's, with the comparison rows)."""
-    with _SHAPE_CHECKS.off():
-        return _render_report(summary, variant, variant_name, rows, title)
-
-
-def _render_report(summary: dict, variant: dict | None, variant_name: str, rows: list[dict] | None,
-                   title: str) -> bytes:
     fonts.register()
     st = _styles()
     s = summary
