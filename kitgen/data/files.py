@@ -29,6 +29,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from kitgen.data.gc_pause import gc_paused
 from kitgen.data.limits import check_dotted_keys, check_toml_depth, deep_toml_place
 from kitgen.data.paths import inside, opened_inside, real
 from kitgen.errors import GameDataError, LimitError
@@ -178,7 +179,8 @@ def parse_toml(text: str, where: str) -> dict[str, Any]:
     TOML, or TOML nested deeper than kitgen reads, is a :class:`GameDataError` naming ``where``."""
     check_dotted_keys(text, where)
     try:
-        data = tomllib.loads(text)
+        with gc_paused():            # tables, lists and strings: nothing a cycle could hold
+            data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise GameDataError(f"bad TOML: {exc}", file=where) from None
     except RecursionError:          # the parser recurses once per level of arrays and inline tables

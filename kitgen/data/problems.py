@@ -29,10 +29,8 @@ class Problems:
         self._messages: set[str] = set()    # the same problem found twice (by two checks) is one
 
     def add(self, error: KitgenError) -> None:
-        """Raise ``error``, or keep it (once: a problem met again, e.g. on every card of a type, is one).
-        Raised, it is marked ``among_others``: collecting would have gone on past it, to more problems."""
+        """Raise ``error``, or keep it (once: a problem met again, e.g. on every card of a type, is one)."""
         if not self.collect:
-            error.among_others = True
             raise error
         self.keep(error)
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from kitgen.data.columns import Columns
 from kitgen.data.files import decode_text, read_bytes
+from kitgen.data.gc_pause import gc_paused
 from kitgen.data.header import HeaderChoice, choose_header
 from kitgen.data.problems import Problems
 from kitgen.errors import GameDataError
@@ -125,6 +126,7 @@ def sniff_delimiter(text: str) -> str:
     return best
 
 
+@gc_paused()               # a list, a tuple and strings a row: nothing a cycle could hold
 def _csv_rows(text: str, delimiter: str, where: str) -> list[tuple[int, list[str]]]:
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: list[tuple[int, list[str]]] = []
@@ -153,6 +155,7 @@ def _comment(cells: list[str]) -> bool:
     return cells[0].lstrip().startswith("#") and not any(c.strip() for c in cells[1:])
 
 
+@gc_paused()
 def _sheet(file: str, kind: str, rows: list[tuple[int, list[str]]], problems: Problems,
            fields_may_spill: bool, bad_rows: set[int] = frozenset(), header: int | bool | None = None) -> Sheet:
     """Header and records from raw rows: blank rows dropped, cells beyond the header checked,

@@ -91,23 +91,28 @@ def validate_game(game_or_path: str | Path) -> ValidationReport:
     return report
 
 
-def _collect(game_or_path) -> tuple[ValidationReport | None, Problems]:
-    """What validation found: its report (None when it could not go on) and every problem."""
-    problems = Problems(collect=True)
+def _collect(game_or_path, game: Game | None = None,
+             problems: Problems | None = None) -> tuple[ValidationReport | None, Problems]:
+    """What validation found: its report (None when it could not go on) and every problem.
+
+    ``game``: the game already read into ``problems`` (a build's), checked on from there instead of
+    being read a second time."""
+    problems = problems if problems is not None else Problems(collect=True)
     try:
-        return _validate(game_or_path, problems), problems
+        if game is None:
+            game = load_game(game_or_path, problems)
+        return _validate(game_or_path, game, problems), problems
     except KitgenError as exc:          # one that nothing can be checked past (game.toml, the sheet's header)
         problems.keep(exc)
         return None, problems
 
 
-def _validate(game_or_path, problems: Problems) -> ValidationReport:
+def _validate(game_or_path, game: Game, problems: Problems) -> ValidationReport:
     from kitgen.outputs.card_checks import check_cards
     from kitgen.render.aids.surface_fit import outer_texts
     from kitgen.render.card import CardPainter
     from kitgen.render.rulebook import check_rulebook
 
-    game = load_game(game_or_path, problems)
     toml = _label(game_or_path, game, "game.toml")
     size = card_size(game.card_size)
     found = len(problems.found)
@@ -148,9 +153,10 @@ def _unused_note(game: Game) -> list[str]:
             "or use it in the rulebook as card.fields[\"header\"]"]
 
 
-def _count_problems(game_or_path, first: KitgenError) -> KitgenError:
-    """``first``, its message telling how many more problems ``kitgen validate`` would list."""
-    more = sum(1 for p in _collect(game_or_path)[1].found if str(p) != str(first))
+def _count_problems(game_or_path, first: KitgenError, problems: Problems) -> KitgenError:
+    """``first``, its message telling how many more of ``problems`` (all that ``kitgen validate`` lists)
+    there are."""
+    more = sum(1 for p in problems.found if str(p) != str(first))
     if more:
         first.args = (f"{first} (and {more} more {'problem' if more == 1 else 'problems'}: "
                       f"`kitgen validate {game_or_path}` lists them all)",)
@@ -186,30 +192,46 @@ def build_kit(game_or_path: str | Path, out: str | Path = "output",
     """Render every part of the kit in memory, then write them all atomically.
 
     The first problem stops the build; its message says how many more
-    :func:`validate_game` would list (validate is run to count them, except where
-    it would stop at the same problem: one that reading the game raised where no
-    collecting goes on, such as a mistake in a layout).  ``progress(done, total)``
-    is told of every page of cards drawn and every other part made.
+    :func:`validate_game` would list.  The game is read once, collecting: a
+    problem found as it is read is the first a build reports, and validation's
+    other checks go on from the game read (not read again) to count the rest.
+    A problem met while drawing is counted by validating the game already read.
+    Nothing is counted where validate stops at the same problem: one that
+    reading the game raised where no collecting goes on (a mistake in a layout),
+    or a limit.  ``progress(done, total)`` is told of every page of cards drawn
+    and every other part made.
     """
+    _check_options(options)
+    problems = Problems(collect=True)
     try:
-        return _build(game_or_path, out, options, progress)
+        game = load_game(game_or_path, problems)
+    except KitgenError as exc:
+        if not problems.found:          # raised where validate stops reading too: nothing to count
+            raise
+        problems.keep(exc)
+        game = None
+    if problems.found:
+        _stop_at_first(game_or_path, game, problems)
+    try:
+        return _build(game_or_path, game, out, options, progress)
     except LimitError:
         raise
     except (GameDataError, RenderError) as exc:
-        if getattr(exc, "validate_stops_here", False):
-            raise
-        raise _count_problems(game_or_path, exc) from None
+        raise _count_problems(game_or_path, exc, _collect(game_or_path, game)[1]) from None
 
 
-def _build(game_or_path, out, options: BuildOptions, progress: Report | None = None) -> BuildResult:
-    from kitgen.outputs.files import replace_folder
-    from kitgen.outputs.kit_lock import kit_lock
-    from kitgen.outputs.manifest import manifest_bytes, sheet_manifest
-    from kitgen.outputs.workers import Beside
-    from kitgen.render.aids import render_aids
-    from kitgen.render.rulebook import render_rulebook
-    from kitgen.render.sheets import render_card_sheets
+def _stop_at_first(game_or_path, game: Game | None, problems: Problems) -> None:
+    """Raise the first of the problems found reading the game (what reading that stops at the first
+    would have raised), counting the rest with validation's other checks of ``game`` when it was read."""
+    if game is not None:
+        _collect(game_or_path, game, problems)
+    first = problems.found[0]
+    if isinstance(first, LimitError) or not isinstance(first, (GameDataError, RenderError)):
+        raise first
+    raise _count_problems(game_or_path, first, problems) from None
 
+
+def _check_options(options: BuildOptions) -> None:
     if options.duplex not in DUPLEX_MODES:
         raise OptionError("--duplex", f"unknown mode {options.duplex!r}; use long, short or none")
     if options.layout not in LAYOUTS:
@@ -225,11 +247,17 @@ def _build(game_or_path, out, options: BuildOptions, progress: Report | None = N
     if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET_MM for v in options.back_offset_mm):
         raise OptionError("--back-offset", f"each shift must be within ±{MAX_BACK_OFFSET_MM:g} mm, not "
                           + ",".join(f"{v:g}" for v in options.back_offset_mm))
-    try:
-        game = load_game(game_or_path)
-    except GameDataError as exc:      # raised where validate stops reading too, unless collecting goes on past it
-        exc.validate_stops_here = not getattr(exc, "among_others", False)
-        raise
+
+
+def _build(game_or_path, game: Game, out, options: BuildOptions, progress: Report | None = None) -> BuildResult:
+    from kitgen.outputs.files import replace_folder
+    from kitgen.outputs.kit_lock import kit_lock
+    from kitgen.outputs.manifest import manifest_bytes, sheet_manifest
+    from kitgen.outputs.workers import Beside
+    from kitgen.render.aids import render_aids
+    from kitgen.render.rulebook import render_rulebook
+    from kitgen.render.sheets import render_card_sheets
+
     check_printed_glyphs(game_or_path, game)
     paper = paper_size(options.paper)
     size_option = "--card-size" if options.card_size else f"{_label(game_or_path, game, 'game.toml')}: card_size"
