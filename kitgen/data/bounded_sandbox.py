@@ -691,7 +691,7 @@ class _Dog:
                         self._interrupt(thread)    # once: a thread is never interrupted again, wherever it is
                 for watch in [watch for watch in list(self.fired) if watch.depth == 0]:
                     self.fired.pop(watch, None)    # left: nothing more to ask
-                idle = 0 if self.watches else idle + 1
+                idle = 0 if self.watches or self.fired else idle + 1    # awake until a fired block is left
                 if idle >= self.IDLE:
                     self.asleep = True     # first, then look again: a watch added meanwhile is seen here,
                     if not self.watches:   # or its thread sees asleep and wakes the dog
