@@ -301,15 +301,16 @@ def serving(app):
 
 @pytest.fixture(scope="session")
 def browser():
-    """Chromium, headless, as one browser context (a fresh profile, held in memory: nothing is written to disk);
-    every wait in it lasts up to the hang guard."""
+    """Chromium, headless, as one browser context (a fresh profile, held in memory: nothing is written to disk,
+    and asking pages for reduced motion); every wait in it lasts up to the hang guard."""
     if CHROMIUM is None:
         pytest.fail(NO_CHROMIUM, pytrace=False)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, timeout=WAIT_MS)
-        context = chromium.new_context(viewport=WINDOW)
+        context = chromium.new_context(viewport=WINDOW, reduced_motion="reduce")   # as a system asking for
+        # stillness would: no animation repaints the page 60 times a second while a test waits for a build
         context.set_default_timeout(WAIT_MS)
         yield context
         context.close()

@@ -104,6 +104,22 @@ def test_preview_follows_the_card_sheet_on_disk(server, copy, page):
     expect(page.locator('figure[data-name="Steps"]')).to_have_count(1)
 
 
+def test_a_kit_being_built_pulses_unless_the_system_asks_for_stillness(server, page):
+    page.goto(f"{server}/game/altun-ha/")
+    page.evaluate("document.querySelector('.status').classList.add('building')")
+
+    def dot() -> dict:
+        return page.evaluate("(s => ({name: s.animationName, opacity: s.opacity, width: s.width}))"
+                             "(getComputedStyle(document.querySelector('.status'), '::before'))")
+
+    assert dot() == {"name": "none", "opacity": "1", "width": "10px"}     # these tests' browser asks for stillness
+    page.emulate_media(reduced_motion="no-preference")
+    try:
+        assert dot()["name"] == "pulse"
+    finally:
+        page.emulate_media(reduced_motion="reduce")
+
+
 def test_the_switch_outlines_every_box_and_a_cards_panel_lists_its_texts(server, page):
     page.goto(f"{server}/game/altun-ha/")
     plaza = page.locator('figure[data-name="Plaza"]')
