@@ -183,6 +183,18 @@ def test_a_pdf_of_too_many_pages_is_refused_before_it_is_rendered(tmp_path):
         f"Error: {path}: 2001 pages; kitgen checks PDFs of at most 2000 pages"]
 
 
+def test_a_pdf_whose_trailer_lost_its_catalog_is_read_page_by_page(tmp_path, broken):
+    """The page count said in the page tree is read from the catalog pypdf finds, not only from the trailer's
+    /Root: a file pypdf can repair is read page by page, as it was before that count was read (and refused
+    there, where PDFium cannot follow the repair)."""
+    path = tmp_path / "repaired.pdf"
+    path.write_bytes((broken / "good.pdf").read_bytes().replace(b"/Root", b"/Roox"))
+    assert len(PdfReader(path, strict=False).pages) == len(PdfReader(broken / "good.pdf").pages)
+    result = run("preflight", path, "--target", "dtc")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [f"Error: {path}: cannot read this PDF's pages; it is damaged"]
+
+
 def test_an_unknown_target_and_a_bad_profile_file(tmp_path):
     path = tmp_path / "a.png"
     path.write_bytes(png((825, 1125)))

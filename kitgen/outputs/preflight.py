@@ -206,8 +206,11 @@ def _said_count(reader) -> int:
     """The number of pages the PDF's page tree says it holds (its /Count), or 0 where it says none: a file
     that says it holds more than kitgen checks is refused on its word, before its pages are read one by one
     (which is what counting them costs)."""
-    count = reader.trailer["/Root"].get_object()["/Pages"].get_object().get("/Count")
-    count = count.get_object() if count is not None else 0
+    try:                                   # the catalog as pypdf finds it (it repairs a trailer without /Root)
+        count = reader.root_object["/Pages"].get_object().get("/Count")
+        count = count.get_object() if count is not None else 0
+    except Exception:                      # noqa: BLE001 - a tree it cannot say: its pages are counted instead
+        return 0
     return count if isinstance(count, int) else 0
 
 
