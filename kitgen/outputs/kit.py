@@ -223,11 +223,11 @@ def build_kit(game_or_path: str | Path, out: str | Path = "output",
 def _stop_at_first(game_or_path, game: Game | None, problems: Problems) -> None:
     """Raise the first of the problems found reading the game (what reading that stops at the first
     would have raised), counting the rest with validation's other checks of ``game`` when it was read."""
-    if game is not None:
-        _collect(game_or_path, game, problems)
     first = problems.found[0]
     if isinstance(first, LimitError) or not isinstance(first, (GameDataError, RenderError)):
-        raise first
+        raise first                         # stops the build at once: nothing more is checked to count
+    if game is not None:
+        _collect(game_or_path, game, problems)
     raise _count_problems(game_or_path, first, problems) from None
 
 
