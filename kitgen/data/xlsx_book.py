@@ -353,7 +353,7 @@ class _SharedStrings:
     fast_runs = (_STRINGS_RUN,)
     fast_ready = -1
 
-    def fast(self, run: bytes, form: int = 0) -> bool:
+    def fast(self, run: bytes, form: int) -> bool:
         text = decoded(run)
         if text is None or self.depth >= MAX_DEPTH:
             return False
