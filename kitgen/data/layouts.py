@@ -37,7 +37,7 @@ from typing import Any
 import jinja2
 
 from kitgen.data.card_context import TEMPLATE_NAMES, column_names
-from kitgen.data.files import read_toml
+from kitgen.data.files import copy_toml, read_toml
 from kitgen.data.layout_model import KINDS, Box, Layout, Setting
 from kitgen.data.parts import BUILTIN_FILE as PARTS_FILE
 from kitgen.data.parts import DEFAULT_MARGIN, DEFAULT_SPACING, part_entries, place_parts, read_parts
@@ -114,17 +114,7 @@ def _env():
 
 def _builtin(path: Path) -> dict:
     """kitgen's own layouts or parts, read once; each game gets its own copy."""
-    return _copy(_read_builtin(path))
-
-
-def _copy(value: Any) -> Any:
-    """A copy of parsed TOML as deep as ``copy.deepcopy``'s: its tables and arrays are new, the rest
-    (text, numbers, booleans, dates) is immutable and shared; several times faster than deepcopy."""
-    if type(value) is dict:
-        return {key: _copy(item) for key, item in value.items()}
-    if type(value) is list:
-        return [_copy(item) for item in value]
-    return value
+    return copy_toml(_read_builtin(path))
 
 
 @lru_cache(maxsize=2)
