@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 
 import pdfplumber
+import pytest
 
 from kitgen.data.builtin import builtin_games
 from kitgen.data.game import load_game
+from kitgen.errors import GameDataError
 from tests.conftest import run
 from tests.pdfcheck import found_in, words_by_page
 
@@ -90,3 +92,23 @@ def test_titles_with_accents_or_other_scripts_get_distinct_folders():
     assert slugify("Altun Ha: the Game!") == "altun-ha-the-game"
     greek, russian = slugify("Ωμέγα Παιχνίδι"), slugify("Жук и Ко")
     assert greek != russian and "game" not in (greek, russian)
+
+
+def test_a_game_read_again_gets_tables_of_its_own_and_every_edit(altun_copy):
+    """game.toml parsed once per text: each reading still reads the file and gets its own tables."""
+    first = load_game(altun_copy)
+    first.raw["title"] = "Changed in memory"
+    first.raw["types"].clear()
+    again = load_game(altun_copy)
+    assert again.title == first.title and again.raw["title"] == first.title
+    assert again.raw["types"] and again.raw is not first.raw
+    toml = altun_copy / "game.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace(f'title = "{first.title}"', 'title = "Edited Title"', 1), encoding="utf-8")
+    assert load_game(altun_copy).title == "Edited Title"
+    toml.write_text(text, encoding="utf-8")
+    assert load_game(altun_copy).title == first.title
+    toml.write_text(text + "\n[[[broken\n", encoding="utf-8")
+    for _ in range(2):                       # a refused text is refused at every reading
+        with pytest.raises(GameDataError, match="bad TOML"):
+            load_game(altun_copy)

@@ -147,3 +147,33 @@ def test_icons_and_fonts_are_read_only_inside_the_game_folder(tmp_path, what):
     for command in (["build", folder, "--out", tmp_path / "out"], ["validate", folder]):
         assert_user_error(run(*command), "leads outside the game folder")
     assert not (tmp_path / "out").exists()
+
+
+def test_a_builtin_layout_read_once_is_used_again_only_where_the_sheet_has_its_columns(tmp_path, monkeypatch):
+    """kitgen's own layouts are checked once per process: a game whose sheet lacks a column one of
+    them reads is still refused, naming that layout, and a game with it shares the layout read before."""
+    from kitgen.data import layouts
+    from kitgen.data.game import load_game
+    from kitgen.errors import GameDataError
+
+    own = tmp_path / "builtin_layouts.toml"
+    own.write_text(layouts.BUILTIN_FILE.read_text(encoding="utf-8")
+                   + '\n[layouts.kitgen-shade]\nextends = "kitgen"\n[layouts.kitgen-shade.boxes.shade]\n'
+                     'kind = "rect"\nfill = "{{ shade }}"\n', encoding="utf-8")
+    monkeypatch.setattr(layouts, "BUILTIN_FILE", own)
+    layouts._builtin_layouts.cache_clear()
+    try:
+        with_shade = layout_game(tmp_path / "with")
+        first, again = load_game(with_shade), load_game(with_shade)
+        assert first.layouts["kitgen-shade"] is again.layouts["kitgen-shade"]
+        assert first.layouts["kitgen-shade"].box("shade").settings["fill"].names == {"shade"}
+        assert first.layouts["mine"] is not again.layouts["mine"]            # a game's own: read each time
+        without = layout_game(tmp_path / "without", sheet=SHEET.replace("Shade", "Hue"),
+                              layouts="", face="kitgen")
+        with pytest.raises(GameDataError) as refused:
+            load_game(without)
+        assert "layout 'kitgen-shade', box 'shade', key 'fill'" in refused.value.message
+        assert "no column or value named 'shade'" in refused.value.message
+        assert refused.value.file == layouts.BUILTIN_LABEL
+    finally:
+        layouts._builtin_layouts.cache_clear()

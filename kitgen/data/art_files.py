@@ -59,6 +59,7 @@ class ArtLibrary:
     _seen: dict[str, Path | None] = field(default_factory=dict)
     _failed: dict[str, GameDataError] = field(default_factory=dict)   # raised again as the same problem
     _by_lower: dict[str, Path] | None = None
+    _folders: dict[Path, Path] = field(default_factory=dict, compare=False, repr=False)  # real root, art_dir
 
     @classmethod
     def for_game(cls, game) -> "ArtLibrary":
@@ -92,7 +93,7 @@ class ArtLibrary:
                      None)
         if found is not None:
             found = inside(self.root or self.art_dir, found.relative_to(self.art_dir).as_posix(), where,
-                           base=self.art_dir)
+                           base=self.art_dir, folders=self._folders)
             check_image(found, where)
         elif other and self._lookup(name, f"{where}: art file {name!r}") is not None:
             raise GameDataError(f"art {name!r} is a {suffix[1:].upper()} file; kitgen draws PNG or JPEG art: export "

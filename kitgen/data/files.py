@@ -25,6 +25,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import threading
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -174,9 +175,41 @@ def read_toml(root: Path, name: str, where: str) -> dict[str, Any]:
     return parse_toml(decode_text(open_inside(root, name, where, limit=MAX_TOML_BYTES), where), where)
 
 
+KEPT_TOML_BYTES = 256 * 1024    # TOML text up to this long is parsed once per process for the same text
+KEPT_TOMLS = 16                 # texts kept so, the oldest forgotten first
+_parsed: dict[str, dict[str, Any]] = {}
+_parsed_lock = threading.Lock()
+
+
 def parse_toml(text: str, where: str) -> dict[str, Any]:
     """TOML text from a user's file, within the bounds of :mod:`kitgen.data.limits` on nesting; bad
-    TOML, or TOML nested deeper than kitgen reads, is a :class:`GameDataError` naming ``where``."""
+    TOML, or TOML nested deeper than kitgen reads, is a :class:`GameDataError` naming ``where``.
+
+    The tables of a text parsed and accepted before are kept by the text itself (a game is read
+    again by every build; the file is still read each time): each caller gets its own copy."""
+    kept = _parsed.get(text)
+    if kept is not None:
+        return copy_toml(kept)
+    data = _parse_toml(text, where)
+    if len(text) <= KEPT_TOML_BYTES:
+        with _parsed_lock:
+            while len(_parsed) >= KEPT_TOMLS:
+                del _parsed[next(iter(_parsed))]
+            _parsed[text] = copy_toml(data)
+    return data
+
+
+def copy_toml(value: Any) -> Any:
+    """A copy of parsed TOML as deep as ``copy.deepcopy``'s: its tables and arrays are new, the rest
+    (text, numbers, booleans, dates and times) is immutable and shared; several times faster."""
+    if type(value) is dict:
+        return {key: copy_toml(item) for key, item in value.items()}
+    if type(value) is list:
+        return [copy_toml(item) for item in value]
+    return value
+
+
+def _parse_toml(text: str, where: str) -> dict[str, Any]:
     check_dotted_keys(text, where)
     try:
         with gc_paused():            # tables, lists and strings: nothing a cycle could hold

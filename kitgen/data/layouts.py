@@ -27,7 +27,6 @@ drawing) is worked out in :mod:`kitgen.layout.card_boxes` and :mod:`kitgen.rende
 
 from __future__ import annotations
 
-import copy
 import os
 import re
 import tomllib
@@ -38,7 +37,7 @@ from typing import Any
 import jinja2
 
 from kitgen.data.card_context import TEMPLATE_NAMES, column_names
-from kitgen.data.files import read_toml
+from kitgen.data.files import copy_toml, read_toml
 from kitgen.data.layout_model import KINDS, Box, Layout, Setting
 from kitgen.data.parts import BUILTIN_FILE as PARTS_FILE
 from kitgen.data.parts import DEFAULT_MARGIN, DEFAULT_SPACING, part_entries, place_parts, read_parts
@@ -101,8 +100,11 @@ def read_layouts(data: dict, root: Path | None, toml_label: str, columns) -> dic
                                 "tables", file=label)
         _add(sources, extra.get("layouts", {}), label, "layouts")
         _add(part_sources, extra.get("parts", {}), label, "parts")
-    reader = _Reader(sources, column_names(columns) if columns is not None else set(), read_parts(part_sources))
-    return {name: reader.layout(name) for name in sources}
+    names = column_names(columns) if columns is not None else set()
+    reader = _Reader(sources, names, read_parts(part_sources))
+    kept = _builtin_layouts()
+    return {name: _kept(kept.get(name) if sources[name][1] == BUILTIN_LABEL else None, names) or reader.layout(name)
+            for name in sources}
 
 
 @lru_cache(maxsize=1)
@@ -112,12 +114,46 @@ def _env():
 
 def _builtin(path: Path) -> dict:
     """kitgen's own layouts or parts, read once; each game gets its own copy."""
-    return copy.deepcopy(_read_builtin(path))
+    return copy_toml(_read_builtin(path))
 
 
 @lru_cache(maxsize=2)
 def _read_builtin(path: Path) -> dict:
     return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+class _Asked:
+    """Stands for a sheet's columns while kitgen's own layouts are read for every game at once: every
+    name is taken for a column, and the names asked for are kept."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def __contains__(self, name: str) -> bool:
+        self.names.add(name)
+        return True
+
+
+@lru_cache(maxsize=1)
+def _builtin_layouts() -> dict[str, tuple[Layout, frozenset[str]]]:
+    """kitgen's own layouts, each read and checked once per process, with the columns its templates
+    read: they hang on nothing but kitgen's own files and on whether those columns are there (the
+    only check of a layout that looks at the game)."""
+    sources = {name: (spec, BUILTIN_LABEL) for name, spec in _builtin(BUILTIN_FILE)["layouts"].items()}
+    parts = read_parts({name: (spec, BUILTIN_PARTS) for name, spec in _builtin(PARTS_FILE)["parts"].items()})
+    kept = {}
+    for name in sources:
+        asked = _Asked()
+        kept[name] = (_Reader(sources, asked, parts).layout(name), frozenset(asked.names))
+    return kept
+
+
+def _kept(entry: tuple[Layout, frozenset[str]] | None, columns) -> Layout | None:
+    """A built-in layout read before, when the game's sheet has every column its templates read; else
+    None, and the layout is read for this game (and the missing column refused as it would be)."""
+    if entry is None or not all(name in columns for name in entry[1]):
+        return None
+    return entry[0]
 
 
 def _add(sources: dict, table: Any, label: str, key: str) -> None:

@@ -99,22 +99,34 @@ def opened_inside(fd: int, boundary: Path) -> bool:
     return within(Path(opened), boundary)
 
 
-def inside(root: Path, name: str | Path, where: str, base: Path | None = None) -> Path:
+def inside(root: Path, name: str | Path, where: str, base: Path | None = None,
+           folders: dict[Path, Path] | None = None) -> Path:
     """The real path of ``base/name`` (``base`` defaults to ``root``), refused unless it lies inside
     the real path of ``root`` once every symlink on the way is followed.
 
     The path need not exist: a missing file keeps its place inside ``root`` and the
-    reader says it is missing.
+    reader says it is missing.  ``folders`` keeps the real paths of ``root`` and ``base`` for a reader
+    that checks many names against the same two folders in one reading of a game (the art of every
+    card); ``base/name`` itself is followed anew every time.
     """
     rel = relative(str(name), where)
-    boundary = real(root, where)
-    start = real(base, where) if base is not None else boundary
+    boundary = _real_kept(root, where, folders)
+    start = _real_kept(base, where, folders) if base is not None else boundary
     target = real(start / rel, where)
     if not within(target, boundary):
         shown = str(name) if base is None or base == root else f"{Path(base).name}/{name}"
         raise GameDataError(f"path {shown!r} leads outside the game folder (to {target}); "
                             "a game reads only files inside its own folder", file=where)
     return target
+
+
+def _real_kept(folder: Path, where: str, kept: dict[Path, Path] | None) -> Path:
+    """:func:`real` of ``folder``, found once for the dictionary ``kept`` (followed each time without it)."""
+    if kept is None:
+        return real(folder, where)
+    if folder not in kept:
+        kept[folder] = real(folder, where)
+    return kept[folder]
 
 
 def check_folder(root: Path, folder: Path, where: str) -> None:
