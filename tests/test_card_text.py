@@ -123,3 +123,28 @@ def test_the_one_fit_search_finds_what_trying_every_size_from_the_top_finds():
             lambda s: len(simpleSplit(text, fonts.REGULAR, s, width)) <= 2, top, low, 0.25)
     assert largest_fit(lambda s: s, 4.0, 5.0) == 4.0                  # the top is tried even below the lowest
     assert largest_fit(lambda s: None, 10.0, 6.0) is None
+
+
+def test_a_line_setters_widths_are_reportlabs_at_each_size():
+    """The few-line setter measures each run once at 1 pt and scales it: the widths it sets lines by
+    are, float for float, what reportlab's stringWidth gives at each size, on every built-in face."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from kitgen.render.rich_text import LineSetter
+
+    rng = random.Random(8)
+    faces = {(False, False): fonts.REGULAR, (True, False): fonts.BOLD, (False, True): fonts.ITALIC,
+             (True, True): fonts.BOLD_ITALIC}
+    texts = [_text(rng) for _ in range(3)] + ["***Ωμέγα*** Жёлтый **ÆØÅ** *ﬁ* 1/2 — “x”"]
+    sizes = [quarter / 4 for quarter in range(1, 241)] + [rng.uniform(1, 60) for _ in range(40)]  # a scaled top
+    for text in texts:
+        for base in faces:
+            pieces = parse(text, *base)
+            setter = LineSetter(pieces, lambda b, i: faces[(b, i)], {}, base)
+            for size in sizes:
+                parts = [part for line in setter.lines(size, 1e9) for word in line for part in word]
+                for part in parts:
+                    assert part.width == stringWidth(part.text, part.face, size), (part, size)
+                if len(parts) >= 2:          # two words on a line, a space of the base face between them
+                    assert setter.width([[parts[0]], [parts[1]]], size) == \
+                        parts[0].width + parts[1].width + stringWidth(" ", faces[base], size)

@@ -89,7 +89,8 @@ class Places:
                                                             getattr(self, PERCENT_OF[attr]), MM))
 
     def place(self, box: str) -> Place:
-        return Place(*(self.attr(box, a) for a in ("x", "y", "w", "h")))
+        attr = self.attr
+        return Place(attr(box, "x"), attr(box, "y"), attr(box, "w"), attr(box, "h"))
 
     def length(self, expr, percent_of: float | None, bare_unit: float) -> float:
         """A length tree in points (a bare number counts in ``bare_unit``, e.g. MM or 1 for points)."""

@@ -110,6 +110,7 @@ class Arrangement:
         self._vars: dict[str, tuple[Any, Any]] = {}                     # name -> (its length tree, its text)
         self.places: Places | None = None
         self.known_boxes: Known | None = None
+        self._safe: float | None = None
 
     # --- settings ----------------------------------------------------------------------
 
@@ -402,8 +403,12 @@ class Arrangement:
                    "frame in the layout (a box with a stroke) and keep the picture inside it")
 
     def safe_inset(self) -> float:
-        """The layout's safe zone: how far inside the trim text and borders keep (points, never scaled)."""
-        return lengths.points(lengths.evaluate(self.layout.safe.value, lambda n, a: (0.0, 0), 1.0, None), 1.0, MM)
+        """The layout's safe zone: how far inside the trim text and borders keep (points, never scaled);
+        worked out once per card (every attempt and every text or bordered box asks it)."""
+        if self._safe is None:
+            self._safe = lengths.points(lengths.evaluate(self.layout.safe.value, lambda n, a: (0.0, 0), 1.0, None),
+                                        1.0, MM)
+        return self._safe
 
     def _safe_zone(self, box, place: Place, style: dict) -> None:
         if box.kind not in ("text", "icons") and not style.get("stroke"):

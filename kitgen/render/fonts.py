@@ -225,11 +225,8 @@ def _register_file(path: Path, where: str) -> str:
 
     data = read_regular(path, where)
     name = f"KGF-{hashlib.sha256(data).hexdigest()[:16]}"
-    try:
-        pdfmetrics.getFont(name)
+    if name in pdfmetrics.getRegisteredFontNames():   # getFont would search reportlab's AFM folders for a new one
         return name
-    except KeyError:
-        pass
     try:
         pdfmetrics.registerFont(TTFont(name, io.BytesIO(truetype_bytes(data))))
     except MemoryError:            # out of memory is not a damaged file

@@ -170,6 +170,25 @@ def plain_text(pieces: list[Piece], style: tuple[bool, bool] | None = None) -> s
 
 # --- a few lines, drawn here ----------------------------------------------------------
 
+_UNIT_WIDTHS: dict[tuple[str, str], float] = {}
+_UNIT_KEPT = 65_536              # runs remembered (a deck's words; forgotten all at once past this)
+
+
+def unit_width(text: str, face: str) -> float:
+    """The width of ``text`` in the TrueType ``face`` at 1 pt, remembered for the process (a face's
+    registered name stands for one font file's content).  Its width at ``size`` is ``unit_width * size``
+    exactly, the float reportlab's own ``stringWidth(text, face, size)`` gives: its accelerator works out
+    (sum of glyph widths * 0.001) * size, and the first factor is this width (tests/test_card_text.py
+    checks it on every built-in face at many sizes)."""
+    key = (text, face)
+    width = _UNIT_WIDTHS.get(key)
+    if width is None:
+        if len(_UNIT_WIDTHS) >= _UNIT_KEPT:
+            _UNIT_WIDTHS.clear()
+        width = _UNIT_WIDTHS[key] = stringWidth(text, face, 1.0)
+    return width
+
+
 @dataclass(frozen=True)
 class Part:
     """One drawn piece of a line: text in a face, or an icon; ``width`` in points."""
@@ -208,21 +227,29 @@ class LineSetter:
                         word.append(Run(chunk, piece.bold, piece.italic))
         if word:
             self.words.append(word)
-        self._widths: dict[tuple[str, str, float], float] = {}
+        self._unit: list | None = None            # each word's parts with their widths at 1 pt, or BREAK
         self._sized: dict[float, list] = {}       # size -> each word's parts and their width, or BREAK
         self._spaces: dict[float, float] = {}     # size -> the width of a space between words
         self._faces: dict[tuple[bool, bool], str] = {}   # (bold, italic) -> face
 
-    def _parts(self, word, size: float) -> list[Part]:
-        parts = []
-        for piece in word:
-            if isinstance(piece, IconRef):
-                icon = self.icons[piece.name]
-                parts.append(Part("", "", icon, size * ICON_HEIGHT * icon.aspect))
-            else:
-                face = self._face(piece.bold, piece.italic)
-                parts.append(Part(piece.text, face, None, self._width(piece.text, face, size)))
-        return parts
+    def _units(self) -> list:
+        """Each word's parts as (text, face, icon, width at 1 pt), BREAK kept: measured once for every
+        size tried (see :func:`unit_width`)."""
+        if self._unit is None:
+            self._unit = []
+            for word in self.words:
+                if word == BREAK:
+                    self._unit.append(BREAK)
+                    continue
+                parts = []
+                for piece in word:
+                    if isinstance(piece, IconRef):
+                        parts.append(("", "", self.icons[piece.name], None))
+                    else:
+                        face = self._face(piece.bold, piece.italic)
+                        parts.append((piece.text, face, None, unit_width(piece.text, face)))
+                self._unit.append(parts)
+        return self._unit
 
     def _face(self, bold: bool, italic: bool) -> str:
         """The face of a style, asked of ``face`` once per style."""
@@ -231,15 +258,6 @@ class LineSetter:
         if face is None:
             face = self._faces[style] = self.face(bold, italic)
         return face
-
-    def _width(self, text: str, face: str, size: float) -> float:
-        """A run's width, measured once per size (a fit tries each size many times, and a long word
-        costs as many steps as it has characters to measure)."""
-        key = (text, face, size)
-        width = self._widths.get(key)
-        if width is None:
-            width = self._widths[key] = stringWidth(text, face, size)
-        return width
 
     def lines(self, size: float, width: float) -> list[list[list[Part]]]:
         """Words greedily filled into lines of at most ``width`` (a word wider than a line keeps a
@@ -268,11 +286,12 @@ class LineSetter:
         sized = self._sized.get(size)
         if sized is None:
             sized = self._sized[size] = []
-            for word in self.words:
+            for word in self._units():
                 if word == BREAK:
                     sized.append(BREAK)
                 else:
-                    parts = self._parts(word, size)
+                    parts = [Part(text, face, None, unit * size) if icon is None else
+                             Part("", "", icon, size * ICON_HEIGHT * icon.aspect) for text, face, icon, unit in word]
                     sized.append((parts, sum(p.width for p in parts)))
         return sized
 
@@ -280,7 +299,7 @@ class LineSetter:
         """The width of a space between words at ``size``, measured once per size."""
         space = self._spaces.get(size)
         if space is None:
-            space = self._spaces[size] = stringWidth(" ", self._face(*self.base), size)
+            space = self._spaces[size] = unit_width(" ", self._face(*self.base)) * size
         return space
 
     def width(self, line, size: float) -> float:
