@@ -11,6 +11,7 @@ import pytest
 from kitgen.data import sandbox
 from kitgen.data.bounded_sandbox import LimitedSandbox
 from kitgen.data.game import load_game
+from kitgen.errors import GameDataError
 from kitgen.render.rulebook import render_rulebook
 from kitgen.units import paper_size
 from tests.conftest import copy_builtin
@@ -49,6 +50,29 @@ def test_a_rebuild_runs_the_kept_code_and_prints_the_same_bytes(cache_folder, co
     compiles.clear()
     assert render_rulebook(game, LETTER, None) == first
     assert "rules.md.j2" not in compiles
+
+
+def test_a_copy_of_the_game_elsewhere_runs_the_kept_code(cache_folder, compiles, tmp_path):
+    first = load_game(copy_builtin("altun-ha", tmp_path / "one"))
+    made = render_rulebook(first, LETTER, None)
+    assert "rules.md.j2" in compiles
+    compiles.clear()
+    second = load_game(copy_builtin("altun-ha", tmp_path / "two"))   # the same source, read from another file
+    assert render_rulebook(second, LETTER, None) == made
+    assert "rules.md.j2" not in compiles
+
+
+def test_kept_code_names_the_file_it_was_read_from(cache_folder, compiles, tmp_path):
+    games = []
+    for copy in ("one", "two"):
+        folder = copy_builtin("altun-ha", tmp_path / copy)
+        (folder / "templates" / "rules.md.j2").write_text("# Rules\n\n{{ no_such_name }}\n", encoding="utf-8")
+        games.append((folder, load_game(folder)))
+    for folder, game in games:
+        with pytest.raises(GameDataError) as info:
+            render_rulebook(game, LETTER, None)
+        assert f"{folder / 'templates' / 'rules.md.j2'}, line 3: undefined in template" in str(info.value)
+    assert compiles.count("rules.md.j2") == 1       # the second copy ran the first one's code
 
 
 def test_an_edited_template_is_compiled_again(cache_folder, compiles, tmp_path):
