@@ -6,6 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
+import pypdfium2 as pdfium
 import pytest
 
 from kitgen.data import sandbox
@@ -53,13 +54,19 @@ def test_a_rebuild_runs_the_kept_code_and_prints_the_same_bytes(cache_folder, co
 
 
 def test_a_copy_of_the_game_elsewhere_runs_the_kept_code(cache_folder, compiles, tmp_path):
-    first = load_game(copy_builtin("altun-ha", tmp_path / "one"))
-    made = render_rulebook(first, LETTER, None)
-    assert "rules.md.j2" in compiles
-    compiles.clear()
-    second = load_game(copy_builtin("altun-ha", tmp_path / "two"))   # the same source, read from another file
-    assert render_rulebook(second, LETTER, None) == made
-    assert "rules.md.j2" not in compiles
+    made = []
+    for copy in ("one", "two"):                   # the same source, read from another file
+        folder = copy_builtin("altun-ha", tmp_path / copy)
+        (folder / "templates" / "rules.md.j2").write_text(
+            "# Rules\n\n{% for c in cards_of_type('bid')[:3] %}- {{ c.name }} ({{ c.value * 2 }})\n{% endfor %}\n",
+            encoding="utf-8")
+        made.append(render_rulebook(load_game(folder), LETTER, None))
+    assert compiles.count("rules.md.j2") == 1
+    assert made[0] == made[1]
+    game = load_game(tmp_path / "two")
+    text = " ".join(pdfium.PdfDocument(made[1])[0].get_textpage().get_text_range().split())
+    for card in [c for c in game.cards if c.type == "bid"][:3]:
+        assert f"{card.name} ({card.value * 2})" in text
 
 
 def test_kept_code_names_the_file_it_was_read_from(cache_folder, compiles, tmp_path):
