@@ -6,11 +6,13 @@ import os
 import tempfile
 from pathlib import Path
 
+import pypdfium2 as pdfium
 import pytest
 
 from kitgen.data import sandbox
 from kitgen.data.bounded_sandbox import LimitedSandbox
 from kitgen.data.game import load_game
+from kitgen.errors import GameDataError
 from kitgen.render.rulebook import render_rulebook
 from kitgen.units import paper_size
 from tests.conftest import copy_builtin
@@ -49,6 +51,35 @@ def test_a_rebuild_runs_the_kept_code_and_prints_the_same_bytes(cache_folder, co
     compiles.clear()
     assert render_rulebook(game, LETTER, None) == first
     assert "rules.md.j2" not in compiles
+
+
+def test_a_copy_of_the_game_elsewhere_runs_the_kept_code(cache_folder, compiles, tmp_path):
+    made = []
+    for copy in ("one", "two"):                   # the same source, read from another file
+        folder = copy_builtin("altun-ha", tmp_path / copy)
+        (folder / "templates" / "rules.md.j2").write_text(
+            "# Rules\n\n{% for c in cards_of_type('bid')[:3] %}- {{ c.name }} ({{ c.value * 2 }})\n{% endfor %}\n",
+            encoding="utf-8")
+        made.append(render_rulebook(load_game(folder), LETTER, None))
+    assert compiles.count("rules.md.j2") == 1
+    assert made[0] == made[1]
+    game = load_game(tmp_path / "two")
+    text = " ".join(pdfium.PdfDocument(made[1])[0].get_textpage().get_text_range().split())
+    for card in [c for c in game.cards if c.type == "bid"][:3]:
+        assert f"{card.name} ({card.value * 2})" in text
+
+
+def test_kept_code_names_the_file_it_was_read_from(cache_folder, compiles, tmp_path):
+    games = []
+    for copy in ("one", "two"):
+        folder = copy_builtin("altun-ha", tmp_path / copy)
+        (folder / "templates" / "rules.md.j2").write_text("# Rules\n\n{{ no_such_name }}\n", encoding="utf-8")
+        games.append((folder, load_game(folder)))
+    for folder, game in games:
+        with pytest.raises(GameDataError) as info:
+            render_rulebook(game, LETTER, None)
+        assert f"{folder / 'templates' / 'rules.md.j2'}, line 3: undefined in template" in str(info.value)
+    assert compiles.count("rules.md.j2") == 1       # the second copy ran the first one's code
 
 
 def test_an_edited_template_is_compiled_again(cache_folder, compiles, tmp_path):

@@ -21,11 +21,12 @@ import hashlib
 import re
 from functools import lru_cache
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 import jinja2
 from jinja2 import nodes
-from jinja2.bccache import FileSystemBytecodeCache
+from jinja2.bccache import Bucket, FileSystemBytecodeCache
 
 from kitgen.data.bounded_sandbox import LimitedSandbox, TemplateLimit
 from kitgen.data.values import PANEL_COLOR, ink_on, mix_colors, readable_color
@@ -61,14 +62,55 @@ def environment(**options) -> LimitedSandbox:
 
 class _KeyedCache(FileSystemBytecodeCache):
     """jinja2's cache of compiled templates, keyed also by what shapes the compiled code besides the
-    template's name, file and source (which jinja2 keys it by): this sandbox's code and its options."""
+    template's name, file and source (which jinja2 keys it by): this sandbox's code and its options.
+
+    The process also keeps the code of each template name and exact source it has met (in
+    :attr:`codes`), whatever file it was read from: a copy of a game folder (a designer's, or each of
+    a test's) reads the same templates from other files, which jinja2's key tells apart, so each
+    copy's first build compiled them again.  Code kept for another file is handed out with its file
+    name made this file's, as a compile of this file would give it (jinja2's tracebacks and the lines
+    an error names read it)."""
 
     def __init__(self, fingerprint: str):
         super().__init__(CACHE_FOLDER, pattern="kitgen-%s.cache")
         self.fingerprint = fingerprint
+        self.codes: dict[tuple[str, str], CodeType] = {}      # (name, source's checksum) -> code
 
     def get_cache_key(self, name: str, filename: str | None = None) -> str:
         return super().get_cache_key(f"{self.fingerprint}|{name}", filename)
+
+    def get_bucket(self, environment, name: str, filename: str | None, source: str) -> Bucket:
+        checksum = self.get_source_checksum(source)
+        bucket = _NamedBucket(environment, self.get_cache_key(name, filename), checksum, name)
+        kept = self.codes.get((name, checksum))
+        if kept is not None:
+            bucket.code = _in_file(kept, filename or "<template>")
+            return bucket
+        self.load_bytecode(bucket)
+        if bucket.code is not None:
+            self.codes[(name, checksum)] = bucket.code
+        return bucket
+
+    def set_bucket(self, bucket: Bucket) -> None:
+        if isinstance(bucket, _NamedBucket) and bucket.code is not None:
+            self.codes[(bucket.name, bucket.checksum)] = bucket.code
+        super().set_bucket(bucket)
+
+
+class _NamedBucket(Bucket):
+    """A bucket that knows the name of its template (the key of the process's own kept code)."""
+
+    def __init__(self, environment, key: str, checksum: str, name: str):
+        super().__init__(environment, key, checksum)
+        self.name = name
+
+
+def _in_file(code: CodeType, filename: str) -> CodeType:
+    """``code`` and the code objects inside it (its functions) as compiled from ``filename``."""
+    if code.co_filename == filename:
+        return code
+    consts = tuple(_in_file(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
 
 
 CACHE_FOLDER: str | None = None     # None: the user's private folder under the system's temporary one

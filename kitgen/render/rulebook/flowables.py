@@ -112,8 +112,7 @@ class _Text:
                                                                    fontName=face)
 
     def _letters(self, text: str) -> str:
-        marked, icons = self._icons(text)
-        return "".join(ch for ch in markup.plain(marked) if ch not in icons)
+        return _letters_of(*self._icons(text))
 
     def _icons(self, text: str) -> tuple[str, dict]:
         """``text`` with each icon token made one private-use character, and those characters' icons."""
@@ -131,9 +130,10 @@ class _Text:
         return text, {marks[n]: Icon(n, self._library.find(n, self.where)) for n in used}
 
     def para(self, text: str, style: ParagraphStyle) -> Paragraph:
-        style = self.covering(self._letters(text), style)
-        self.check(text, style)
-        marked, icons = self._icons(text)
+        marked, icons = self._icons(text)           # read once: the letters, the font and the check follow
+        letters = _letters_of(marked, icons)
+        style = self.covering(letters, style)       # a style that covers them covers them again (check's)
+        self._check_letters(text, letters, style)
         if not icons:
             return Paragraph(markup.to_para(text), style)
         from kitgen.render.rich_text import ICON_SRC, IconParagraph
@@ -148,7 +148,9 @@ class _Text:
     def check(self, text: str, style: ParagraphStyle) -> None:
         """Refuse ``text`` (inline markup) if neither the style's font nor one of the game's fonts/ has
         every glyph of it (icons aside)."""
-        letters = self._letters(text)
+        self._check_letters(text, self._letters(text), style)
+
+    def _check_letters(self, text: str, letters: str, style: ParagraphStyle) -> None:
         fonts.check_glyphs(letters, f"{self.where}: in {markup.plain(text)[:60]!r}",
                            self.covering(letters, style).fontName)
 
@@ -158,6 +160,11 @@ class _Text:
 
 
 PRIVATE = 0xF0000            # private-use characters stand for icons while markup is read
+
+
+def _letters_of(marked: str, icons: dict) -> str:
+    """The characters of inline markup with its icons marked (:meth:`_Text._icons`) that print as letters."""
+    return "".join(ch for ch in markup.plain(marked) if ch not in icons)
 
 
 def _strip_emoji(text: str) -> str:
