@@ -82,6 +82,29 @@ def test_kept_code_names_the_file_it_was_read_from(cache_folder, compiles, tmp_p
     assert compiles.count("rules.md.j2") == 1       # the second copy ran the first one's code
 
 
+def test_a_process_keeps_the_code_of_a_bounded_number_of_sources(cache_folder, compiles, tmp_path, monkeypatch):
+    """A server whose designer saves a template again and again meets a new source at every save: past
+    the bound the oldest kept code is forgotten (compiled again when its source comes back), the newest
+    kept."""
+    monkeypatch.setattr(sandbox, "CODES_KEPT", 2)
+    folder = copy_builtin("altun-ha", tmp_path / "game")
+    template = folder / "templates" / "rules.md.j2"
+
+    def render(edition: int) -> str:
+        template.write_text(f"# Rules\n\nEdition {edition}.\n", encoding="utf-8")
+        for kept_on_disk in cache_folder.glob("kitgen-*.cache"):
+            kept_on_disk.unlink()                      # what is kept can only be the process's own
+        pdf = render_rulebook(load_game(folder), LETTER, None)
+        return " ".join(pdfium.PdfDocument(pdf)[0].get_textpage().get_text_range().split())
+
+    for edition in (1, 2, 3):
+        assert f"Edition {edition}." in render(edition)
+    assert compiles.count("rules.md.j2") == 3
+    compiles.clear()
+    assert "Edition 3." in render(3) and compiles.count("rules.md.j2") == 0      # kept
+    assert "Edition 1." in render(1) and compiles.count("rules.md.j2") == 1      # forgotten, compiled again
+
+
 def test_an_edited_template_is_compiled_again(cache_folder, compiles, tmp_path):
     folder = copy_builtin("altun-ha", tmp_path / "game")
     before = render_rulebook(load_game(folder), LETTER, None)

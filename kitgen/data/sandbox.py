@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from functools import lru_cache
 from pathlib import Path
 from types import CodeType
@@ -75,6 +76,7 @@ class _KeyedCache(FileSystemBytecodeCache):
         super().__init__(CACHE_FOLDER, pattern="kitgen-%s.cache")
         self.fingerprint = fingerprint
         self.codes: dict[tuple[str, str], CodeType] = {}      # (name, source's checksum) -> code
+        self._lock = threading.Lock()                           # the server's threads compile too
 
     def get_cache_key(self, name: str, filename: str | None = None) -> str:
         return super().get_cache_key(f"{self.fingerprint}|{name}", filename)
@@ -88,13 +90,21 @@ class _KeyedCache(FileSystemBytecodeCache):
             return bucket
         self.load_bytecode(bucket)
         if bucket.code is not None:
-            self.codes[(name, checksum)] = bucket.code
+            self._keep(name, checksum, bucket.code)
         return bucket
 
     def set_bucket(self, bucket: Bucket) -> None:
         if isinstance(bucket, _NamedBucket) and bucket.code is not None:
-            self.codes[(bucket.name, bucket.checksum)] = bucket.code
+            self._keep(bucket.name, bucket.checksum, bucket.code)
         super().set_bucket(bucket)
+
+    def _keep(self, name: str, checksum: str, code: CodeType) -> None:
+        """Keep ``code`` for the process; past :data:`CODES_KEPT` sources (a server whose designer edits
+        templates for a day meets a new source at every save) the oldest is forgotten first."""
+        with self._lock:
+            self.codes[(name, checksum)] = code
+            while len(self.codes) > CODES_KEPT:
+                del self.codes[next(iter(self.codes))]
 
 
 class _NamedBucket(Bucket):
@@ -113,6 +123,7 @@ def _in_file(code: CodeType, filename: str) -> CodeType:
     return code.replace(co_filename=filename, co_consts=consts)
 
 
+CODES_KEPT = 256                    # template sources whose compiled code a process keeps
 CACHE_FOLDER: str | None = None     # None: the user's private folder under the system's temporary one
 
 
