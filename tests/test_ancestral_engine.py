@@ -39,8 +39,11 @@ def snapshot(s) -> tuple:
 
 def check_invariants(s) -> None:
     r, table = s.rules, s.table
-    cards = Counter(k for hand in s.hands for k, c in enumerate(hand) for _ in range(c))
-    cards.update(s.deck)
+    cards = Counter(s.deck)   # a hand counts its cards of each kind: added kind by kind, not card by card
+    for hand in s.hands:
+        for k, c in enumerate(hand):
+            if c:
+                cards[k] += c
     cards.update(s.discard)
     for p in range(s.players):
         cards.update(s.leaves[p])

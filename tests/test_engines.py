@@ -9,7 +9,6 @@ import random
 import shutil
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
@@ -18,6 +17,7 @@ from kitgen.cli.group import cli
 from kitgen.data.game import load_game
 from solver import engines
 from tests.engine_checks import play_checked_games
+from tests.pdfium_read import page_texts
 
 REPO = Path(__file__).resolve().parent.parent
 TOY = REPO / "docs" / "examples" / "high-card"
@@ -125,8 +125,7 @@ def test_a_policy_mix_meets_every_seat_when_the_rules_do_not_deal_the_seats(toy_
 
 def test_the_pdf_draws_the_engines_tables_charts_and_findings(toy_report):
     s, pdf = toy_report
-    with pdfplumber.open(pdf) as document:
-        text = " ".join(" ".join(page.extract_text().split()) for page in document.pages)
+    text = " ".join(" ".join(page.split()) for page in page_texts(pdf))
     assert "High Card balance report" in text
     for words in ("Tricks whose highest card was played twice", "Tricks with two equal highest cards",
                   "When every hand was played out", *s["findings"], *s["engine_report"]["findings"]):

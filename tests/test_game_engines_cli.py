@@ -5,13 +5,13 @@ ruling (docs/variants/<game>/)."""
 from __future__ import annotations
 
 import json
-import pdfplumber
 import pytest
 
 from kitgen.data.game import load_game
 from solver.engines import get_engine
 from solver.simulation.variants import read_variant
 from tests.conftest import REPO, run
+from tests.pdfium_read import page_texts
 
 TEMPLE, ANCESTRAL = "temple-of-inscriptions", "ancestral"
 # Temple: players 1 and 3 hold two Foundation Stones each, player 2 one, player 1 a pair of jewels too
@@ -214,8 +214,7 @@ def test_the_balance_report_holds_the_engines_figures_and_the_variant(report):
 
 def test_the_balance_pdf_draws_the_engines_own_tables(report):
     game, data, pdf = report
-    with pdfplumber.open(pdf) as document:
-        text = " ".join(" ".join((page.extract_text() or "").split()) for page in document.pages)
+    text = " ".join(" ".join(page.split()) for page in page_texts(pdf))
     assert f"{get_engine(game).title} balance report" in text
     for table in data["baseline"]["engine_report"]["tables"]:
         assert table["title"] in text

@@ -451,8 +451,11 @@ class TempleState:
 
     def names(self, counts) -> list[str]:
         """Card names of a count list (kind order)."""
-        names = self.R.names
-        return [names[kind] for kind, n in enumerate(counts) for _ in range(n)]
+        names, out = self.R.names, []
+        for kind, n in enumerate(counts):
+            if n > 0:   # a kind's copies in one step, not one comprehension turn each
+                out += [names[kind]] * n
+        return out
 
     def observation(self, player: int) -> dict:
         R = self.R
