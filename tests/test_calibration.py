@@ -23,6 +23,26 @@ from tests.conftest import run
 RED = (0.753, 0.224, 0.169)
 
 
+OPEN: dict[tuple[str, str], pdfplumber.PDF] = {}
+
+
+def sheet(paper: str, duplex: str) -> pdfplumber.PDF:
+    """The calibration sheet drawn and opened once a module for each paper and flip, so that each page is
+    parsed once whichever test reads it (pdfplumber keeps a page's objects once parsed).  Closed with
+    the module."""
+    if (paper, duplex) not in OPEN:
+        OPEN[paper, duplex] = pdfplumber.open(io.BytesIO(calibration_bytes(paper, duplex)))
+    return OPEN[paper, duplex]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_sheets():
+    yield
+    for doc in OPEN.values():
+        doc.close()
+    OPEN.clear()
+
+
 def red_crosshairs(page) -> list[tuple[float, float]]:
     """Centres of the front's targets (PDF coordinates): where a long red upright and level line meet."""
     h = float(page.height)
@@ -73,12 +93,11 @@ def reading(scale: dict, position: float) -> float:
 @pytest.mark.parametrize("paper, duplex", [("letter", "long"), ("a4", "short")])
 def test_the_reading_off_a_shifted_printer_is_the_back_offset_that_cancels_it(paper, duplex):
     shift = (1.3 * MM, -0.8 * MM)         # the simulated printer lands every back this far off (back page axes)
-    pdf = calibration_bytes(paper, duplex)
     page_size = paper_size(paper)
-    with pdfplumber.open(io.BytesIO(pdf)) as doc:
-        assert len(doc.pages) == 2
-        targets = red_crosshairs(doc.pages[0])
-        read = scales(doc.pages[1])
+    doc = sheet(paper, duplex)
+    assert len(doc.pages) == 2
+    targets = red_crosshairs(doc.pages[0])
+    read = scales(doc.pages[1])
     assert len(targets) == 5
     xs = [s for s in read if s[0] == "x"]
     ys = [s for s in read if s[0] == "y"]
@@ -181,13 +200,12 @@ def _box_through(box, page, duplex):
 @pytest.mark.parametrize("duplex", ["long", "short"])
 def test_no_text_lies_on_a_scale_or_a_crosshair_on_either_side_or_through_the_page(paper, duplex):
     page_size = paper_size(paper)
-    with pdfplumber.open(io.BytesIO(calibration_bytes(paper, duplex))) as doc:
-        front, back = doc.pages
-        h = float(front.height)
-        crosshairs = _segments([ln for ln in front.lines if tuple(round(v, 3) for v in ln.get("stroking_color") or ())
-                                == RED and max(ln["width"], ln["height"]) > 40 * MM], h)
-        scale_lines = _segments(back.lines, h)          # the back's lines are its scales: lines and ticks
-        front_text, back_text = _boxes(front), _boxes(back)
+    front, back = sheet(paper, duplex).pages
+    h = float(front.height)
+    crosshairs = _segments([ln for ln in front.lines if tuple(round(v, 3) for v in ln.get("stroking_color") or ())
+                            == RED and max(ln["width"], ln["height"]) > 40 * MM], h)
+    scale_lines = _segments(back.lines, h)          # the back's lines are its scales: lines and ticks
+    front_text, back_text = _boxes(front), _boxes(back)
     assert len(crosshairs) == 10 and len(scale_lines) == 5 * 2 * (1 + 33)     # a line and 33 ticks a scale
     names = "".join(c[0] for c in front_text)
     assert all(f"target{n}" in names for n in "ABCD") and "middletarget" in names
