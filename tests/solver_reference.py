@@ -96,14 +96,17 @@ def _all_plans(hand, population, temples, rules: Rules, preference: str, feed_al
     # a representative card of each kind, so that a Build's canonical order is found before its
     # cards are named: two orders of one Build, or two God cards swapped, are the same play
     sample = {deck.kind_of(n): n for n in hand}
+    canonical = {}              # a two-card Build in its canonical order, found once whatever Farm leaves it
     for farm in farms:
         rest = counts - Counter(farm)
         builds = list(_builds(rest, list(temples), frozenset(), rules, rules.max_build_cards))
         farm_key = tuple(sorted(map(str, farm)))
         for build in builds:
             if len(build) == 2:
-                placed = canonical_build([CardPlacement(sample[k], v, t) for k, v, t in build], temples, deck)
-                build = tuple((deck.kind_of(p.card), p.value, p.temple) for p in placed)
+                if build not in canonical:
+                    placed = canonical_build([CardPlacement(sample[k], v, t) for k, v, t in build], temples, deck)
+                    canonical[build] = tuple((deck.kind_of(p.card), p.value, p.temple) for p in placed)
+                build = canonical[build]
             kinds = (farm_key, tuple((str(k), v, t) for k, v, t in build))
             if kinds in plans:
                 continue
