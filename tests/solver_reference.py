@@ -97,9 +97,13 @@ def _all_plans(hand, population, temples, rules: Rules, preference: str, feed_al
     # cards are named: two orders of one Build, or two God cards swapped, are the same play
     sample = {deck.kind_of(n): n for n in hand}
     canonical = {}              # a two-card Build in its canonical order, found once whatever Farm leaves it
-    for farm in farms:
+    left_by = {}                # the Builds of the cards a Farm leaves: a Farm with Maize and one without leave
+    for farm in farms:          # the same Bid and God cards, and Builds use only those
         rest = counts - Counter(farm)
-        builds = list(_builds(rest, list(temples), frozenset(), rules, rules.max_build_cards))
+        cards = frozenset((k, n) for k, n in rest.items() if k == GOD or isinstance(k, int))
+        if cards not in left_by:
+            left_by[cards] = list(_builds(rest, list(temples), frozenset(), rules, rules.max_build_cards))
+        builds = left_by[cards]
         farm_key = tuple(sorted(map(str, farm)))
         for build in builds:
             if len(build) == 2:
