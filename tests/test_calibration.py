@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 
 import numpy as np
-import pdfplumber
 import pytest
 from pypdf import PdfReader
 
@@ -19,28 +18,13 @@ from kitgen.outputs.calibration import calibration_bytes
 from kitgen.outputs.kit import BuildOptions, card_sheet_layout
 from kitgen.units import MM, card_size, paper_size
 from tests.conftest import run
+from tests.plumber_once import Opened
 
 RED = (0.753, 0.224, 0.169)
 
 
-OPEN: dict[tuple[str, str], pdfplumber.PDF] = {}
-
-
-def sheet(paper: str, duplex: str) -> pdfplumber.PDF:
-    """The calibration sheet drawn and opened once a module for each paper and flip, so that each page is
-    parsed once whichever test reads it (pdfplumber keeps a page's objects once parsed).  Closed with
-    the module."""
-    if (paper, duplex) not in OPEN:
-        OPEN[paper, duplex] = pdfplumber.open(io.BytesIO(calibration_bytes(paper, duplex)))
-    return OPEN[paper, duplex]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _close_sheets():
-    yield
-    for doc in OPEN.values():
-        doc.close()
-    OPEN.clear()
+sheet = Opened(lambda key: calibration_bytes(*key))     # (paper, flip): drawn and opened once a module
+_close_sheets = sheet.closing()
 
 
 def red_crosshairs(page) -> list[tuple[float, float]]:
@@ -94,7 +78,7 @@ def reading(scale: dict, position: float) -> float:
 def test_the_reading_off_a_shifted_printer_is_the_back_offset_that_cancels_it(paper, duplex):
     shift = (1.3 * MM, -0.8 * MM)         # the simulated printer lands every back this far off (back page axes)
     page_size = paper_size(paper)
-    doc = sheet(paper, duplex)
+    doc = sheet((paper, duplex))
     assert len(doc.pages) == 2
     targets = red_crosshairs(doc.pages[0])
     read = scales(doc.pages[1])
@@ -200,7 +184,7 @@ def _box_through(box, page, duplex):
 @pytest.mark.parametrize("duplex", ["long", "short"])
 def test_no_text_lies_on_a_scale_or_a_crosshair_on_either_side_or_through_the_page(paper, duplex):
     page_size = paper_size(paper)
-    front, back = sheet(paper, duplex).pages
+    front, back = sheet((paper, duplex)).pages
     h = float(front.height)
     crosshairs = _segments([ln for ln in front.lines if tuple(round(v, 3) for v in ln.get("stroking_color") or ())
                             == RED and max(ln["width"], ln["height"]) > 40 * MM], h)

@@ -17,11 +17,11 @@ import tomllib
 from pathlib import Path
 
 import openpyxl
-import pdfplumber
 import pytest
 
 from kitgen.outputs.kit import build_kit
 from kitgen.outputs.starter import write_from_sheet
+from tests.plumber_once import Opened
 
 SHEETS = Path(__file__).resolve().parent / "real_sheets"
 NAMES = ("spider-monkey.xlsx", "flag-columns.csv", "lcg-export.tsv", "dragons-and-caves.xlsx", "heist-emoji.csv",
@@ -73,23 +73,8 @@ def pdf_text(path: Path) -> list[str]:
     return [page.extract_text() or "" for page in pdf(path).pages]
 
 
-OPEN: dict[Path, pdfplumber.PDF] = {}
-
-
-def pdf(path: Path) -> pdfplumber.PDF:
-    """The PDF opened once a module, so that each page is parsed once whichever tests read it (its text,
-    a card's text, its curves): pdfplumber keeps a page's objects once parsed.  Closed with the module."""
-    if path not in OPEN:
-        OPEN[path] = pdfplumber.open(path)
-    return OPEN[path]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _close_pdfs():
-    yield
-    for doc in OPEN.values():
-        doc.close()
-    OPEN.clear()
+pdf = Opened()                  # a kit's PDF opened once a module: each page parsed once
+_close_pdfs = pdf.closing()
 
 
 @pytest.fixture(scope="module")
