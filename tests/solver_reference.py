@@ -96,14 +96,21 @@ def _all_plans(hand, population, temples, rules: Rules, preference: str, feed_al
     # a representative card of each kind, so that a Build's canonical order is found before its
     # cards are named: two orders of one Build, or two God cards swapped, are the same play
     sample = {deck.kind_of(n): n for n in hand}
-    for farm in farms:
+    canonical = {}              # a two-card Build in its canonical order, found once whatever Farm leaves it
+    left_by = {}                # the Builds of the cards a Farm leaves: a Farm with Maize and one without leave
+    for farm in farms:          # the same Bid and God cards, and Builds use only those
         rest = counts - Counter(farm)
-        builds = list(_builds(rest, list(temples), frozenset(), rules, rules.max_build_cards))
+        cards = frozenset((k, n) for k, n in rest.items() if k == GOD or isinstance(k, int))
+        if cards not in left_by:
+            left_by[cards] = list(_builds(rest, list(temples), frozenset(), rules, rules.max_build_cards))
+        builds = left_by[cards]
         farm_key = tuple(sorted(map(str, farm)))
         for build in builds:
             if len(build) == 2:
-                placed = canonical_build([CardPlacement(sample[k], v, t) for k, v, t in build], temples, deck)
-                build = tuple((deck.kind_of(p.card), p.value, p.temple) for p in placed)
+                if build not in canonical:
+                    placed = canonical_build([CardPlacement(sample[k], v, t) for k, v, t in build], temples, deck)
+                    canonical[build] = tuple((deck.kind_of(p.card), p.value, p.temple) for p in placed)
+                build = canonical[build]
             kinds = (farm_key, tuple((str(k), v, t) for k, v, t in build))
             if kinds in plans:
                 continue

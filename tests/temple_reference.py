@@ -78,34 +78,35 @@ def best_play(r: Rules, hands, first: int, summoner=None):
 
     def moves(node: Node):
         if node.phase == "summon":
-            p = seated(first, n)[node.turn]
+            p = (first + node.turn) % n             # the seat node.turn places after the first player
             options = [("pass",)]
             if not r.must_set or can_set(r, hands[p]) > 0:
                 options.append(("summon",))
             return p, options
-        p = seated(node.summoner, n)[node.turn]
-        room = min(r.most, r.need - sum(c + q for c, q in node.sets))
+        p = (node.summoner + node.turn) % n
+        room = min(r.most, r.need - sum(map(sum, node.sets)))
         options = [("set", c, q) for c in range(hands[p].level + 1) for q in range(hands[p].jewel // r.per_pair + 1)
                    if c + q <= room and not (node.turn == 0 and r.must_set and c + q == 0)]
         options.sort(key=lambda m: (m[1] + m[2], m[2]))
         return p, options
 
     def after(node: Node, player: int, move) -> Node:
+        phase, turn, summoner, sets = node
         if move[0] == "pass":
-            return node._replace(phase="end") if node.turn + 1 == n else node._replace(turn=node.turn + 1)
+            return Node("end", turn, summoner, sets) if turn + 1 == n else Node(phase, turn + 1, summoner, sets)
         if move[0] == "summon":
             return Node("set", 0, player, ((0, 0),) * n)
-        sets = list(node.sets)
+        sets = list(sets)
         sets[player] = move[1:]
-        if sum(c + q for c, q in sets) >= r.need or node.turn + 1 == n:
-            return node._replace(phase="end", sets=tuple(sets))
-        return node._replace(turn=node.turn + 1, sets=tuple(sets))
+        if sum(map(sum, sets)) >= r.need or turn + 1 == n:
+            return Node("end", turn, summoner, tuple(sets))
+        return Node(phase, turn + 1, summoner, tuple(sets))
 
     def points(node: Node) -> tuple:
         treasure, jewels = [0] * n, [h.jewel for h in hands]
         if node.summoner is not None:
             treasure[node.summoner] -= r.cost
-            if sum(c + q for c, q in node.sets) >= r.need:
+            if sum(map(sum, node.sets)) >= r.need:
                 if r.refund:
                     treasure[node.summoner] += r.cost
                 for p, (cards, pairs) in enumerate(node.sets):
@@ -119,11 +120,12 @@ def best_play(r: Rules, hands, first: int, summoner=None):
         if node.phase == "end":
             return points(node), node
         player, options = moves(node)
-        best = None
+        best, most = None, None
         for move in options:
             gains, end = walk(after(node, player, move))
-            if best is None or worth(r, gains, player) > worth(r, best[0], player):
-                best = (gains, end)
+            value = worth(r, gains, player)
+            if best is None or value > most:        # the first of equally good moves is kept
+                best, most = (gains, end), value
         return best
 
     if summoner is not None:

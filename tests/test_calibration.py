@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 
 import numpy as np
-import pdfplumber
 import pytest
 from pypdf import PdfReader
 
@@ -19,8 +18,13 @@ from kitgen.outputs.calibration import calibration_bytes
 from kitgen.outputs.kit import BuildOptions, card_sheet_layout
 from kitgen.units import MM, card_size, paper_size
 from tests.conftest import run
+from tests.plumber_once import Opened
 
 RED = (0.753, 0.224, 0.169)
+
+
+sheet = Opened(lambda key: calibration_bytes(*key))     # (paper, flip): drawn and opened once a module
+_close_sheets = sheet.closing()
 
 
 def red_crosshairs(page) -> list[tuple[float, float]]:
@@ -73,12 +77,11 @@ def reading(scale: dict, position: float) -> float:
 @pytest.mark.parametrize("paper, duplex", [("letter", "long"), ("a4", "short")])
 def test_the_reading_off_a_shifted_printer_is_the_back_offset_that_cancels_it(paper, duplex):
     shift = (1.3 * MM, -0.8 * MM)         # the simulated printer lands every back this far off (back page axes)
-    pdf = calibration_bytes(paper, duplex)
     page_size = paper_size(paper)
-    with pdfplumber.open(io.BytesIO(pdf)) as doc:
-        assert len(doc.pages) == 2
-        targets = red_crosshairs(doc.pages[0])
-        read = scales(doc.pages[1])
+    doc = sheet((paper, duplex))
+    assert len(doc.pages) == 2
+    targets = red_crosshairs(doc.pages[0])
+    read = scales(doc.pages[1])
     assert len(targets) == 5
     xs = [s for s in read if s[0] == "x"]
     ys = [s for s in read if s[0] == "y"]
@@ -181,13 +184,12 @@ def _box_through(box, page, duplex):
 @pytest.mark.parametrize("duplex", ["long", "short"])
 def test_no_text_lies_on_a_scale_or_a_crosshair_on_either_side_or_through_the_page(paper, duplex):
     page_size = paper_size(paper)
-    with pdfplumber.open(io.BytesIO(calibration_bytes(paper, duplex))) as doc:
-        front, back = doc.pages
-        h = float(front.height)
-        crosshairs = _segments([ln for ln in front.lines if tuple(round(v, 3) for v in ln.get("stroking_color") or ())
-                                == RED and max(ln["width"], ln["height"]) > 40 * MM], h)
-        scale_lines = _segments(back.lines, h)          # the back's lines are its scales: lines and ticks
-        front_text, back_text = _boxes(front), _boxes(back)
+    front, back = sheet((paper, duplex)).pages
+    h = float(front.height)
+    crosshairs = _segments([ln for ln in front.lines if tuple(round(v, 3) for v in ln.get("stroking_color") or ())
+                            == RED and max(ln["width"], ln["height"]) > 40 * MM], h)
+    scale_lines = _segments(back.lines, h)          # the back's lines are its scales: lines and ticks
+    front_text, back_text = _boxes(front), _boxes(back)
     assert len(crosshairs) == 10 and len(scale_lines) == 5 * 2 * (1 + 33)     # a line and 33 ticks a scale
     names = "".join(c[0] for c in front_text)
     assert all(f"target{n}" in names for n in "ABCD") and "middletarget" in names

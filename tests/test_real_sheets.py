@@ -3,7 +3,7 @@
 tests/real_sheets/designs/, it prints what its designer wants (derived fields, icons, decks).
 
 Every kit is built once for the module; the sheets are read back with their own readers (csv,
-openpyxl) to know what to expect, and the kits with pdfplumber.
+openpyxl) to know what to expect, and the kits with pdfplumber (each PDF opened and each page parsed once).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import tomllib
 from pathlib import Path
 
 import openpyxl
-import pdfplumber
 import pytest
 
 from kitgen.outputs.kit import build_kit
 from kitgen.outputs.starter import write_from_sheet
+from tests.plumber_once import Opened
 
 SHEETS = Path(__file__).resolve().parent / "real_sheets"
 NAMES = ("spider-monkey.xlsx", "flag-columns.csv", "lcg-export.tsv", "dragons-and-caves.xlsx", "heist-emoji.csv",
@@ -56,22 +56,25 @@ def card_texts(kit: Path) -> dict[int, str]:
     """The text printed on each row's card (its first copy), read inside its trim box, spaces made one
     (read once a module)."""
     out: dict[int, str] = {}
-    with pdfplumber.open(kit / "cards.pdf") as doc:
-        for card in manifest(kit)["cards"]:
-            if card["row"] not in out:
-                page = doc.pages[card["front"]["page"] - 1]
-                x0, y0, x1, y1 = card["front"]["box"]
-                h = float(page.height)
-                text = page.crop((x0, h - y1, x1, h - y0)).extract_text() or ""
-                out[card["row"]] = " ".join(text.split())
+    doc = pdf(kit / "cards.pdf")
+    for card in manifest(kit)["cards"]:
+        if card["row"] not in out:
+            page = doc.pages[card["front"]["page"] - 1]
+            x0, y0, x1, y1 = card["front"]["box"]
+            h = float(page.height)
+            text = page.crop((x0, h - y1, x1, h - y0)).extract_text() or ""
+            out[card["row"]] = " ".join(text.split())
     return out
 
 
 @functools.cache
 def pdf_text(path: Path) -> list[str]:
     """The text of each page (read once a module: the kits are built once)."""
-    with pdfplumber.open(path) as doc:
-        return [page.extract_text() or "" for page in doc.pages]
+    return [page.extract_text() or "" for page in pdf(path).pages]
+
+
+pdf = Opened()                  # a kit's PDF opened once a module: each page parsed once
+_close_pdfs = pdf.closing()
 
 
 @pytest.fixture(scope="module")
@@ -170,10 +173,8 @@ def test_emoji_print_as_their_built_in_twins(kits):
     design_text = "\n".join(pdf_text(design.folder / "cards.pdf"))
     assert "EFFICIENT PICKER" in design_text and "%n" not in design_text
     assert "➜" not in design_text                                              # [icons] "➜" = "move"
-    with pdfplumber.open(design.folder / "cards.pdf") as doc:
-        drawn = sum(len(page.curves) + len(page.rects) for page in doc.pages[:1])
-    with pdfplumber.open(plain.folder / "cards.pdf") as doc:
-        plain_drawn = sum(len(page.curves) + len(page.rects) for page in doc.pages[:1])
+    drawn = sum(len(page.curves) + len(page.rects) for page in pdf(design.folder / "cards.pdf").pages[:1])
+    plain_drawn = sum(len(page.curves) + len(page.rects) for page in pdf(plain.folder / "cards.pdf").pages[:1])
     assert drawn > 0 and plain_drawn > 0
 
 
@@ -237,8 +238,8 @@ def test_resources_counted_in_columns_print_as_that_many_icons(kits):
     assert len(manifest(plain.folder)["cards"]) == len(rows) - 1
     text = card_texts(design.folder)
     assert all(":stone:" not in t and "Eyes:" in t for t in text.values()) and "Hands:" in text[2]
-    with pdfplumber.open(design.folder / "cards.pdf") as doc, pdfplumber.open(plain.folder / "cards.pdf") as bare:
-        assert len(doc.pages[0].curves) > len(bare.pages[0].curves) + 40    # the icons are drawn, as vectors
+    doc, bare = pdf(design.folder / "cards.pdf"), pdf(plain.folder / "cards.pdf")
+    assert len(doc.pages[0].curves) > len(bare.pages[0].curves) + 40        # the icons are drawn, as vectors
 
 
 def test_a_header_less_deck_of_symbols_takes_its_colours_and_corners_from_the_row(kits):

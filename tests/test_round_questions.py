@@ -28,19 +28,23 @@ def ask(fields: dict, rules=BASE) -> dict:
     return ENGINE.solve(ENGINE.read_position(fields, rules), rules)
 
 
+# the strategies a question is drawn from, made once: the same draws as strategies made for each
+PLAYERS, BID, SCORE = st.integers(2, 6), st.lists(st.sampled_from(list(VALUES)[:8]), max_size=2), st.integers(-2, 3)
+JADES = {n: st.sets(st.integers(0, n - 1), max_size=3) for n in range(2, 7)}
+
+
 @st.composite
 def bids(draw):
-    players = draw(st.integers(2, 6))
-    names = list(VALUES)
-    cards = [draw(st.lists(st.sampled_from(names[:8]), max_size=2)) for _ in range(players)]
+    players = draw(PLAYERS)
+    cards = [draw(BID) for _ in range(players)]
     gods = iter(["Sun God", "Moon Goddess"])
     for bid in cards:                          # now and then a God card, each at most once
         if bid and draw(st.booleans()) and draw(st.booleans()):
             god = next(gods, None)
             if god:
                 bid[0] = god
-    jades = draw(st.sets(st.integers(0, players - 1), max_size=3))
-    scores = [draw(st.integers(-2, 3)) for _ in range(players)]        # few values: ties on points happen
+    jades = draw(JADES[players])
+    scores = [draw(SCORE) for _ in range(players)]           # few values: ties on points happen
     return cards, sorted(jades), scores
 
 
@@ -70,12 +74,16 @@ def test_the_bid_under_every_combination_of_its_rulings_is_the_references(questi
                                  else "Nobody wins the bid: nobody becomes Priest King this round.")
 
 
+END_SCORE = st.integers(-5, 20)
+KINGS, CALENDARS = {n: st.integers(0, n) for n in range(2, 7)}, {n: st.integers(1, n) for n in range(2, 7)}
+
+
 @st.composite
 def endings(draw):
-    players = draw(st.integers(2, 6))
-    scores = [draw(st.integers(-5, 20)) for _ in range(players)]
-    king = draw(st.integers(0, players))          # 0: the deck and the discard pile ran out
-    calendar = draw(st.integers(1, players))
+    players = draw(PLAYERS)
+    scores = [draw(END_SCORE) for _ in range(players)]
+    king = draw(KINGS[players])          # 0: the deck and the discard pile ran out
+    calendar = draw(CALENDARS[players])
     return scores, king, calendar
 
 

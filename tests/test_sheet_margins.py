@@ -6,6 +6,7 @@ shown by white paper or a hairline.
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pypdfium2 as pdfium
@@ -196,11 +197,16 @@ def test_without_crop_marks_every_card_edge_shows(drawn, paper, size, bleed):
     page = doc[0]
     assert not crop_marks(page)
     guides = [box for box, colour, width, dashed in strokes(page) if colour == GUIDE and _straight(box)]
-    bitmap = page.render(scale=scale)
-    pixels = bitmap.to_numpy()                  # rows, columns, then blue, green, red: read in place
     height = page.get_height()
 
+    @functools.cache
+    def rendered():
+        """The page's pixels: rows, columns, then blue, green, red, read in place (rendered when first
+        looked at: with a bleed no edge is looked for on white paper)."""
+        return page.render(scale=scale).to_numpy()
+
     def white(x, y) -> bool:
+        pixels = rendered()
         column, row = int(x * scale), int((height - y) * scale)
         assert 0 <= row < pixels.shape[0] and 0 <= column < pixels.shape[1], (x, y)     # on the page
         return min(pixels[row, column, :3]) > 245

@@ -15,16 +15,22 @@ POOL = [c.name for c in DECK.cards for _ in range(c.count)]
 RULES = Rules.from_game()
 
 
+# the strategies a position is drawn from, made once: the same draws as strategies made for each
+SEEDS, TEMPLES, TEMPLE, POPULATIONS = st.integers(0, 2**32 - 1), st.integers(0, 6), st.integers(1, 8), st.integers(1, 18)
+HAND_SIZES = {n: st.integers(0, n) for n in (3, 12)}        # the two bounds the tests draw hands to
+PREFERRED = st.sampled_from(sorted(PREFERENCES))
+
+
 @st.composite
 def positions(draw, max_hand=12):
-    seed = draw(st.integers(0, 2**32 - 1))
+    seed = draw(SEEDS)
     rng = random.Random(seed)
-    hand = rng.sample(POOL, draw(st.integers(0, max_hand)))
-    temples = [draw(st.integers(1, 8)) for _ in range(draw(st.integers(0, 6)))]
-    population = draw(st.integers(1, 18))
+    hand = rng.sample(POOL, draw(HAND_SIZES[max_hand]))
+    temples = [draw(TEMPLE) for _ in range(draw(TEMPLES))]
+    population = draw(POPULATIONS)
     chain = draw(st.booleans())
     rules = RULES.with_options(chain=chain, feed_alone=draw(st.booleans()))
-    preference = draw(st.sampled_from(sorted(PREFERENCES)))
+    preference = draw(PREFERRED)
     return hand, population, temples, rules, preference
 
 

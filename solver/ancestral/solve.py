@@ -259,19 +259,19 @@ def solve(position: Position, rules: Rules) -> dict:
     table = table_for(rules)
     found = ranked(position, rules)
     best_key = found[0][0][:OPTIMAL_FIELDS]
-    best = [a for k, a, _ in found if k[:OPTIMAL_FIELDS] == best_key]
+    # every action's words are written once, for its entry, and read from there by the lines below
     entries = [_entry(table, a, e, i + 1) for i, (_, a, e) in enumerate(found)]
+    best = [entries[i]["action"] for i, (k, _, _) in enumerate(found) if k[:OPTIMAL_FIELDS] == best_key]
     lines = position_lines(position, rules)
     first = found[0]
-    lines.append(f"Best: {action_text(table, first[1])}: {effect_text(table, first[1], first[2])}.")
+    lines.append(f"Best: {entries[0]['action']}: {entries[0]['effect']}.")
     if len(best) > 1:
         lines.append(f"{len(best) - 1} other action{'s are' if len(best) > 2 else ' is'} as good by the measure: "
-                     + "; ".join(action_text(table, a) for a in best[1:4]) + ("; ..." if len(best) > 4 else "."))
-    worse = [x for x in found if x[0][:OPTIMAL_FIELDS] != best_key]
+                     + "; ".join(best[1:4]) + ("; ..." if len(best) > 4 else "."))
+    worse = [i for i, (k, _, _) in enumerate(found) if k[:OPTIMAL_FIELDS] != best_key]
     if worse:
-        k, a, e = worse[0]
-        field = _deciding(first[0], k)
-        lines.append(f"Next best: {action_text(table, a)}: {effect_text(table, a, e)}.")
+        field = _deciding(first[0], found[worse[0]][0])
+        lines.append(f"Next best: {entries[worse[0]]['action']}: {entries[worse[0]]['effect']}.")
         lines.append(f"Why the best comes first: {FIELDS_TEXT[field]}.")
     else:
         lines.append("Why: every legal action is as good as it by the measure.")
@@ -283,7 +283,7 @@ def solve(position: Position, rules: Rules) -> dict:
     if len(entries) > SHOWN:
         lines.append(f"  ... and {len(entries) - SHOWN} more (fewer leaves, or more cards spent).")
     lines.append(f"Measure: {MEASURE}")
-    return {"lines": lines, "best": [action_text(table, a) for a in best], "measure": MEASURE,
+    return {"lines": lines, "best": best, "measure": MEASURE,
             "actions": entries, "changed_rules": list(rules.changed)}
 
 
@@ -292,11 +292,10 @@ def all_best(position: Position, rules: Rules) -> dict:
     table = table_for(rules)
     found = ranked(position, rules)
     best_key = found[0][0][:OPTIMAL_FIELDS]
-    best = [(i, a, e) for i, (k, a, e) in enumerate(found) if k[:OPTIMAL_FIELDS] == best_key]
+    best = [_entry(table, a, e, i + 1) for i, (k, a, e) in enumerate(found) if k[:OPTIMAL_FIELDS] == best_key]
     lines = [f"{len(best)} best action{'s' if len(best) != 1 else ''} by the measure, of {len(found)} legal:"]
-    lines += [f"  {action_text(table, a)}: {effect_text(table, a, e)}" for _, a, e in best]
-    return {"lines": lines, "best": [action_text(table, a) for _, a, _ in best],
-            "actions": [_entry(table, a, e, i + 1) for i, a, e in best]}
+    lines += [f"  {entry['action']}: {entry['effect']}" for entry in best]
+    return {"lines": lines, "best": [entry["action"] for entry in best], "actions": best}
 
 
 def _deciding(best: tuple, other: tuple) -> str:
