@@ -49,3 +49,21 @@ def test_a_call_past_its_time_limit_is_stopped(worker):
         worker.call(f"{FAULTS}:sleep", HANG_GUARD, timeout=0.5)
     assert str(caught.value) == "stopped after 0.5 s (the time limit of one build)"
     assert worker.call(f"{FAULTS}:sleep", 0) == "woke"
+
+
+def test_a_fresh_worker_starts_clean_in_the_callers_surroundings(worker, tmp_path, monkeypatch):
+    """A worker is forked from a process that never runs a call: what one worker's calls did is not in the next
+    one, and each takes the caller's working folder and environment as they are when it starts."""
+    assert worker.call(f"{FAULTS}:remember", "first") == ["first"]
+    assert worker.call(f"{FAULTS}:remember", "second") == ["first", "second"]      # the same process
+    with pytest.raises(WorkerError):
+        worker.call(f"{FAULTS}:exit_quietly")
+    assert worker.call(f"{FAULTS}:remember", "third") == ["third"]                # a fresh one
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("KITGEN_WORKER_PROBE", "set after the first worker began")
+    fresh = Worker(memory=1024 ** 3)
+    try:
+        assert fresh.call(f"{FAULTS}:surroundings", "KITGEN_WORKER_PROBE") == (
+            str(tmp_path), "set after the first worker began")
+    finally:
+        fresh.close()
