@@ -124,6 +124,7 @@ def _child(fds: list[int], request: bytes, closing: list) -> None:
     try:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)     # as in any fresh interpreter
         for thing in closing:
             thing.close()
         calls, status, out, err = fds
@@ -154,6 +155,7 @@ def _child(fds: list[int], request: bytes, closing: list) -> None:
 def serve(control_fd: int) -> None:
     """The fork server's loop: fork a worker for each request, reap them, kill those asked for."""
     control = socket.socket(fileno=control_fd)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C stops the server, which closes the control socket
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_read, False), os.set_blocking(wake_write, False)
     signal.signal(signal.SIGCHLD, lambda signum, frame: None)
