@@ -22,6 +22,7 @@ names another process).  When the server's end of the control socket closes
 from __future__ import annotations
 
 import atexit
+import gc
 import importlib
 import os
 import pickle
@@ -191,6 +192,7 @@ def serve(control_fd: int) -> None:
                         importlib.import_module(module)
                     except Exception:       # the worker imports it again, and reports what fails
                         pass
+                gc.freeze()     # what is imported stays: a worker's collections never walk it (nor copy its pages)
                 pid = os.fork()
                 if pid == 0:
                     _child(fds, request, [selector, control, *filter(None, children.values())] +
