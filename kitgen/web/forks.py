@@ -16,7 +16,8 @@ writes the worker's exit code on the status socket once it has reaped it;
 anything written to the status socket, or its closing, makes the fork server
 kill the worker if it has not ended (only the reaper kills, so a pid never
 names another process).  When the server's end of the control socket closes
-(the server stopped or died) the fork server kills its workers and ends.
+(the server stopped or died) the fork server kills its workers and ends; on
+Linux a worker also dies with the fork server.
 """
 
 from __future__ import annotations
@@ -119,13 +120,28 @@ def _reap(children: dict, selector: selectors.BaseSelector) -> None:
             channel.close()
 
 
-def _child(fds: list[int], request: bytes, closing: list) -> None:
+def _die_with(parent: int) -> None:
+    """On Linux, be killed when the fork server ends (the server could no longer stop this worker at its
+    time limit); end now if it already has."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            return
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _child(fds: list[int], request: bytes, closing: list, server: int) -> None:
     """In the forked worker: take the caller's surroundings, then serve calls until the socket closes."""
     code = 0
     try:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)     # as in any fresh interpreter
+        _die_with(server)
         for thing in closing:
             thing.close()
         calls, status, out, err = fds
@@ -165,6 +181,7 @@ def serve(control_fd: int) -> None:
     selector.register(control, selectors.EVENT_READ, "control")
     selector.register(wake_read, selectors.EVENT_READ, "reap")
     children: dict[int, socket.socket] = {}         # worker pid -> its status socket, until reaped
+    me = os.getpid()
     while True:
         for key, _ in selector.select():
             if key.data == "reap":
@@ -196,7 +213,7 @@ def serve(control_fd: int) -> None:
                 pid = os.fork()
                 if pid == 0:
                     _child(fds, request, [selector, control, *filter(None, children.values())] +
-                           [_FD(wake_read), _FD(wake_write)])
+                           [_FD(wake_read), _FD(wake_write)], me)
                 channel = socket.socket(fileno=fds[1])
                 for fd in (fds[0], fds[2], fds[3]):
                     os.close(fd)
