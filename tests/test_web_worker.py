@@ -3,6 +3,11 @@ in one line, and the next call gets a fresh process."""
 
 from __future__ import annotations
 
+import os
+import signal
+import time
+from pathlib import Path
+
 import pytest
 
 from kitgen.errors import KitgenError
@@ -67,3 +72,24 @@ def test_a_fresh_worker_starts_clean_in_the_callers_surroundings(worker, tmp_pat
             str(tmp_path), "set after the first worker began")
     finally:
         fresh.close()
+
+
+def test_a_worker_dies_with_its_fork_server_and_the_next_call_gets_a_fresh_one(worker):
+    from kitgen.web import forks
+
+    pid = worker.call("os:getpid")
+    fork_server = forks._server._process
+    os.kill(fork_server.pid, signal.SIGKILL)
+    fork_server.wait(HANG_GUARD)
+    status = Path(f"/proc/{pid}/status")
+    deadline = time.monotonic() + HANG_GUARD   # the worker is killed with it (a zombie left to init, or gone)
+    while True:
+        try:
+            if "\nState:\tZ" in status.read_text():
+                break
+        except FileNotFoundError:
+            break
+        assert time.monotonic() < deadline, "the worker outlived its fork server"
+        time.sleep(0.05)
+    assert worker.call("os:getpid") not in (pid, None)
+    assert forks._server._process.pid != fork_server.pid
