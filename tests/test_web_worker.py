@@ -3,6 +3,11 @@ in one line, and the next call gets a fresh process."""
 
 from __future__ import annotations
 
+import os
+import signal
+import time
+from pathlib import Path
+
 import pytest
 
 from kitgen.errors import KitgenError
@@ -49,3 +54,42 @@ def test_a_call_past_its_time_limit_is_stopped(worker):
         worker.call(f"{FAULTS}:sleep", HANG_GUARD, timeout=0.5)
     assert str(caught.value) == "stopped after 0.5 s (the time limit of one build)"
     assert worker.call(f"{FAULTS}:sleep", 0) == "woke"
+
+
+def test_a_fresh_worker_starts_clean_in_the_callers_surroundings(worker, tmp_path, monkeypatch):
+    """A worker is forked from a process that never runs a call: what one worker's calls did is not in the next
+    one, and each takes the caller's working folder and environment as they are when it starts."""
+    assert worker.call(f"{FAULTS}:remember", "first") == ["first"]
+    assert worker.call(f"{FAULTS}:remember", "second") == ["first", "second"]      # the same process
+    with pytest.raises(WorkerError):
+        worker.call(f"{FAULTS}:exit_quietly")
+    assert worker.call(f"{FAULTS}:remember", "third") == ["third"]                # a fresh one
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("KITGEN_WORKER_PROBE", "set after the first worker began")
+    fresh = Worker(memory=1024 ** 3)
+    try:
+        assert fresh.call(f"{FAULTS}:surroundings", "KITGEN_WORKER_PROBE") == (
+            str(tmp_path), "set after the first worker began")
+    finally:
+        fresh.close()
+
+
+def test_a_worker_dies_with_its_fork_server_and_the_next_call_gets_a_fresh_one(worker):
+    from kitgen.web import forks
+
+    pid = worker.call("os:getpid")
+    fork_server = forks._server._process
+    os.kill(fork_server.pid, signal.SIGKILL)
+    fork_server.wait(HANG_GUARD)
+    status = Path(f"/proc/{pid}/status")
+    deadline = time.monotonic() + HANG_GUARD   # the worker is killed with it (a zombie left to init, or gone)
+    while True:
+        try:
+            if "\nState:\tZ" in status.read_text():
+                break
+        except FileNotFoundError:
+            break
+        assert time.monotonic() < deadline, "the worker outlived its fork server"
+        time.sleep(0.05)
+    assert worker.call("os:getpid") not in (pid, None)
+    assert forks._server._process.pid != fork_server.pid

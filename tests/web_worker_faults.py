@@ -29,3 +29,15 @@ def count_up(n, progress=None):
     for i in range(int(n)):
         progress(i + 1)
     return "counted"
+
+
+REMEMBERED = []
+
+
+def remember(value, *args):
+    REMEMBERED.append(value)            # state a later call in the same process would see
+    return list(REMEMBERED)
+
+
+def surroundings(name, *args):
+    return os.getcwd(), os.environ.get(name)

@@ -50,10 +50,12 @@ from kitgen.web.worker import Worker, WorkerError
 
 HERE = Path(__file__).resolve().parent
 FONTS = HERE.parent / "render" / "font_files"
+# What the workers import before their first call: once, in the fork server (kitgen.web.forks), for every
+# worker after.  numpy is imported on first use by the art frames' measure (both workers draw framed art).
 PRELOAD = ("kitgen.web.preview", "kitgen.outputs.kit", "kitgen.render.sheets", "kitgen.render.rulebook",
-           "kitgen.render.aids", "kitgen.outputs.card_pages", "pypdfium2")
+           "kitgen.render.aids", "kitgen.outputs.card_pages", "pypdfium2", "numpy")
 PAINTER_PRELOAD = ("kitgen.web.preview", "kitgen.outputs.export_job", "kitgen.outputs.card_pages",
-                   "kitgen.outputs.card_preview", "kitgen.render.card", "pypdfium2")
+                   "kitgen.outputs.card_preview", "kitgen.render.card", "pypdfium2", "numpy")
 PICTURE_CACHE = 256            # page pictures kept in memory
 KEEP_ALIVE = 15.0              # seconds between comments on an idle event stream
 # A game folder's own files are shown as data, never as a page of this server: a game's .html or

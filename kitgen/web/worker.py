@@ -3,8 +3,9 @@
 A game folder is untrusted input.  Building it runs reportlab, jinja2 (in its
 sandbox), Pillow and PDFium over the folder's files; a bug or a hostile file
 there could loop, eat memory or crash the interpreter.  :class:`Worker` runs
-such calls in a separate process (started with ``spawn``, so it never inherits
-the server's threads or its main script), with a memory limit and a time limit: when the call
+such calls in a separate process (forked by :mod:`kitgen.web.forks` from a fresh
+process that has imported kitgen, so it never inherits the server's threads or
+its main script), with a memory limit and a time limit: when the call
 fails in any of these ways the server reports it and starts a fresh process for
 the next call, and keeps serving.
 
@@ -16,8 +17,6 @@ keyword may report progress while it runs.
 from __future__ import annotations
 
 import importlib
-import socket
-import subprocess
 import sys
 import threading
 import time
@@ -25,6 +24,7 @@ import traceback
 from typing import Any, Callable
 
 from kitgen.errors import KitgenError
+from kitgen.web import forks
 
 DEFAULT_TIMEOUT = 120.0             # seconds one call may take
 
@@ -89,8 +89,8 @@ class Worker:
             memory = int(number("KITGEN_MEMORY_MB") * 2 ** 20)
         self.memory, self.preload = memory, tuple(preload)
         self._lock = threading.Lock()
-        self._process = None
-        self._conn = None
+        self._status = self._conn = None
+        self._over, self._code = False, None
 
     def start(self) -> None:
         """Start the process now (it imports ``preload`` while the caller goes on)."""
@@ -98,26 +98,41 @@ class Worker:
             self._ensure()
 
     def _ensure(self) -> None:
-        if self._process is not None and self._process.poll() is None:
+        if self._status is not None and not self._ended(0):
             return
         self._stop()
         from multiprocessing.connection import Connection
 
-        ours, theirs = socket.socketpair()
-        command = [sys.executable, "-m", "kitgen.web.worker", str(theirs.fileno()), str(self.memory or 0),
-                   *self.preload]
-        self._process = subprocess.Popen(command, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
-        theirs.close()
-        self._conn = Connection(ours.detach())
+        calls, self._status = forks.start_worker(self.memory or None, self.preload)
+        self._conn = Connection(calls.detach())
+        self._over, self._code = False, None
+
+    def _ended(self, wait: float) -> bool:
+        """Whether the worker has ended, waiting up to ``wait`` seconds for it; its exit code is then
+        ``self._code`` (None: not known, the fork server ended first)."""
+        if not self._over and self._status is not None:
+            self._status.settimeout(wait)
+            try:
+                said = self._status.recv(64)
+            except (TimeoutError, BlockingIOError):
+                return False
+            except OSError:
+                said = b""
+            self._over, self._code = True, int(said) if said.strip() else None
+        return self._over
 
     def _stop(self) -> None:
         if self._conn is not None:
             self._conn.close()
-        if self._process is not None:
-            if self._process.poll() is None:
-                self._process.kill()
-            self._process.wait(5)
-        self._process = self._conn = None
+        if self._status is not None:
+            if not self._ended(0):
+                try:
+                    self._status.send(b"kill")
+                except OSError:
+                    pass
+                self._ended(5)
+            self._status.close()
+        self._status = self._conn = None
 
     def call(self, target: str, *args, timeout: float = DEFAULT_TIMEOUT,
              progress: Callable[[Any], None] | None = None, **kwargs) -> Any:
@@ -147,11 +162,8 @@ class Worker:
                     message = None
                     ready = True
                 if message is None:
-                    if ready or self._process.poll() is not None:
-                        try:
-                            code = self._process.wait(5)
-                        except subprocess.TimeoutExpired:
-                            code = None
+                    if ready or self._ended(0):
+                        code = self._code if self._ended(5) else None
                         self._stop()
                         raise WorkerError(f"the worker process stopped unexpectedly (exit code {code})")
                     continue
@@ -169,15 +181,3 @@ class Worker:
     def close(self) -> None:
         with self._lock:
             self._stop()
-
-
-def main(argv: list[str]) -> None:
-    """``python -m kitgen.web.worker FD MEMORY [MODULE ...]``: serve calls on the socket FD."""
-    from multiprocessing.connection import Connection
-
-    fd, memory, preload = int(argv[0]), int(argv[1]), tuple(argv[2:])
-    _serve(Connection(fd), memory or None, preload)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])
