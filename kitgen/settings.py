@@ -74,3 +74,15 @@ def check_all() -> None:
     """Read every setting, so that a bad one is reported before a command starts its work."""
     for name in SETTINGS:
         number(name)
+
+
+def environment() -> dict[str, str]:
+    """The whole environment as it is now, to hand on to a process started for this one (the web app's
+    workers, forked from a process started earlier): no setting is read from it here."""
+    return dict(os.environ)
+
+
+def take_environment(env: dict[str, str]) -> None:
+    """Make ``env`` (from :func:`environment`) this process's environment, where its settings are read."""
+    os.environ.clear()
+    os.environ.update(env)

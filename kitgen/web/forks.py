@@ -35,6 +35,8 @@ import sys
 import threading
 import traceback
 
+from kitgen.settings import environment, take_environment
+
 MAX_MESSAGE = 1 << 20          # bytes of one request: a working folder and an environment
 
 
@@ -69,7 +71,7 @@ class ForkServer:
 
     def worker(self, memory: int | None, preload: tuple[str, ...]) -> tuple[socket.socket, socket.socket]:
         """A new worker process serving calls: its call socket and its status socket (our ends)."""
-        message = pickle.dumps((os.getcwd(), dict(os.environ), memory, tuple(preload)))
+        message = pickle.dumps((os.getcwd(), environment(), memory, tuple(preload)))
         with self._lock:
             for attempt in (1, 2):              # a fork server found dead is started again once
                 self._ensure()
@@ -150,8 +152,7 @@ def _child(fds: list[int], request: bytes, closing: list, server: int) -> None:
         os.close(out), os.close(err)
         cwd, env, memory, preload = pickle.loads(request)
         os.chdir(cwd)
-        os.environ.clear()
-        os.environ.update(env)
+        take_environment(env)
         from multiprocessing.connection import Connection
 
         from kitgen.web.worker import _serve
