@@ -36,6 +36,7 @@ import threading
 import traceback
 
 from kitgen.settings import environment, take_environment
+from kitgen.web.worker_loop import serve_calls
 
 MAX_MESSAGE = 1 << 20          # bytes of one request: a working folder and an environment
 
@@ -155,9 +156,7 @@ def _child(fds: list[int], request: bytes, closing: list, server: int) -> None:
         take_environment(env)
         from multiprocessing.connection import Connection
 
-        from kitgen.web.worker import _serve
-
-        _serve(Connection(calls), memory, preload)
+        serve_calls(Connection(calls), memory, preload)
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1
     except BaseException:

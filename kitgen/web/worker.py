@@ -16,11 +16,8 @@ keyword may report progress while it runs.
 
 from __future__ import annotations
 
-import importlib
-import sys
 import threading
 import time
-import traceback
 from typing import Any, Callable
 
 from kitgen.errors import KitgenError
@@ -31,51 +28,6 @@ DEFAULT_TIMEOUT = 120.0             # seconds one call may take
 
 class WorkerError(Exception):
     """A call that failed for a reason other than the user's data (a crash, a limit, a bug)."""
-
-
-def _function(target: str) -> Callable:
-    module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)
-
-
-def _limit_memory(limit: int | None) -> None:
-    """Hold the worker to ``limit`` bytes of address space beyond what it has as it starts."""
-    from kitgen.outputs.memory import address_space
-
-    if not limit:
-        return
-    try:
-        import resource
-    except ImportError:  # not on this system: run without the limit
-        return
-    limit += address_space() or 0
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-
-
-def _serve(conn, memory: int | None, preload: tuple[str, ...]) -> None:
-    """The worker's loop: one call at a time, answered with ("ok", value) or an error."""
-    _limit_memory(memory)
-    for module in preload:
-        importlib.import_module(module)
-    while True:
-        try:
-            target, args, kwargs, wants_progress = conn.recv()
-        except (EOFError, OSError, KeyboardInterrupt):
-            return
-        try:
-            if wants_progress:
-                kwargs = dict(kwargs, progress=lambda value: conn.send(("progress", value)))
-            conn.send(("ok", _function(target)(*args, **kwargs)))
-        except KitgenError as exc:
-            conn.send(("user", "\n".join(exc.lines())))
-        except MemoryError:
-            conn.send(("bug", f"out of memory (a worker may use {memory / 1024 ** 3:g} GiB)"))
-        except BaseException as exc:  # a bug: the server shows one line, the traceback goes to stderr
-            traceback.print_exc(file=sys.stderr)
-            conn.send(("bug", f"{type(exc).__name__}: {exc}"))
 
 
 class Worker:
