@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from pathlib import Path
 
@@ -93,3 +94,65 @@ def test_a_worker_dies_with_its_fork_server_and_the_next_call_gets_a_fresh_one(w
         time.sleep(0.05)
     assert worker.call("os:getpid") not in (pid, None)
     assert forks._server._process.pid != fork_server.pid
+
+
+def _fork_server_pid() -> int:
+    from kitgen.web import forks
+
+    return forks._server._process.pid
+
+
+def test_a_worker_ending_as_it_is_killed_leaves_the_fork_server_and_the_other_workers(worker):
+    """A worker that ends on its own (its calls closed) while the server's kill for it is on its way: the
+    fork server finds both in one wake-up (it is busy importing for a third worker meanwhile), and
+    neither it nor the other workers' calls suffer."""
+    pid, fork_server = worker.call("os:getpid"), _fork_server_pid()
+    ending = Worker(memory=1024 ** 3)
+    ending_pid = ending.call("os:getpid")
+    answers = []
+    busy = threading.Thread(target=lambda: answers.append(worker.call(f"{FAULTS}:sleep", 3)))
+    busy.start()
+    slow = Worker(memory=1024 ** 3, preload=("tests.web_worker_slow_import",))
+    slow.start()                                  # the fork server imports it: busy for two seconds
+    try:
+        ending._conn.close()                      # its worker reads the end of its calls and exits...
+        status = Path(f"/proc/{ending_pid}/status")
+        deadline = time.monotonic() + 1.5
+        while time.monotonic() < deadline and "\nState:\tZ" not in status.read_text():
+            time.sleep(0.02)                      # ...and waits, unreaped, for the busy fork server
+        ending._status.send(b"kill")              # the kill arrives beside its end
+        assert ending._ended(HANG_GUARD) and ending._code == 0
+        ending.close()
+        busy.join(HANG_GUARD)
+        assert answers == ["woke"]
+        assert worker.call("os:getpid") == pid and _fork_server_pid() == fork_server
+        assert slow.call("os:getpid") not in (pid, None)
+    finally:
+        slow.close()
+
+
+def test_a_fork_the_system_refuses_fails_that_worker_alone(worker):
+    pid, fork_server = worker.call("os:getpid"), _fork_server_pid()
+    refused = Worker(memory=1024 ** 3, preload=("tests.web_worker_fork_refused",))
+    try:
+        with pytest.raises(WorkerError) as caught:
+            refused.call("os:getpid")
+        assert "stopped unexpectedly" in str(caught.value) or "could not be reached" in str(caught.value)
+        assert refused.call("os:getpid") not in (pid, None)       # the next fork is allowed again
+    finally:
+        refused.close()
+    assert worker.call("os:getpid") == pid and _fork_server_pid() == fork_server
+
+
+def test_an_environment_too_large_for_one_message_still_reaches_a_worker(worker, monkeypatch):
+    """The working folder and environment go to a worker on its own call socket, not in the fork server's
+    requests (one of which holds at most a socket buffer, about 200 kB)."""
+    pid, fork_server = worker.call("os:getpid"), _fork_server_pid()
+    monkeypatch.setenv("KITGEN_WORKER_PROBE", "x" * 600_000)
+    large = Worker(memory=1024 ** 3)
+    try:
+        cwd, value = large.call(f"{FAULTS}:surroundings", "KITGEN_WORKER_PROBE")
+        assert value == "x" * 600_000 and cwd == os.getcwd()
+    finally:
+        large.close()
+    assert worker.call("os:getpid") == pid and _fork_server_pid() == fork_server

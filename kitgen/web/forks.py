@@ -7,8 +7,11 @@ is started fresh (``python -m kitgen.web.forks``: it never inherits the
 server's threads or its main script), imports the modules the workers want
 once, and forks each worker from itself.  It never runs a call, so every
 worker starts from the same state: nothing one call did reaches another
-worker.  Each worker takes the server's working folder, environment, stdout
-and stderr as they are when it is asked for, and sets its own memory limit.
+worker.  Each worker takes the server's working folder and environment (the
+first message on its call socket: no request to the fork server holds more
+than a memory limit and module names), stdout and stderr as they are when it
+is asked for, and sets its own memory limit.  A fault of one worker, or a fork
+the system refuses, fails that worker alone.
 
 A worker is the fork server's child, not the server's: the server asks for one
 with two sockets, one for calls and one for its status.  The fork server
@@ -38,7 +41,7 @@ import traceback
 from kitgen.settings import environment, take_environment
 from kitgen.web.worker_loop import serve_calls
 
-MAX_MESSAGE = 1 << 20          # bytes of one request: a working folder and an environment
+MAX_MESSAGE = 1 << 16          # bytes of one request: a memory limit and the modules to import
 
 
 class ForkServer:
@@ -72,7 +75,7 @@ class ForkServer:
 
     def worker(self, memory: int | None, preload: tuple[str, ...]) -> tuple[socket.socket, socket.socket]:
         """A new worker process serving calls: its call socket and its status socket (our ends)."""
-        message = pickle.dumps((os.getcwd(), environment(), memory, tuple(preload)))
+        message = pickle.dumps((memory, tuple(preload)))        # small: the surroundings go on the call socket
         with self._lock:
             for attempt in (1, 2):              # a fork server found dead is started again once
                 self._ensure()
@@ -83,7 +86,7 @@ class ForkServer:
                                     [their_calls.fileno(), their_status.fileno(), 1, 2])
                 except OSError:
                     calls.close(), status.close()
-                    if attempt == 2:
+                    if attempt == 2 or self._process.poll() is None:    # not because it died: say why
                         raise
                     self._close()
                     continue
@@ -96,9 +99,24 @@ class ForkServer:
         with self._lock:
             self._close()
 
+    def forget(self) -> None:
+        """In a process forked from this one (a pool's worker): its copy of the control socket closed,
+        so the fork server still ends with the process that started it, and a fork server of its own
+        started if it asks for a worker."""
+        self._lock = threading.Lock()
+        if self._control is not None:
+            self._control.close()
+        self._process = self._control = None
+
 
 _server = ForkServer()
 atexit.register(_server.close)
+os.register_at_fork(after_in_child=_server.forget)
+
+
+def surroundings() -> tuple[str, dict[str, str]]:
+    """The working folder and environment a worker takes: the caller sends them as its first message."""
+    return os.getcwd(), environment()
 
 
 def start_worker(memory: int | None, preload: tuple[str, ...]) -> tuple[socket.socket, socket.socket]:
@@ -151,12 +169,14 @@ def _child(fds: list[int], request: bytes, closing: list, server: int) -> None:
         os.close(status)
         os.dup2(out, 1), os.dup2(err, 2)
         os.close(out), os.close(err)
-        cwd, env, memory, preload = pickle.loads(request)
-        os.chdir(cwd)
-        take_environment(env)
+        memory, preload = pickle.loads(request)
         from multiprocessing.connection import Connection
 
-        serve_calls(Connection(calls), memory, preload)
+        conn = Connection(calls)
+        cwd, env = conn.recv()              # the caller's surroundings, sent first (see surroundings())
+        os.chdir(cwd)
+        take_environment(env)
+        serve_calls(conn, memory, preload)
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1
     except BaseException:
@@ -184,54 +204,75 @@ def serve(control_fd: int) -> None:
     me = os.getpid()
     while True:
         for key, _ in selector.select():
-            if key.data == "reap":
-                try:
-                    while os.read(wake_read, 4096):
-                        pass
-                except BlockingIOError:
-                    pass
-                _reap(children, selector)
-            elif key.data == "control":
-                try:
-                    request, fds, _, _ = socket.recv_fds(control, MAX_MESSAGE, 4)
-                except OSError:
-                    request, fds = b"", []
-                if not request or len(fds) != 4:
-                    for fd in fds:
-                        os.close(fd)
-                    if request:
-                        continue
-                    for pid in children:            # the server is gone: so are its workers
-                        os.kill(pid, signal.SIGKILL)
-                    return
-                for module in pickle.loads(request)[3]:     # once here, for every worker after
+            try:
+                if key.data == "control":
+                    if not _fork_asked(control, children, selector, me, (wake_read, wake_write)):
+                        for pid in children:            # the server is gone: so are its workers
+                            os.kill(pid, signal.SIGKILL)
+                        return
+                elif key.data == "reap":
                     try:
-                        importlib.import_module(module)
-                    except Exception:       # the worker imports it again, and reports what fails
+                        while os.read(wake_read, 4096):
+                            pass
+                    except BlockingIOError:
                         pass
-                gc.freeze()     # what is imported stays: a worker's collections never walk it (nor copy its pages)
-                pid = os.fork()
-                if pid == 0:
-                    _child(fds, request, [selector, control, *filter(None, children.values())] +
-                           [_FD(wake_read), _FD(wake_write)], me)
-                channel = socket.socket(fileno=fds[1])
-                for fd in (fds[0], fds[2], fds[3]):
-                    os.close(fd)
-                children[pid] = channel
-                selector.register(channel, selectors.EVENT_READ, pid)
-            else:                                   # a word or the end on a status socket: kill
-                pid, channel = key.data, key.fileobj
-                try:
-                    said = channel.recv(64)
-                except OSError:
-                    said = b""
-                if pid in children:
-                    os.kill(pid, signal.SIGKILL)
-                if not said:
-                    selector.unregister(channel)
-                    channel.close()
-                    if children.get(pid) is channel:
-                        children[pid] = None
+                    _reap(children, selector)
+                else:
+                    _kill_asked(key.data, key.fileobj, children, selector)
+            except Exception:           # never all workers for one: say what went wrong, go on
+                traceback.print_exc(file=sys.stderr)
+
+
+def _fork_asked(control: socket.socket, children: dict, selector: selectors.BaseSelector, me: int,
+                wake: tuple[int, int]) -> bool:
+    """Fork the worker the server asks for on ``control``; False when the server is gone."""
+    try:
+        request, fds, _, _ = socket.recv_fds(control, MAX_MESSAGE, 4)
+    except OSError:
+        request, fds = b"", []
+    if not request or len(fds) != 4:
+        for fd in fds:
+            os.close(fd)
+        return bool(request)
+    try:
+        imported = len(sys.modules)
+        for module in pickle.loads(request)[1]:      # once here, for every worker after
+            try:
+                importlib.import_module(module)
+            except Exception:       # the worker imports it again, and reports what fails
+                pass
+        if len(sys.modules) != imported:
+            gc.collect()            # a failed import's garbage is not kept for good
+        gc.freeze()     # what is imported stays: a worker's collections never walk it (nor copy its pages)
+        pid = os.fork()
+    except BaseException:           # no worker (fork refused: EAGAIN, ENOMEM): the caller sees it end
+        for fd in fds:
+            os.close(fd)
+        raise
+    if pid == 0:
+        _child(fds, request, [selector, control, *filter(None, children.values())] +
+               [_FD(fd) for fd in wake], me)
+    channel = socket.socket(fileno=fds[1])
+    for fd in (fds[0], fds[2], fds[3]):
+        os.close(fd)
+    children[pid] = channel
+    selector.register(channel, selectors.EVENT_READ, pid)
+    return True
+
+
+def _kill_asked(pid: int, channel: socket.socket, children: dict, selector: selectors.BaseSelector) -> None:
+    """A word or the end on worker ``pid``'s status socket: kill it if it has not been reaped."""
+    if children.get(pid) is not channel:        # reaped (its socket closed) earlier in the same wake-up
+        return
+    try:
+        said = channel.recv(64)
+    except OSError:
+        said = b""
+    os.kill(pid, signal.SIGKILL)
+    if not said:
+        selector.unregister(channel)
+        channel.close()
+        children[pid] = None
 
 
 class _FD:

@@ -55,9 +55,16 @@ class Worker:
         self._stop()
         from multiprocessing.connection import Connection
 
-        calls, self._status = forks.start_worker(self.memory or None, self.preload)
+        try:
+            calls, self._status = forks.start_worker(self.memory or None, self.preload)
+        except OSError as exc:
+            raise WorkerError(f"a worker process could not be started ({exc.strerror or exc})") from None
         self._conn = Connection(calls.detach())
         self._over, self._code = False, None
+        try:
+            self._conn.send(forks.surroundings())     # its working folder and environment: ours, now
+        except OSError:
+            pass                                      # it has ended already: the call finds out
 
     def _ended(self, wait: float) -> bool:
         """Whether the worker has ended, waiting up to ``wait`` seconds for it; its exit code is then
