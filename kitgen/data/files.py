@@ -194,7 +194,8 @@ def parse_toml(text: str, where: str) -> dict[str, Any]:
     global _parsed_size
     kept = _parsed.get(text)
     if kept is not None:
-        return copy_toml(kept)
+        with gc_paused():            # as parsing below: tables, lists and strings
+            return copy_toml(kept)
     data = _parse_toml(text, where)
     if len(text) <= KEPT_TOML_BYTES:
         with _parsed_lock:
@@ -203,7 +204,8 @@ def parse_toml(text: str, where: str) -> dict[str, Any]:
                     oldest = next(iter(_parsed))
                     del _parsed[oldest]
                     _parsed_size -= len(oldest)
-                _parsed[text] = copy_toml(data)
+                with gc_paused():
+                    _parsed[text] = copy_toml(data)
                 _parsed_size += len(text)
     return data
 
