@@ -175,9 +175,13 @@ def read_toml(root: Path, name: str, where: str) -> dict[str, Any]:
     return parse_toml(decode_text(open_inside(root, name, where, limit=MAX_TOML_BYTES), where), where)
 
 
-KEPT_TOML_BYTES = 256 * 1024    # TOML text up to this long is parsed once per process for the same text
-KEPT_TOMLS = 16                 # texts kept so, the oldest forgotten first
+# TOML texts are parsed once per process for the same text: at most KEPT_TOMLS texts of KEPT_TOML_BYTES
+# in all (one text as long as that may be kept alone), the oldest forgotten first.  Their tables take
+# some seven times the text's size.
+KEPT_TOML_BYTES = 4 * 1024 * 1024
+KEPT_TOMLS = 16
 _parsed: dict[str, dict[str, Any]] = {}
+_parsed_size = 0                # characters of the texts kept in _parsed
 _parsed_lock = threading.Lock()
 
 
@@ -187,15 +191,22 @@ def parse_toml(text: str, where: str) -> dict[str, Any]:
 
     The tables of a text parsed and accepted before are kept by the text itself (a game is read
     again by every build; the file is still read each time): each caller gets its own copy."""
+    global _parsed_size
     kept = _parsed.get(text)
     if kept is not None:
-        return copy_toml(kept)
+        with gc_paused():            # as parsing below: tables, lists and strings
+            return copy_toml(kept)
     data = _parse_toml(text, where)
     if len(text) <= KEPT_TOML_BYTES:
         with _parsed_lock:
-            while len(_parsed) >= KEPT_TOMLS:
-                del _parsed[next(iter(_parsed))]
-            _parsed[text] = copy_toml(data)
+            if text not in _parsed:             # another thread may have parsed it meanwhile
+                while _parsed and (len(_parsed) >= KEPT_TOMLS or _parsed_size + len(text) > KEPT_TOML_BYTES):
+                    oldest = next(iter(_parsed))
+                    del _parsed[oldest]
+                    _parsed_size -= len(oldest)
+                with gc_paused():
+                    _parsed[text] = copy_toml(data)
+                _parsed_size += len(text)
     return data
 
 

@@ -38,6 +38,7 @@ import jinja2
 
 from kitgen.data.card_context import TEMPLATE_NAMES, column_names
 from kitgen.data.files import copy_toml, read_toml
+from kitgen.data.gc_pause import gc_paused
 from kitgen.data.layout_model import KINDS, Box, Layout, Setting
 from kitgen.data.parts import BUILTIN_FILE as PARTS_FILE
 from kitgen.data.parts import DEFAULT_MARGIN, DEFAULT_SPACING, part_entries, place_parts, read_parts
@@ -71,6 +72,7 @@ KEYS = {
     "rect": COMMON, "circle": COMMON, "line": COMMON - {"fill", "radius"},
 }
 STRUCTURE = {"kind", "same_size", "fallback"}
+ACCEPTED = {kind: keys | STRUCTURE if kind == "text" else keys | {"kind"} for kind, keys in KEYS.items()}
 KEYS_OF_PARTS = {kind: keys | (STRUCTURE - {"kind"} if kind == "text" else set()) for kind, keys in KEYS.items()}
 NOT_TEMPLATED = {"bleed"}
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -103,8 +105,9 @@ def read_layouts(data: dict, root: Path | None, toml_label: str, columns) -> dic
     names = column_names(columns) if columns is not None else set()
     reader = _Reader(sources, names, read_parts(part_sources))
     kept = _builtin_layouts()
-    return {name: _kept(kept.get(name) if sources[name][1] == BUILTIN_LABEL else None, names) or reader.layout(name)
-            for name in sources}
+    with gc_paused():          # boxes, settings and trees of lengths: nothing a cycle could hold
+        return {name: _kept(kept.get(name) if sources[name][1] == BUILTIN_LABEL else None, names)
+                or reader.layout(name) for name in sources}
 
 
 @lru_cache(maxsize=1)
@@ -280,10 +283,12 @@ class _Reader:
         clash = sorted(kinds.keys() & var_names)
         if clash:
             raise GameDataError(f"{where}: '{clash[0]}' names both a box and a value in vars", file=file)
-        for holder, settings in [(f"vars.{k}", {k: s}) for k, s in vars_.items()] + [
-                (f"box '{b.name}'", s) for b in boxes for s in (b.settings, *b.fallback, *b.fallback_vars)]:
-            for setting in settings.values():
-                self._check_refs(setting, kinds, var_names, f"{where}, {holder}", file)
+        for key, setting in vars_.items():
+            self._check_refs(setting, kinds, var_names, where, f"vars.{key}", file)
+        for b in boxes:
+            for settings in (b.settings, *b.fallback, *b.fallback_vars):
+                for setting in settings.values():
+                    self._check_refs(setting, kinds, var_names, where, b, file)
         safe = self._setting(spec.get("safe", "3mm"), "safe", file, f"{where}, key 'safe'")
         for key in ("margin", "spacing"):          # read by its parts as they are placed; checked here too
             if key in spec:
@@ -304,18 +309,19 @@ class _Reader:
         kind = spec.get("kind", "text")
         if kind not in KINDS:
             raise GameDataError(f"{where}: unknown kind {kind!r} (use one of: {', '.join(KINDS)})", file=file)
-        accepted = KEYS[kind] | STRUCTURE if kind == "text" else KEYS[kind] | {"kind"}
+        accepted = ACCEPTED[kind]
         for key in spec:
             if key not in accepted:
                 raise GameDataError(f"{where}: unknown key '{key}' for a {kind} box (accepted: "
                                     f"{', '.join(sorted(accepted))})", file=file)
         settings = {}
         for key in PLACE:
-            settings[key] = self._setting(spec.get(key, PLACE_DEFAULTS[key]), key, file, f"{where}, key '{key}'")
+            raw = spec.get(key, PLACE_DEFAULTS[key])
+            settings[key] = self._read_before(raw, key) or self._setting(raw, key, file, f"{where}, key '{key}'")
         for key, raw in spec.items():
             if key in STRUCTURE or key in PLACE:
                 continue
-            settings[key] = self._setting(raw, key, file, f"{where}, key '{key}'")
+            settings[key] = self._read_before(raw, key) or self._setting(raw, key, file, f"{where}, key '{key}'")
         same = spec.get("same_size", False)
         if not isinstance(same, bool):
             raise GameDataError(f"{where}: 'same_size' must be true or false", file=file)
@@ -342,6 +348,11 @@ class _Reader:
             step_vars.append(values)
         return Box(name=name, kind=kind, settings=settings, fallback=tuple(steps), fallback_vars=tuple(step_vars),
                    same_size=same, file=file)
+
+    def _read_before(self, raw: Any, key: str) -> Setting | None:
+        """The setting of a constant read before for the same key (most boxes repeat "0mm"), or None;
+        asked before :meth:`_setting` so that the place named in its messages is made only when needed."""
+        return self.constants.get((key, type(raw), raw)) if isinstance(raw, (str, int, float)) else None
 
     def _setting(self, raw: Any, key: str, file: str, where: str) -> Setting:
         if isinstance(raw, str) and ("{{" in raw or "{%" in raw) and key not in NOT_TEMPLATED:
@@ -371,11 +382,16 @@ class _Reader:
             self.constants[memo] = setting
         return setting
 
-    def _check_refs(self, setting: Setting, kinds: dict[str, str], var_names: set[str], where, file):
-        if not setting.constant or not isinstance(setting.value, _EXPRS):
+    def _check_refs(self, setting: Setting, kinds: dict[str, str], var_names: set[str], where: str,
+                    holder: str | Box, file: str) -> None:
+        """Refuse a constant length naming what the layout lacks; ``holder``: a box, or the vars.NAME
+        holding it (the place named in the message is made only for lengths that name something)."""
+        value = setting.value
+        if setting.template is not None or type(value) is lengths.Num or not isinstance(value, _EXPRS):
             return
-        for expr in (setting.value if isinstance(setting.value, tuple) else (setting.value,)):
-            check_names(expr, kinds, var_names, where, file)
+        at = f"{where}, {holder}" if isinstance(holder, str) else f"{where}, box '{holder.name}'"
+        for expr in (value if isinstance(value, tuple) else (value,)):
+            check_names(expr, kinds, var_names, at, file)
 
 
 _EXPRS = (lengths.Num, lengths.Name, lengths.Neg, lengths.Bin, lengths.Call, tuple)

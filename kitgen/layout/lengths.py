@@ -78,12 +78,34 @@ def parse(text: str | int | float) -> Expr:
 @lru_cache(maxsize=4096)
 def _parse_text(text: str) -> Expr:
     """The tree of a written length (a layout writes the same lengths many times; trees are never changed)."""
+    single = _single(text)
+    if single is not None:
+        return single
     tokens = _tokens(text)
     parser = _Parser(tokens, text)
     expr, _ = parser.expr()
     if parser.pos < len(tokens):
         raise LengthError(f"unexpected {tokens[parser.pos][1]!r} in {text!r}")
     return expr
+
+
+def _single(text: str) -> Num | Name | None:
+    """The tree of a length of one number or one name ("3mm", "title.bottom"), most lengths a layout
+    writes, read by the one token it is; None for anything else (the parser reads it, and says what
+    is wrong)."""
+    text = text.rstrip()
+    m = _TOKEN.match(text)
+    if m is None or m.end() != len(text):
+        return None
+    if m.group("num") is not None:
+        return Num(float(m.group("num")), m.group("unit"))
+    value = m.group("name")
+    if value is None:
+        return None
+    name, _, attr = value.partition(".")
+    if attr and attr not in ATTRS:
+        return None
+    return Name(name, attr or None)
 
 
 def _tokens(text: str) -> list[tuple[str, object]]:
