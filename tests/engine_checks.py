@@ -22,8 +22,13 @@ class NotAnAction:
     """Hashable, equal to nothing an engine deals in."""
 
 
+# one encoder for every fingerprint (json.dumps with options makes a new one at each call): the same settings,
+# so the same text for the same observations
+_encode = json.JSONEncoder(sort_keys=True, default=str).encode
+
+
 def _seen(state) -> str:
-    return json.dumps([state.observation(p) for p in range(state.players)], sort_keys=True, default=str)
+    return _encode([state.observation(p) for p in range(state.players)])
 
 
 def play_checked_games(engine, rules, players: int, games: int, seed: int = 0, deep_every: int = 5) -> dict:
@@ -42,7 +47,8 @@ def play_checked_games(engine, rules, players: int, games: int, seed: int = 0, d
             assert actions == state.legal_actions(), "legal actions listed in another order"
             assert len(set(actions)) == len(actions), "an action listed twice"
             for action in actions:
-                assert isinstance(state.action_text(action), str) and state.action_text(action)
+                text = state.action_text(action)
+                assert isinstance(text, str) and text
             before = _seen(state)
             try:
                 state.apply_action(NotAnAction())
