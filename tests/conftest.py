@@ -9,6 +9,7 @@ import gc
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -265,7 +266,12 @@ def drawn_art(tmp_path_factory):
 # --- the web pages in a real browser --------------------------------------------------------------------------
 # One chromium serves every browser test that a worker runs (whatever its module), and one tab of it serves
 # them in turn: opening a tab starts a renderer process, which costs more than most checks of a test.
-# Between tests the tab is emptied (about:blank), its routes dropped and its window set back to its size.
+# Between tests the tab's routes are dropped; each test starts in its module's window (BROWSER_WINDOW, else
+# WINDOW), set only where the tab is not at that size already.  A page with no work of its
+# own left running (the solver's: it does nothing until touched) stays loaded until the next
+# test goes to its own page, which every test that looks at a page does first: leaving it for about:blank in
+# between costs a navigation (about a tenth of a CPU-second of chromium's) for nothing the next test reads.
+# Any other page (the live preview keeps an event stream open, the simulator polls a run) is emptied at once.
 
 CHROMIUM_NAME = "chromium"                          # Debian's; .ci/run installs it when it is missing
 CHROMIUM = shutil.which(CHROMIUM_NAME)
@@ -324,10 +330,18 @@ def browser_tab(browser):
     tab.close()
 
 
+QUIET_PAGES = re.compile(r"about:blank|https?://[^/]+/game/[^/]+/solver(\?.*)?")
+
+
 @pytest.fixture
-def page(browser_tab):
-    """A tab of :func:`browser` at about:blank, in a 1280 x 900 window, with no routes."""
+def page(browser_tab, request):
+    """A tab of :func:`browser` in the test module's window (its ``BROWSER_WINDOW``, else 1280 x 900), with no
+    routes: at about:blank, or at a page the previous test left that runs nothing of its own (the test's
+    first ``goto`` leaves it)."""
+    window = getattr(request.module, "BROWSER_WINDOW", WINDOW)
+    if browser_tab.viewport_size != window:
+        browser_tab.set_viewport_size(window)
     yield browser_tab
     browser_tab.unroute_all(behavior="ignoreErrors")
-    browser_tab.goto("about:blank")                 # its event streams end, its scripts stop
-    browser_tab.set_viewport_size(WINDOW)
+    if not QUIET_PAGES.fullmatch(browser_tab.url):
+        browser_tab.goto("about:blank")             # its event streams end, its scripts stop

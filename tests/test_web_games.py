@@ -1,9 +1,10 @@
 """The solver and simulator pages of Temple of Inscriptions and Ancestral, and their JSON API.
 
 One server serves both built-in games, and the suite's one browser tab (Debian's chromium, driven
-by playwright) every test, at a phone's width.  The API's answers are compared with what `kitgen
-solve` prints for the same question; the pages are driven as a player would, tapping cards, and their answers are compared
-with the API's.  Every wait is for an element or an answer, never for a time.
+by playwright) every test of a page, at a phone's width.  The API's answers are compared with what `kitgen
+solve` prints for the same question, asked over HTTP by the browser's request client, with no page; the pages are
+driven as a player would, tapping cards, and their answers are compared with the API's.  Every wait is for an
+element or an answer, never for a time.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ HAND = ["Strong Wind", "Hot Wind", "Quincha Defense", "South Breeze", "Hunuc-Hua
 ANCESTRAL_Q = {"hand": HAND, "leaves": [0, 3, 0, 0], "hunuc": [3]}
 ANCESTRAL_ARGS = ["--hand", ",".join(HAND), "--leaves", "0,3,0,0", "--hunuc", "3"]
 ANCESTRAL_PLAY = "attack 2 with Strong Wind"
+BROWSER_WINDOW = PHONE                      # the window every test of a page starts in (tests/conftest.py's page)
 
 
 def signed(n: int) -> str:
@@ -59,16 +61,22 @@ def page(page):
     def failed(error):
         errors.append(str(error))
 
-    page.set_viewport_size(PHONE)
     page.on("pageerror", failed)
     yield page
     page.remove_listener("pageerror", failed)
     assert errors == []
 
 
-def post(page, server, path: str, body: dict):
+@pytest.fixture
+def api(browser):
+    """The browser's HTTP client (playwright's, sharing the browser's cookies), which asks without a page: the API's
+    tests look at no page, and a page left in the tab stays as it is while they ask."""
+    return browser.request
+
+
+def post(api, server, path: str, body: dict):
     """A JSON question (playwright sends it as application/json, the only type the server takes)."""
-    response = page.request.post(f"{server}{path}", data=body)
+    response = api.post(f"{server}{path}", data=body)
     return response.status, response.json()
 
 
@@ -77,20 +85,20 @@ def post(page, server, path: str, body: dict):
 @pytest.mark.parametrize("game, q, args, play", [(TEMPLE, TEMPLE_Q, TEMPLE_ARGS, TEMPLE_PLAY),
                                                  (ANCESTRAL, ANCESTRAL_Q, ANCESTRAL_ARGS, ANCESTRAL_PLAY)],
                          ids=[TEMPLE, ANCESTRAL])
-def test_the_api_answers_as_kitgen_solve_does(server, page, game, q, args, play):
+def test_the_api_answers_as_kitgen_solve_does(server, api, game, q, args, play):
     q = {"game": game, **q}
     if game == TEMPLE:                      # a play is checked for a summoner
         q_play, args_play = {**q, "summoner": 1}, [*args, "--summoner", "1"]
     else:
         q_play, args_play = q, args
-    assert post(page, server, "/api/solve", q) == (200, cli_json(game, *args))
-    status, explained = post(page, server, "/api/explain", q)
+    assert post(api, server, "/api/solve", q) == (200, cli_json(game, *args))
+    status, explained = post(api, server, "/api/explain", q)
     assert status == 200 and explained["lines"] == cli(game, *args).splitlines()
-    assert post(page, server, "/api/all", q) == (200, cli_json(game, *args, "--all"))
-    status, checked = post(page, server, "/api/check", {**q_play, "play": play})
+    assert post(api, server, "/api/all", q) == (200, cli_json(game, *args, "--all"))
+    status, checked = post(api, server, "/api/check", {**q_play, "play": play})
     assert status == 200 and {k: v for k, v in checked.items() if k != "lines"} == \
         cli_json(game, *args_play, "--play", play)
-    status, advice = post(page, server, "/api/advise", {**q, "playouts": 5, "seed": 4})
+    status, advice = post(api, server, "/api/advise", {**q, "playouts": 5, "seed": 4})
     assert status == 200 and advice == cli_json(game, *args, "--advise", "--playouts", "5", "--seed", "4")
 
 
@@ -100,17 +108,17 @@ def test_the_api_answers_as_kitgen_solve_does(server, page, game, q, args, play)
     (ANCESTRAL, {"hand": HAND, "leaves": [0, 9]}, ["--hand", ",".join(HAND), "--leaves", "0,9"]),
     (ANCESTRAL, {"hand": HAND, "hunuc": [7]}, ["--hand", ",".join(HAND), "--hunuc", "7"]),
 ], ids=["temple-card", "temple-rule", "ancestral-leaves", "ancestral-hunuc"])
-def test_a_bad_question_is_a_400_with_the_command_lines_message(server, page, game, q, args):
+def test_a_bad_question_is_a_400_with_the_command_lines_message(server, api, game, q, args):
     result = run("solve", game, *args)
     assert result.exit_code == 2
     (line,) = result.output.splitlines()
     for path in ("/api/solve", "/api/explain", "/api/advise"):
-        assert post(page, server, path, {"game": game, **q}) == (400, {"error": line.removeprefix("Error: ")})
+        assert post(api, server, path, {"game": game, **q}) == (400, {"error": line.removeprefix("Error: ")})
 
 
-def test_the_rule_switches_change_the_answer(server, page):
+def test_the_rule_switches_change_the_answer(server, api):
     q = {"game": ANCESTRAL, **ANCESTRAL_Q, "rules": {"hunuc_huar_by": "anyone"}}
-    status, answer = post(page, server, "/api/solve", q)
+    status, answer = post(api, server, "/api/solve", q)
     assert status == 200 and answer == cli_json(ANCESTRAL, *ANCESTRAL_ARGS, "--rule", "hunuc_huar_by=anyone")
     assert answer != cli_json(ANCESTRAL, *ANCESTRAL_ARGS)
 
