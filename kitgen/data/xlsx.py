@@ -29,6 +29,7 @@ import datetime as dt
 import io
 from dataclasses import dataclass
 
+from kitgen.data.gc_pause import gc_paused
 from kitgen.data.xlsx_book import Book, copy_shared_strings, copy_styles, read_book, write_book
 from kitgen.data.xlsx_sheet import Cells, FormulaProblems
 from kitgen.data.xlsx_zip import Parts, Rewritten
@@ -45,8 +46,12 @@ class XlsxSheet:
     sheets: tuple[str, ...] = ()                # every sheet of the workbook, in order
 
 
+@gc_paused()
 def read_xlsx(data: bytes, where: str, sheet: str | None) -> XlsxSheet:
-    """The sheet named ``sheet`` (or the first) of the workbook ``data``; ``where`` names it in messages."""
+    """The sheet named ``sheet`` (or the first) of the workbook ``data``; ``where`` names it in messages.
+    The cycle collector is paused meanwhile: the rows python-calamine gives are a list per row (100,000
+    for a full sheet), which would start a collection every few hundred, and what the reader makes
+    besides holds no cycle but a parser and its handler's, freed at the next collection."""
     book, rewritten, formulas = rewrite(data, where, sheet)
     return XlsxSheet(name=book.name, rows=_read_values(rewritten, where, book.name), formulas=formulas,
                      sheets=book.sheets)

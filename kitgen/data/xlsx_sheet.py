@@ -208,14 +208,17 @@ class Cells:
         cells = _SHARED_CELLS.findall(text)
         if cells:
             letters, digits, shown = zip(*cells)
-            cols = list(map(_COLUMNS.get, letters))
-            if None in cols:
+            cols = list(map(_COLUMNS.get, set(letters)))     # a row's cells share its number, rows their letters:
+            if None in cols:                                 # each told once (numbers have no leading zero)
                 return False
-            far_row, far_col = max(self.far_row, max(map(int, digits)) - 1), max(self.far_col, max(cols))
-            indexes = list(map(int, shown))
-            if far_row >= MAX_ROWS or max(indexes) >= len(self.strings):
+            far_row, far_col = max(self.far_row, max(map(int, set(digits))) - 1), max(self.far_col, max(cols))
+            if far_row >= MAX_ROWS:
                 return False
-            count, size = self.count + len(cells), self.text_bytes + sum(map(self.strings.__getitem__, indexes))
+            try:                                # an index past the last string: the array refuses it
+                size = self.text_bytes + sum(map(self.strings.__getitem__, map(int, shown)))
+            except IndexError:
+                return False
+            count = self.count + len(cells)
             if not _within(far_row, far_col, count, size):
                 return False
             self.count, self.text_bytes, self.far_row, self.far_col = count, size, far_row, far_col
