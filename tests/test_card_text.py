@@ -64,16 +64,22 @@ def test_sizes_are_skipped_only_where_the_text_cannot_fit(monkeypatch):
     for _ in range(120):
         how = TextSetting(_text(rng), fonts.DEFAULT_FAMILY, False, False, width=rng.uniform(40, 160), top=10.5,
                           low=5.0, lines=None, height=rng.uniform(20, 90), leading=1.22)
+        fits: dict[float, bool] = {}           # size -> whether the text wrapped at it fits, worked out once
+
+        def fits_wrapped(size: float) -> bool:
+            if size not in fits:
+                fits[size] = _fits_when_wrapped(how, size)
+            return fits[size]
         attempt = attempts(how, parse(how.text), {}, font_set)
         for size in (10.5, 9.0, 7.5, 6.0, 5.0):
             wrapped.clear()
             got = attempt(size)
             tried, wraps = tried + 1, wraps + len(wrapped)
-            assert (got is not None) == _fits_when_wrapped(how, size), (how, size)
+            assert (got is not None) == fits_wrapped(size), (how, size)
             assert got is None or got.size == size
         # the sizes tried, and so the size found, are those of wrapping the text at every size tried
         found = largest_fit(attempts(how, parse(how.text), {}, font_set), how.top, how.low)
-        reference = largest_fit(lambda s: s if _fits_when_wrapped(how, s) else None, how.top, how.low)
+        reference = largest_fit(lambda s: s if fits_wrapped(s) else None, how.top, how.low)
         assert (found.size if found else None) == reference
     assert wraps < tried                # some sizes were refused without wrapping the paragraph
 

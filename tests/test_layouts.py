@@ -21,6 +21,7 @@ from kitgen.units import card_size
 from tests.conftest import REPO, run
 from tests.pdfcheck import norm, words_by_page
 from tests.pdfium_read import page_texts
+from tests.plumber_once import Opened
 from tests.sheets import layout_box
 
 EXAMPLES = REPO / "docs" / "examples"
@@ -39,6 +40,16 @@ def kitchen(tmp_path_factory) -> Path:
     return _build(KITCHEN, tmp_path_factory.mktemp("kitchen"))
 
 
+plumbed = Opened()              # a kit's cards.pdf opened once a module: each page parsed once
+_close_plumbed = plumbed.closing()
+
+
+@pytest.fixture(scope="module")
+def kitchen_boxes() -> dict[int, dict]:
+    """Kitchen Rivals' boxes on every card, worked out once (the tests only read them)."""
+    return _boxes(KITCHEN)
+
+
 def _boxes(game_path: Path, back: bool = False) -> dict[int, dict]:
     """Card row -> box name -> Rect of the built-in size, as the painter places them."""
     game = load_game(game_path)
@@ -55,10 +66,10 @@ def _words_in(words, box, origin) -> str:
     return "".join(inside)
 
 
-def test_each_box_text_lies_inside_its_box(kitchen):
+def test_each_box_text_lies_inside_its_box(kitchen, kitchen_boxes):
     manifest = json.loads((kitchen / "manifest.json").read_text())
     words = words_by_page(kitchen / "cards.pdf")
-    boxes = _boxes(KITCHEN)
+    boxes = kitchen_boxes
     game = load_game(KITCHEN)
     by_row = {c.row: c for c in game.cards}
     checked = 0
@@ -88,9 +99,9 @@ def _hex(colour: str) -> tuple[int, int, int]:
     return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
 
 
-def test_colours_from_columns_appear_where_the_layout_puts_them(kitchen):
+def test_colours_from_columns_appear_where_the_layout_puts_them(kitchen, kitchen_boxes):
     manifest = json.loads((kitchen / "manifest.json").read_text())
-    boxes = _boxes(KITCHEN)
+    boxes = kitchen_boxes
     game = load_game(KITCHEN)
     by_row = {c.row: c for c in game.cards}
     pixel = _pixels(kitchen / "cards.pdf", 1)
@@ -108,44 +119,42 @@ def test_colours_from_columns_appear_where_the_layout_puts_them(kitchen):
 
 
 def test_icons_are_drawn_inline_on_the_baseline_at_the_text_size(kitchen):
-    with pdfplumber.open(kitchen / "cards.pdf") as doc:
-        page = doc.pages[0]
-        h = float(page.height)
-        icons = [im for im in page.images if im["height"] < 20]
-        assert icons, "no icon on the first page"
-        lines = {}
-        for ch in page.chars:
-            lines.setdefault(round(ch["matrix"][5], 1), []).append(ch)
-        inline = 0
-        for im in icons:
-            bottom = h - im["bottom"]
-            for baseline, chars in lines.items():
-                same_line = [c for c in chars if abs(c["top"] - im["top"]) < im["height"] * 1.5]
-                if abs(bottom - baseline) < 0.05 and same_line:
-                    assert im["height"] == pytest.approx(same_line[0]["size"], abs=0.05)
-                    inline += 1
-                    break
-        assert inline >= 3        # the rules texts' :taste:, :favor: and :time: stand on their lines
+    page = plumbed(kitchen / "cards.pdf").pages[0]
+    h = float(page.height)
+    icons = [im for im in page.images if im["height"] < 20]
+    assert icons, "no icon on the first page"
+    lines = {}
+    for ch in page.chars:
+        lines.setdefault(round(ch["matrix"][5], 1), []).append(ch)
+    inline = 0
+    for im in icons:
+        bottom = h - im["bottom"]
+        for baseline, chars in lines.items():
+            same_line = [c for c in chars if abs(c["top"] - im["top"]) < im["height"] * 1.5]
+            if abs(bottom - baseline) < 0.05 and same_line:
+                assert im["height"] == pytest.approx(same_line[0]["size"], abs=0.05)
+                inline += 1
+                break
+    assert inline >= 3        # the rules texts' :taste:, :favor: and :time: stand on their lines
 
 
-def test_one_title_size_for_the_deck_when_the_layout_asks(kitchen, tmp_path):
-    def title_sizes(kit: Path, game_path: Path) -> dict[str, set]:
+def test_one_title_size_for_the_deck_when_the_layout_asks(kitchen, kitchen_boxes, tmp_path):
+    def title_sizes(kit: Path, game_path: Path, boxes: dict[int, dict]) -> dict[str, set]:
         manifest = json.loads((kit / "manifest.json").read_text())
-        boxes = _boxes(game_path)
         game = load_game(game_path)
         by_row = {c.row: c for c in game.cards}
         sizes: dict[str, set] = {}
-        with pdfplumber.open(kit / "cards.pdf") as doc:
-            for copy in manifest["cards"]:
-                page = doc.pages[copy["front"]["page"] - 1]
-                x0, y0 = copy["front"]["box"][:2]
-                box = boxes[copy["row"]]["title"]
-                chars = [c for c in page.chars if box.x <= c["x0"] - x0 and c["x1"] - x0 <= box.x1 + 0.5
-                         and box.y <= page.height - c["bottom"] - y0 + 3 and page.height - c["top"] - y0 <= box.y1 + 3]
-                sizes.setdefault(by_row[copy["row"]].name, set()).update(round(c["size"], 2) for c in chars)
+        doc = plumbed(kit / "cards.pdf")
+        for copy in manifest["cards"]:
+            page = doc.pages[copy["front"]["page"] - 1]
+            x0, y0 = copy["front"]["box"][:2]
+            box = boxes[copy["row"]]["title"]
+            chars = [c for c in page.chars if box.x <= c["x0"] - x0 and c["x1"] - x0 <= box.x1 + 0.5
+                     and box.y <= page.height - c["bottom"] - y0 + 3 and page.height - c["top"] - y0 <= box.y1 + 3]
+            sizes.setdefault(by_row[copy["row"]].name, set()).update(round(c["size"], 2) for c in chars)
         return sizes
 
-    sizes = title_sizes(kitchen, KITCHEN)
+    sizes = title_sizes(kitchen, KITCHEN, kitchen_boxes)
     one_line = {name: s for name, s in sizes.items() if not name.startswith("Family")}
     assert len(set().union(*one_line.values())) == 1            # every title at one size
     assert max(sizes["Family Recipe Notebook Of The Old Harbour Inn"]) < min(next(iter(one_line.values())))
@@ -155,7 +164,7 @@ def test_one_title_size_for_the_deck_when_the_layout_asks(kitchen, tmp_path):
     text = layouts.read_text(encoding="utf-8")
     assert "same_size = true, " in text
     layouts.write_text(text.replace("same_size = true, ", ""), encoding="utf-8")
-    free = title_sizes(_build(copy, tmp_path / "out"), copy)
+    free = title_sizes(_build(copy, tmp_path / "out"), copy, _boxes(copy))
     assert len(set().union(*(s for n, s in free.items() if not n.startswith("Family")))) > 1
 
 
@@ -239,12 +248,11 @@ def test_backgrounds_reach_into_the_bleed_and_art_is_not_scaled_to_fill_it(kitch
     for kit in (plain, bled):
         first = json.loads((kit / "manifest.json").read_text())["cards"][0]["front"]
         x0, y0, x1, y1 = first["box"]
-        with pdfplumber.open(kit / "cards.pdf") as doc:
-            page = doc.pages[first["page"] - 1]
-            sizes.append(sorted(tuple(sorted((round(im["width"], 2), round(im["height"], 2))))  # cards may turn
-                                for im in page.images
-                                if x0 <= (im["x0"] + im["x1"]) / 2 <= x1
-                                and y0 <= page.height - (im["top"] + im["bottom"]) / 2 <= y1))
+        page = plumbed(kit / "cards.pdf").pages[first["page"] - 1]
+        sizes.append(sorted(tuple(sorted((round(im["width"], 2), round(im["height"], 2))))  # cards may turn
+                            for im in page.images
+                            if x0 <= (im["x0"] + im["x1"]) / 2 <= x1
+                            and y0 <= page.height - (im["top"] + im["bottom"]) / 2 <= y1))
     assert sizes[0] and sizes[0] == sizes[1]             # every picture as large with bleed as without
 
 

@@ -112,8 +112,9 @@ class Places:
         """A box's attribute (``key`` is (box, attr)) or a named value ((name, None)): done on this
         card, known from another card, or computed; its reads are added to those of the value being
         worked out around it."""
-        if key in self._done:
-            value, reads = self._done[key]
+        done = self._done.get(key)
+        if done is not None:
+            value, reads = done
         else:
             if key in self._busy:
                 if key[1] is None:
@@ -123,18 +124,23 @@ class Places:
                 raise LengthError(f"the boxes' places depend on each other in a circle: {loop}")
             self._busy.append(key)
             remember = remember and self.known.keeps
+            record = self.reads                   # recorded by hand (as Reads.recording does): the hot path
+            outer = record.current
             try:
-                with self.reads.recording():       # what answering reads counts for nothing here
-                    found = self.known.find(key, self.answer) if remember else None
+                found = None
+                if remember:
+                    record.current = []           # what answering reads counts for nothing here
+                    found = self.known.find(key, self.answer)
                 if found is not None:
                     value, reads = found
                 else:
-                    with self.reads.recording() as noted:
-                        value = compute()
+                    record.current = noted = []
+                    value = compute()
                     reads = tuple(noted)
                     if remember:
                         self.known.add(key, reads, value)
             finally:
+                record.current = outer
                 self._busy.pop()
             self._done[key] = value, reads
         self.reads.add(reads)

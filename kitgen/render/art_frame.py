@@ -10,6 +10,9 @@ such line on all four sides.
 
 from __future__ import annotations
 
+import hashlib
+import io
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,6 +23,10 @@ REACH = 0.25          # of the picture's width (or height): how far in a frame i
 SAME = 40             # colour distance within which two pixels count as one colour
 APART = 60            # colour distance a frame's colour keeps from the edge's
 UNIFORM = 0.9         # share of a line's middle stretch in the line's own colour
+KEPT = 32             # pictures whose depths a process keeps by their content
+
+_BY_CONTENT: dict[bytes, tuple[float, float, float, float] | None] = {}     # SHA-256 of a file -> its depths
+_LOCK = threading.Lock()
 
 
 def frame_depths(path: str | Path) -> tuple[float, float, float, float] | None:
@@ -27,14 +34,30 @@ def frame_depths(path: str | Path) -> tuple[float, float, float, float] | None:
     as fractions of its width and height (its outer edge), or None without a frame on all four sides."""
     path = Path(path)
     stat = path.stat()
-    return _depths(str(path), stat.st_mtime_ns, stat.st_size)
+    return _depths_at(str(path), stat.st_mtime_ns, stat.st_size)
 
 
 @lru_cache(maxsize=32)
-def _depths(path: str, mtime_ns: int, size: int) -> tuple[float, float, float, float] | None:
+def _depths_at(path: str, mtime_ns: int, size: int) -> tuple[float, float, float, float] | None:
+    """The depths of the file at ``path`` as it is now: searched once per content, so a copy of a game
+    (the same back in another folder) takes what its original's search found."""
+    data = Path(path).read_bytes()
+    digest = hashlib.sha256(data).digest()
+    with _LOCK:
+        if digest in _BY_CONTENT:
+            return _BY_CONTENT[digest]
+    depths = _depths(data)
+    with _LOCK:
+        if len(_BY_CONTENT) >= KEPT:
+            del _BY_CONTENT[next(iter(_BY_CONTENT))]        # the oldest forgotten first
+        _BY_CONTENT[digest] = depths
+    return depths
+
+
+def _depths(data: bytes) -> tuple[float, float, float, float] | None:
     import numpy as np
 
-    with Image.open(path) as image:
+    with Image.open(io.BytesIO(data)) as image:
         image.draft("RGB", (SAMPLE, SAMPLE))
         picture = image.convert("RGBA")
     picture.thumbnail((SAMPLE, SAMPLE), Image.BILINEAR)

@@ -38,7 +38,7 @@ class CardPainter:
         self.costly: dict[int, Exception] = {}        # setting -> the error of its template out of time or room
         self._known: dict[tuple, Known] = {}          # places and boxes worked out, see known()
         self.constants: dict[str, dict] = {}          # layout -> (box, key, step) -> a setting without a template
-        self.fitted_texts: dict = {}                  # TextSetting -> its TextFit
+        self.fitted_texts: dict = {}                  # TextSetting -> its TextFit, or that it fits at no size
         self.covering: dict[tuple, str] = {}          # (family, text, bold, italic) -> the family that prints it
         self._contexts: dict[int, dict] = {}
         self._faces: dict[int, list[Drawn]] = {}

@@ -48,6 +48,16 @@ class Overflow(Exception):
 
 
 @dataclass
+class _Unfit:
+    """A text set a way at which it fits at no size: what the message saying so measures (the width it
+    needs, worked out when the message is first asked for)."""
+
+    pieces: list
+    icons: dict
+    need: float | None = None
+
+
+@dataclass
 class Drawn:
     """A box as it will be drawn on this card: place in points (top-left origin, bleed applied)."""
 
@@ -486,12 +496,13 @@ class Arrangement:
             if text_setting is None:
                 raise problem
             fitted = largest_fit(attempts(text_setting, pieces, icons, p.fonts), text_setting.top, text_setting.low)
-            if fitted is None:
-                face = lambda b, i: p.fonts.face(family, b, i)     # noqa: E731
-                raise Overflow(box, lambda: self._too_long(box, where, pieces, face, icons, text_setting.low,
-                                                           text_setting.width, text_setting.lines, bold, italic))
+            if fitted is None:              # fits at no size: kept too, as a later card set the same way fails alike
+                fitted = _Unfit(pieces, icons)
             if p.share:
                 p.fitted_texts[text_setting] = fitted
+        if fitted.__class__ is _Unfit:
+            unfit = fitted
+            raise Overflow(box, lambda: self._too_long(box, where, unfit, text_setting))
         return fitted
 
     def _covering(self, box, family: str, bold: bool, italic: bool) -> str:
@@ -580,12 +591,17 @@ class Arrangement:
         return TextSetting(self.content(box), family, bold, italic, width, top, low, lines, inner_h, leading,
                            color, ALIGN[self.value(box, "align") or "center"])
 
-    def _too_long(self, box, where, pieces, face, icons, size, width, lines, bold, italic) -> RenderError:
+    def _too_long(self, box, where, unfit: _Unfit, how: TextSetting) -> RenderError:
         about = self.about(box)
+        size, width, lines = how.low, how.width, how.lines
         if not lines:
             return RenderError(f"{where}: the text does not fit {about} even at {size:g} pt; shorten it")
-        setter = LineSetter(pieces, face, icons, (bold, italic))
-        need = needed_width(setter, size, lines)
+        if unfit.need is None:             # measured once for the cards whose text is set the same way
+            font_set = self.painter.fonts
+            setter = LineSetter(unfit.pieces, lambda b, i: font_set.face(how.family, b, i), unfit.icons,
+                                (how.bold, how.italic))
+            unfit.need = needed_width(setter, size, lines)
+        need = unfit.need
         count = "one line" if lines == 1 else f"{lines} lines"
         return RenderError(f"{where}: {self.content(box)!r} is too long for {about}: at {size:g} pt on {count} it "
                            f"needs {to_mm(need):.1f} mm and the box is {to_mm(width):.1f} mm wide; shorten it")
