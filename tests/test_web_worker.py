@@ -110,14 +110,14 @@ def test_a_worker_ending_as_it_is_killed_leaves_the_fork_server_and_the_other_wo
     ending = Worker(memory=1024 ** 3)
     ending_pid = ending.call("os:getpid")
     answers = []
-    busy = threading.Thread(target=lambda: answers.append(worker.call(f"{FAULTS}:sleep", 3)))
+    busy = threading.Thread(target=lambda: answers.append(worker.call(f"{FAULTS}:sleep", 1.5)))
     busy.start()
     slow = Worker(memory=1024 ** 3, preload=("tests.web_worker_slow_import",))
-    slow.start()                                  # the fork server imports it: busy for two seconds
+    slow.start()                                  # the fork server imports it: busy for a second
     try:
         ending._conn.close()                      # its worker reads the end of its calls and exits...
         status = Path(f"/proc/{ending_pid}/status")
-        deadline = time.monotonic() + 1.5
+        deadline = time.monotonic() + 0.8
         while time.monotonic() < deadline and "\nState:\tZ" not in status.read_text():
             time.sleep(0.02)                      # ...and waits, unreaped, for the busy fork server
         ending._status.send(b"kill")              # the kill arrives beside its end
