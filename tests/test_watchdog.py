@@ -72,6 +72,7 @@ def test_a_left_block_never_fires():
     with clock:
         pass
     _spin(0.2)                                     # would raise here if the block still counted
+    assert clock.used < 0.05                       # and the time spent outside it was not counted
 
 
 def test_a_block_that_swallowed_the_timeout_raises_it_as_it_ends():

@@ -60,6 +60,13 @@ def start_worker() -> None:
     from kitgen.outputs.kit_lock import forget_locks
 
     forget_locks()
+    parent = multiprocessing.parent_process()
+    die_with(parent.pid if parent is not None else None)
+
+
+def die_with(parent: int | None) -> None:
+    """On Linux, be killed when this process's parent ends (it can no longer stop this one); end now if
+    ``parent`` (its pid, when known) already has: killed before this took effect, no one to work for."""
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -67,9 +74,8 @@ def start_worker() -> None:
             ctypes.CDLL(None).prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
             return
-        parent = multiprocessing.parent_process()
-        if parent is not None and os.getppid() != parent.pid:
-            os._exit(1)     # the main process was killed before the line above took effect: no one to work for
+        if parent is not None and os.getppid() != parent:
+            os._exit(1)
 
 
 def one_line(exc: BaseException) -> str:

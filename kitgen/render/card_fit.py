@@ -500,7 +500,7 @@ class Arrangement:
                 fitted = _Unfit(pieces, icons)
             if p.share:
                 p.fitted_texts[text_setting] = fitted
-        if fitted.__class__ is _Unfit:
+        if isinstance(fitted, _Unfit):
             unfit = fitted
             raise Overflow(box, lambda: self._too_long(box, where, unfit, text_setting))
         return fitted

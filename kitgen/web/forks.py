@@ -38,6 +38,7 @@ import sys
 import threading
 import traceback
 
+from kitgen.outputs.workers import die_with
 from kitgen.settings import environment, take_environment
 from kitgen.web.worker_loop import serve_calls
 
@@ -141,20 +142,6 @@ def _reap(children: dict, selector: selectors.BaseSelector) -> None:
             channel.close()
 
 
-def _die_with(parent: int) -> None:
-    """On Linux, be killed when the fork server ends (the server could no longer stop this worker at its
-    time limit); end now if it already has."""
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            return
-        if os.getppid() != parent:
-            os._exit(1)
-
-
 def _child(fds: list[int], request: bytes, closing: list, server: int) -> None:
     """In the forked worker: take the caller's surroundings, then serve calls until the socket closes."""
     code = 0
@@ -162,7 +149,7 @@ def _child(fds: list[int], request: bytes, closing: list, server: int) -> None:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)     # as in any fresh interpreter
-        _die_with(server)
+        die_with(server)            # its time limit needs the fork server, which alone can kill it
         for thing in closing:
             thing.close()
         calls, status, out, err = fds

@@ -154,24 +154,6 @@ def _play_chunk_frozen(spec: Spec, start: int, stop: int) -> list[dict]:
     return out
 
 
-# A tracked object this module's last one-worker run froze and left frozen (the caller had frozen
-# objects of its own), else None.  While it is frozen the permanent generation is not empty.
-_probe: list | None = None
-
-
-def _any_frozen() -> bool:
-    """Whether the collector's permanent generation holds any object (gc.get_freeze_count() > 0).
-
-    gc.get_freeze_count() walks every frozen object (a million in a process that froze what it
-    imported: milliseconds a call), so the probe a previous run left frozen answers first: a frozen
-    object, once thawed, is in the oldest generation (gc.unfreeze() moves them all there and
-    objects never grow younger), so a probe not in it is still frozen.  That generation is short
-    where the runs freeze their own objects after every chunk."""
-    if _probe is not None and not any(o is _probe for o in gc.get_objects(generation=2)):
-        return True
-    return gc.get_freeze_count() > 0
-
-
 def _play_worker_chunk(spec: Spec, bounds: tuple[int, int]) -> list[dict]:
     """In a worker process: one chunk.  The spec reached the worker once, as it started, so every
     chunk plays with the same rules objects, the keys of the move caches (not an unpickled copy each)."""
@@ -207,20 +189,16 @@ def run_games(spec: Spec, games: int, workers: int | None = None, cluster: str |
         raise OptionError("--workers", f"must be at least 1, not {workers}")
     out: list[dict] = []
     if workers == 1 or games == 1:
-        global _probe
         chunks = _chunks(games, max(1, min(CHUNK, games // (workers * 4) or 1)))
-        frozen_before = _any_frozen()
-        probe, played = [], False     # probe: a tracked object, frozen with the first chunk
+        frozen_before = gc.get_freeze_count()
         try:
             for start, stop in chunks:
                 out.extend(_play_chunk_frozen(spec, start, stop))
-                played = True
                 if progress:
                     progress(stop - start)
         finally:
             if not frozen_before:  # leave a caller's own frozen objects as they were
                 gc.unfreeze()
-            _probe = probe if frozen_before and played else None
         return out
     chunks = _pool_chunks(games, workers)
     parts: list = [None] * len(chunks)
