@@ -62,6 +62,7 @@ def pytest_collection_finish(session):
     objects) lives to the end of the run: the garbage collector stops walking it at every full
     collection, and at the end of the run, where pytest collects five times over."""
     gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
 
 
 def run(*args: str):
