@@ -353,7 +353,7 @@ def _tree(folder: Path) -> dict[str, bytes]:
 def test_a_hostile_folder_is_one_clear_line_and_leaves_the_previous_kit(name, previous_kit, tmp_path, monkeypatch):
     expect = (HOSTILE / name / "expect.txt").read_text(encoding="utf-8").strip()
     if name.endswith("endless-loop"):
-        monkeypatch.setenv("KITGEN_TEMPLATE_SECONDS", "0.25")    # the same watchdog, sooner
+        monkeypatch.setenv("KITGEN_TEMPLATE_SECONDS", "0.1")    # the same watchdog, sooner
     game = make_case(name, tmp_path / "game")
     out = tmp_path / "out"
     shutil.copytree(previous_kit, out)

@@ -24,6 +24,10 @@ MAX_BLEED_MM = 10.0          # more is no longer bleed but a frame
 MAX_BACK_OFFSET_MM = 10.0    # printers drift by a few millimetres; more would push backs off the page
 MAX_GAP_MM = 20.0            # between cards on a sheet; more wastes paper to no purpose
 LAYOUTS = ("duplex", "gutterfold")
+# Card sheets of fewer pages (one sheet, fronts and backs) draw the rulebook in this process instead of a forked
+# one: they take less time than the fork's own cost (its copied pages, its cold caches: some 25 ms of processor
+# time a build, more than a small game's whole rulebook), so the second core saved little and spent more
+BESIDE_FROM_PAGES = 3
 
 
 @dataclass(frozen=True)
@@ -269,15 +273,17 @@ def _build(game_or_path, game: Game, out, options: BuildOptions, progress: Repor
     steps = Steps(progress, pages["cards.pdf"] + 3)
     folder = Path(out) / game.slug
     with kit_lock(folder, f"kitgen build {game_or_path}"):
-        rulebook = Beside(render_rulebook, game, paper, art)     # on the second core, where there is one
+        # on the second core, where there is one, unless the cards are one sheet (see BESIDE_FROM_PAGES)
+        rulebook = Beside(render_rulebook, game, paper, art) if pages["cards.pdf"] >= BESIDE_FROM_PAGES else None
         try:
             sheets = render_card_sheets(game, layout, art, _csv_label(game_or_path, game), steps.advance)
             aids = render_aids(game, paper, art)
             steps.advance()
-            rules = rulebook.result()
+            rules = rulebook.result() if rulebook is not None else render_rulebook(game, paper, art)
             steps.advance()
         finally:
-            rulebook.stop()
+            if rulebook is not None:
+                rulebook.stop()
         manifest = manifest_bytes(sheet_manifest(game, layout, sheets.placements, sheets.pages, options.paper))
         files = {"cards.pdf": sheets.pdf, "rules.pdf": rules, "aids.pdf": aids, "manifest.json": manifest}
         written = replace_folder(folder, files, keep_others=True)
