@@ -420,6 +420,9 @@ def _count_and_order(data: bytes, count: int, profile, signatures: list[bytes]) 
         return [f"{count} pages, an odd number; {profile.shop} takes a back and a face for every card"]
     if count < 4:
         return []
+    backs = signatures[0::2] if profile.order == "back-then-face" else signatures[1::2]
+    if len(set(backs)) == 1:               # pages alike in what they draw print alike: one back, nothing to say
+        return []
     odd, even = _page_prints(data, signatures)
     backs, faces = (odd, even) if profile.order == "back-then-face" else (even, odd)
     if len(set(faces)) == 1 and len(set(backs)) > 1:
