@@ -332,11 +332,9 @@ def _proofs(job, deck: Deck, size, profile, pictures: _Pictures, printed: _Print
 def _printed_pictures(printed: _PrintFile, count: int) -> list:
     """Each picture as the PDF/X file prints it: its first page rendered in CMYK by Ghostscript (the
     rendering preflight measured the ink on)."""
-    from pypdf import PdfReader
+    from kitgen.outputs.preflight import INK_DPI, cmyk_renderings, first_pages, page_signatures
 
-    from kitgen.outputs.preflight import INK_DPI, cmyk_renderings, first_pages, reader_signatures
-
-    pages = tuple(first_pages(reader_signatures(PdfReader(io.BytesIO(printed.data)))).values())
+    pages = tuple(first_pages(page_signatures(printed.data)).values())
     rendered = cmyk_renderings(printed.data, pages, INK_DPI)
     first = {}
     for number, picture in enumerate(printed.pages, start=1):
