@@ -83,16 +83,13 @@ class _ProfileBytesOnce:
         return self._bytes
 
 
-def _as_rgb(image):
-    """``image`` in RGB: itself when it is already (a transform reads its input and leaves it alone)."""
-    return image if image.mode == "RGB" else image.convert("RGB")
-
-
 def to_cmyk(image, ink_limit: int = PROFILE_INK, profile: str = PRINT_PROFILE):
     """``image`` (sRGB) separated to CMYK with no pixel over ``ink_limit`` percent."""
     from PIL import ImageCms
 
-    cmyk = ImageCms.applyTransform(_as_rgb(image), _transform("sRGB", profile, "perceptual"))
+    from kitgen.outputs.raster import as_rgb
+
+    cmyk = ImageCms.applyTransform(as_rgb(image), _transform("sRGB", profile, "perceptual"))
     return limit_ink(cmyk, ink_limit)
 
 
@@ -150,8 +147,10 @@ def ink_change(image, ink_limit: int = PROFILE_INK) -> InkChange:
     """Compare ``image`` printed at ``ink_limit`` with the same press at 330% ink, both as Lab colours."""
     from PIL import ImageCms
 
+    from kitgen.outputs.raster import as_rgb
+
     limited = to_cmyk(image, ink_limit)
-    full = ImageCms.applyTransform(_as_rgb(image), _transform("sRGB", FULL_INK_PROFILE, "perceptual"))
+    full = ImageCms.applyTransform(as_rgb(image), _transform("sRGB", FULL_INK_PROFILE, "perceptual"))
     lab_limited = ImageCms.applyTransform(limited, _transform(PRINT_PROFILE, "LAB", "relative"))
     lab_full = ImageCms.applyTransform(full, _transform(FULL_INK_PROFILE, "LAB", "relative"))
     delta = _lab_distance(lab_limited, lab_full)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDate, PDFDictionary, PDFInfo, PDFName, PDFStream, PDFString
 
@@ -71,7 +72,7 @@ def pdfx_canvas(size: tuple[float, float], trim: tuple[float, float, float, floa
     info.__dict__.update(doc.info.__dict__)
     doc.info = info
     doc._pdfVersion = (1, 4)
-    profile = PDFStream(content=zlib.compress(intent.icc, COMPRESS_LEVEL), filters=None)
+    profile = PDFStream(content=_deflated(intent.icc), filters=None)
     profile.dictionary["N"] = 4
     profile.dictionary["Filter"] = PDFName("FlateDecode")
     entry = PDFDictionary({"Type": PDFName("OutputIntent"), "S": PDFName("GTS_PDFX"),
@@ -85,6 +86,13 @@ def pdfx_canvas(size: tuple[float, float], trim: tuple[float, float, float, floa
     canvas.setTrimBox(trim)
     canvas.setBleedBox((0, 0, size[0], size[1]))
     return canvas
+
+
+@lru_cache(maxsize=4)
+def _deflated(icc: bytes) -> bytes:
+    """An ICC profile as its stream holds it: compressed once for every file made for it (FOGRA39's is
+    346 kB, some 30 ms to deflate)."""
+    return zlib.compress(icc, COMPRESS_LEVEL)
 
 
 def picture_encoding(image) -> EncodedImage:

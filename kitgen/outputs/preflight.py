@@ -188,7 +188,7 @@ def _check_pdf(f: ShopFile, profile) -> list[str]:
         forms: dict = {}                   # what each form holds, found once for all the pages drawing it
         for i, page in enumerate(reader.pages, start=1):
             out += _page_problems(i, page, profile, forms)
-        signatures = reader_signatures(reader)
+        signatures = page_signatures(f.data, reader)
         out += _count_and_order(f.data, count, profile, signatures)
         out += _placed_images_and_text(f.data, reader, profile, signatures)
     except GameDataError as exc:
@@ -420,6 +420,9 @@ def _count_and_order(data: bytes, count: int, profile, signatures: list[bytes]) 
         return [f"{count} pages, an odd number; {profile.shop} takes a back and a face for every card"]
     if count < 4:
         return []
+    backs = signatures[0::2] if profile.order == "back-then-face" else signatures[1::2]
+    if len(set(backs)) == 1:               # pages alike in what they draw print alike: one back, nothing to say
+        return []
     odd, even = _page_prints(data, signatures)
     backs, faces = (odd, even) if profile.order == "back-then-face" else (even, odd)
     if len(set(faces)) == 1 and len(set(backs)) > 1:
@@ -446,6 +449,23 @@ def _pdfium_pages(data: bytes, skip=None):
                 page.close()
     finally:
         document.close()
+
+
+_SIGNATURES: dict[bytes, list[bytes]] = {}         # the last PDF's page signatures, by its bytes
+
+
+def page_signatures(data: bytes, reader=None) -> list[bytes]:
+    """:func:`reader_signatures` of the PDF ``data`` (read with ``reader``, a pypdf reader of it, when given).
+    The last answer is kept, so an export's soft proof finds the pages its preflight compared without
+    parsing every page again; do not change the list."""
+    found = _SIGNATURES.get(data)
+    if found is None:
+        from pypdf import PdfReader
+
+        found = reader_signatures(reader if reader is not None else PdfReader(io.BytesIO(data)))
+        _SIGNATURES.clear()
+        _SIGNATURES[data] = found
+    return found
 
 
 def reader_signatures(reader) -> list[bytes]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-from kitgen.outputs.raster import png_bytes
+from kitgen.outputs.raster import as_rgb, png_bytes
 from kitgen.units import to_mm
 
 CELL_WIDTH = 260         # pixels of one picture on a proof
@@ -89,7 +89,7 @@ def guide_sheet(deck, size, profile, names: list[str], images: list) -> bytes:
     for i, (name, image) in enumerate(zip(names, images)):
         x = GAP + (i % cols) * (CELL_WIDTH + GAP)
         y = HEADER + (i // cols) * (cell_h + LABEL + GAP)
-        sheet.paste(image.convert("RGB").resize((CELL_WIDTH, cell_h), resample=3), (x, y))
+        sheet.paste(as_rgb(image).resize((CELL_WIDTH, cell_h), resample=3), (x, y))
         draw.rectangle([x, y, x + CELL_WIDTH - 1, y + cell_h - 1], outline=BLEED_EDGE, width=2)
         draw.rectangle([round(x + bleed_px), round(y + bleed_px), round(x + CELL_WIDTH - 1 - bleed_px),
                         round(y + cell_h - 1 - bleed_px)], outline=CUT, width=2)
@@ -126,7 +126,7 @@ def soft_proof_sheet(deck, profile, names: list[str], images: list, separations:
     for i, (name, image, cmyk) in enumerate(zip(names, images, separations)):
         x = GAP + (i % cols) * (pair_w + 2 * GAP)
         y = HEADER + (i // cols) * (cell_h + LABEL + GAP)
-        sheet.paste(image.convert("RGB").resize((CELL_WIDTH, cell_h), resample=3), (x, y))
+        sheet.paste(as_rgb(image).resize((CELL_WIDTH, cell_h), resample=3), (x, y))
         sheet.paste(soft_proof(cmyk).resize((CELL_WIDTH, cell_h), resample=3), (x + CELL_WIDTH + GAP // 2, y))
         draw.text((x, y + cell_h + 6), _fit(draw, name, _font(14), pair_w), font=_font(14), fill=INK)
     return png_bytes(sheet, PROOF_DPI)

@@ -33,6 +33,12 @@ class PageJob:
     height: int
 
 
+def as_rgb(image):
+    """``image`` in RGB: itself when it is already (saving, resizing and colour transforms read their input and
+    leave it alone; ``convert`` to the same mode would copy every pixel)."""
+    return image if image.mode == "RGB" else image.convert("RGB")
+
+
 def png_bytes(image, dpi: float) -> bytes:
     """``image`` as PNG bytes: RGB, sRGB chunks, DPI stored, same bytes for the same pixels."""
     from PIL import PngImagePlugin
@@ -41,8 +47,8 @@ def png_bytes(image, dpi: float) -> bytes:
     for cid, data in _SRGB_CHUNKS:
         info.add(cid, data)
     buffer = io.BytesIO()
-    image.convert("RGB").save(buffer, "PNG", pnginfo=info, dpi=(dpi, dpi),
-                              compress_level=PNG_COMPRESS_LEVEL, optimize=False)
+    as_rgb(image).save(buffer, "PNG", pnginfo=info, dpi=(dpi, dpi),
+                       compress_level=PNG_COMPRESS_LEVEL, optimize=False)
     return buffer.getvalue()
 
 
@@ -58,9 +64,7 @@ def _render(document, job: PageJob):
         bitmap.fill_rect((255, 255, 255, 255), 0, 0, job.width, job.height)
         pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, job.width, job.height, 0,
                                        pdfium_c.FPDF_REVERSE_BYTE_ORDER)
-        image = bitmap.to_pil().convert("RGB")
-        image.load()
-        return image.copy()
+        return bitmap.to_pil().convert("RGB")      # a copy, out of the bitmap's memory
     finally:
         page.close()
 

@@ -36,7 +36,7 @@ from kitgen.outputs.naming import BACK_NAME, card_stems
 from kitgen.outputs.pdfx import picture_encoding
 from kitgen.outputs.progress import Steps
 from kitgen.outputs.proofs import PROOF_DPI
-from kitgen.outputs.raster import PageJob, png_bytes, rasterise
+from kitgen.outputs.raster import PageJob, as_rgb, png_bytes, rasterise
 from kitgen.units import card_size, to_mm
 
 JPEG_QUALITY = 95
@@ -186,8 +186,8 @@ def _image_deck(pictures: _Pictures, profile) -> dict[str, bytes]:
             files[f"{name}.png"] = png_bytes(image, profile.dpi)
         else:
             buffer = io.BytesIO()
-            image.convert("RGB").save(buffer, "JPEG", quality=JPEG_QUALITY, subsampling=0,
-                                      dpi=(profile.dpi, profile.dpi), optimize=False)
+            as_rgb(image).save(buffer, "JPEG", quality=JPEG_QUALITY, subsampling=0,
+                               dpi=(profile.dpi, profile.dpi), optimize=False)
             files[f"{name}.jpg"] = buffer.getvalue()
     return files
 
@@ -332,11 +332,9 @@ def _proofs(job, deck: Deck, size, profile, pictures: _Pictures, printed: _Print
 def _printed_pictures(printed: _PrintFile, count: int) -> list:
     """Each picture as the PDF/X file prints it: its first page rendered in CMYK by Ghostscript (the
     rendering preflight measured the ink on)."""
-    from pypdf import PdfReader
+    from kitgen.outputs.preflight import INK_DPI, cmyk_renderings, first_pages, page_signatures
 
-    from kitgen.outputs.preflight import INK_DPI, cmyk_renderings, first_pages, reader_signatures
-
-    pages = tuple(first_pages(reader_signatures(PdfReader(io.BytesIO(printed.data)))).values())
+    pages = tuple(first_pages(page_signatures(printed.data)).values())
     rendered = cmyk_renderings(printed.data, pages, INK_DPI)
     first = {}
     for number, picture in enumerate(printed.pages, start=1):
