@@ -14,7 +14,7 @@ reference, the shared strings and number formats it uses.  That workbook is all
 python-calamine reads, so everything it allocates was counted first.  Plain rows and
 shared strings, as spreadsheet programs write them, are read a run at a time at C speed
 (:class:`~kitgen.data.xlsx_zip.Fast`), the rest one element at a time by expat: a million cells
-of text take some 2.3 s of CPU where expat alone took 6 s, and calamine itself 1 s
+of text take some 2.1 s of CPU where expat alone takes 7 s, and calamine itself 1 s
 (benchmarks/bench_sheets.py).
 
 python-calamine gives each cell's saved value, so a formula that was never

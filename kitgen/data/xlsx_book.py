@@ -358,7 +358,10 @@ class _SharedStrings:
         if text is None or self.depth >= MAX_DEPTH:
             return False
         items = None
-        if "<si/>" not in text and "xml:space" not in text:     # each one <si><t>text</t></si>: split at C speed
+        blank = text.count("<si/>") * len("<si/>") == len(text)
+        if blank:                                               # each one <si/>: nothing to split
+            raw = pieces = [""] * (len(text) // len("<si/>"))
+        elif "<si/>" not in text and "xml:space" not in text:   # each one <si><t>text</t></si>: split at C speed
             raw = text[len("<si><t>"):-len("</t></si>")].split("</t></si><si><t>")
             spaced = "<t> " in text or "<t>\t" in text or " </t>" in text or "\t</t>" in text
             pieces = [t.strip(" \t\r\n") for t in raw] if spaced else raw
@@ -373,15 +376,16 @@ class _SharedStrings:
             self._one_by_one(_STRING.findall(text))   # a bound is passed: the same error, at the same string
         self.total = total
         self.lengths.extend(sizes)
-        if items is not None and "<si/>" in text:   # as Runs.xml() writes an <si/>, and a string of one piece
+        if blank:                               # as Runs.xml() writes an <si/>
+            self.pending.append("<si></si>" * len(pieces))
+        elif items is not None and "<si/>" in text:   # as Runs.xml() writes an <si/>, and a string of one piece
             self.pending += ["<si></si>" if empty else f'<si><t xml:space="preserve">{escape_text(piece)}</t></si>'
                              for (empty, _, _), piece in zip(items, pieces)]
         else:                                   # the same, the pieces escaped at once (none holds a NUL)
             self.pending.append('<si><t xml:space="preserve">'
                                 + escape_text("\0".join(pieces)).replace("\0", '</t></si><si><t xml:space="preserve">')
                                 + "</t></si>")
-        if len(self.pending) >= 4096:
-            self.flush()
+        self.flush()        # a run's text is written as it is taken: kept, the runs held the whole part
         return True
 
     def _one_by_one(self, items: list[tuple[str, str]]) -> None:

@@ -222,7 +222,8 @@ class Cells:
             if not _within(far_row, far_col, count, size):
                 return False
             self.count, self.text_bytes, self.far_row, self.far_col = count, size, far_row, far_col
-            self._write([_ROW_TAG.sub("", text)])
+            self.pending.append(_ROW_TAG.sub("", text))
+            self.flush()                    # written as it is taken: kept, the runs held the whole sheet
         self.row, self.col = int(_LAST_ROW.match(text).group(1)), 0
         return True
 
