@@ -363,6 +363,10 @@ def make_solver(enumerate_all: bool = False) -> cp_model.CpSolver:
     p.cp_model_probing_level = 0
     p.symmetry_level = 0
     p.linearization_level = 0
+    # Nor do clause inprocessing and implied-bounds detection pay on it: each solve (a turn's model
+    # needs about ten branches) spends some 13% less time without them, with the same answers.
+    p.use_sat_inprocessing = False
+    p.use_implied_bounds = False
     p.max_time_in_seconds = 10.0
     if enumerate_all:
         p.enumerate_all_solutions = True

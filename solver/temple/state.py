@@ -211,7 +211,7 @@ class TempleState:
                 for g in range(self.kinds):
                     if hand[g]:
                         row = swaps[g]
-                        out.extend(row[t] for t in takes if t != g)
+                        out += [row[t] for t in takes if t != g]   # a list, not a generator: a third faster
             return out
         if phase == SUMMON:
             return [PASS, CALL] if self.may_summon(p) else [PASS]
