@@ -16,7 +16,6 @@ import shutil
 import tomllib
 from pathlib import Path
 
-import openpyxl
 import pytest
 
 from kitgen.outputs.kit import build_kit
@@ -37,6 +36,8 @@ def sheet_rows(name: str) -> list[tuple[int, list[str]]]:
     """(row number, cells) of every filled row, as the sheet's own reader gives them (read once a module)."""
     path = SHEETS / name
     if path.suffix == ".xlsx":
+        import openpyxl                 # here, not at the top: importing it costs every worker's collection 0.7 s
+
         book = openpyxl.load_workbook(path, data_only=True)
         sheet = book.worksheets[0]
         rows = [(i, ["" if v is None else str(v) for v in row])
