@@ -44,12 +44,17 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # The modules that take longest, longest first.  With --dist loadfile each module runs whole on one
 # worker, and the workers take modules in the order collected (--no-loadscope-reorder): starting the
-# long ones first keeps a worker from being left with one of them after the other has finished.
-# The order is by the seconds each module takes in a whole run (`pytest --durations=0`, summed per module).
+# long ones first keeps a worker from being left with one of them after the others have finished.
+# The order is by the seconds each module takes in a whole run (`pytest --durations=0`, summed per module); the
+# modules of two seconds or more are listed, so that the last modules of a run are short ones.
 LONGEST_FIRST = ("test_web_browser.py", "test_xlsx_bounds.py", "test_web_games.py", "test_hostile.py",
                  "test_web_requests.py", "test_shop_pdfx.py", "test_solver_property.py", "test_sim_runner.py",
                  "test_progress_and_stopping.py", "test_real_sheets.py", "test_watchdog.py", "test_card_memo.py",
-                 "test_kill_kit.py", "test_web_api.py", "test_web_files.py", "test_build_beside.py", "test_layouts.py")
+                 "test_kill_kit.py", "test_web_api.py", "test_web_files.py", "test_build_beside.py", "test_layouts.py",
+                 "test_solver_limits.py", "test_sim_cli.py", "test_art.py", "test_ancestral_solver.py",
+                 "test_game_engines_cli.py", "test_xlsx_fast.py", "test_ancestral.py", "test_new_from.py",
+                 "test_ancestral_engine.py", "test_temple.py", "test_web_worker.py", "test_preflight.py",
+                 "test_card_text.py", "test_round_questions.py", "test_print_marks.py", "test_rulebook.py")
 
 
 def pytest_collection_modifyitems(items):
