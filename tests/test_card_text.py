@@ -48,6 +48,35 @@ def test_a_resized_paragraph_is_the_paragraph_parsed_at_that_size():
         assert repr(resized.blPara.lines) == repr(parsed.blPara.lines)
 
 
+def test_a_resized_paragraph_with_icons_is_the_paragraph_parsed_at_that_size(tmp_path):
+    """An icon's picture is sized as the markup written at the new size gives it (its width to 4
+    decimals of the type size times its aspect, an odd one here)."""
+    from PIL import Image
+
+    from kitgen.data.icons import IconLibrary
+    from kitgen.render.rich_text import Icon
+
+    Image.new("RGBA", (37, 13), (200, 0, 0, 255)).save(tmp_path / "wide.png")
+    icons = {"coin": Icon("coin", IconLibrary(None).find("coin", "test")), "wide": Icon("wide", tmp_path / "wide.png")}
+    rng = random.Random(5)
+    words = WORDS + (":coin:", ":wide:", ":wide::coin:")
+    for _ in range(60):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 30))) + " :wide:"
+        first = IconParagraph(para_markup(parse(text), 10.5, icons), _style(10.5), icons)
+        size = rng.choice([9.75, 8.0, 6.25, 10.5, 12.0, 7.3])
+        parsed = IconParagraph(para_markup(parse(text), size, icons), _style(size), icons)
+        resized = first.resized(_style(size))
+
+        def seen(para):
+            return [{k: (v.__dict__ if k == "cbDefn" else v) for k, v in f.__dict__.items()} for f in para.frags]
+        assert seen(resized) == seen(parsed)
+        assert any(getattr(f, "cbDefn", None) is not None for f in parsed.frags)
+        width = rng.uniform(30, 200)
+        assert resized.wrap(width, 500) == parsed.wrap(width, 500)
+        assert resized.getActualLineWidths0() == parsed.getActualLineWidths0()
+        assert repr(resized.blPara.lines) == repr(parsed.blPara.lines)
+
+
 def _fits_when_wrapped(how: TextSetting, size: float) -> bool:
     para = IconParagraph(para_markup(parse(how.text), size, {}), _style(size), {})
     _, h = para.wrap(how.width, how.height)

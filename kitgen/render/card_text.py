@@ -73,13 +73,13 @@ def attempts(how: TextSetting, pieces, icons: dict, font_set):
         return ParagraphStyle("card", fontName=base, fontSize=size, leading=size * how.leading,
                               alignment=how.align, textColor=color)
     parsed, per_point = None, 0.0
-    if not icons and how.top > 0:       # the text is parsed once; an icon's picture differs from size to size
+    if how.top > 0:                     # the text is parsed once, and resized at each size tried
         parsed = IconParagraph(para_markup(parse(how.text), how.top, icons), style(how.top), icons)
         per_point = _words_width(parsed.frags) / how.top
 
     def attempt(size: float):
         if parsed is not None:
-            if not _may_fit(per_point * size, width, how.height, size * how.leading):
+            if not icons and not _may_fit(per_point * size, width, how.height, size * how.leading):
                 return None
             para = parsed.resized(style(size))
         else:

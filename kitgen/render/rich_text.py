@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from reportlab.lib.abag import ABag
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus.paragraph import textTransformFrags
-from reportlab.platypus.paraparser import ParaParser
+from reportlab.platypus.paraparser import ParaParser, _numpct
 
 from kitgen.render.images import draw_image, image_size
 from kitgen.render.paragraphs import Paragraph
@@ -387,10 +387,25 @@ class IconParagraph(Paragraph):
         super().__init__(text, style, frags=frags)
 
     def resized(self, style) -> "IconParagraph":
-        """This paragraph, without icons and not yet wrapped, at the type size of ``style`` (otherwise
-        the same as this one's): its fragments copied at the new size, as parsing the text again at
-        that size would give them."""
-        frags = [f.clone(fontSize=style.fontSize, us_lines=list(getattr(f, "us_lines", ()))) for f in self.frags]
+        """This paragraph, not yet wrapped, at the type size of ``style`` (otherwise the same as this
+        one's): its fragments copied at the new size, as parsing the text again at that size would give
+        them.  An icon's picture takes the size :func:`para_markup` writes at that size, read back by
+        the parser's own converter (the same rounding to 4 decimals, the same numbers)."""
+        size = style.fontSize
+        frags = []
+        for f in self.frags:
+            defn = getattr(f, "cbDefn", None)
+            if defn is not None and getattr(defn, "kind", None) == "img" and defn.src.startswith(ICON_SRC):
+                h = size * ICON_HEIGHT
+                width = _numpct(f"{h * self._icons[defn.src[len(ICON_SRC):]].aspect:.4f}")
+                height = _numpct(f"{h:.4f}")
+                picture = ABag(**defn.__dict__)
+                picture.width, picture.height = width, height
+                f = f.clone(fontSize=size, width=width, height=height, cbDefn=picture,
+                            us_lines=list(getattr(f, "us_lines", ())))
+            else:
+                f = f.clone(fontSize=size, us_lines=list(getattr(f, "us_lines", ())))
+            frags.append(f)
         return IconParagraph(self.text, style, self._icons, frags)
 
     def _setup(self, text, style, bulletText, frags, cleaner):
