@@ -221,6 +221,27 @@ def _str_method_check(name: str, text: str, args: tuple, kwargs: dict) -> None:
         _check_replace(text, *args[:3], **kwargs)
 
 
+def _guarded(name: str, func):
+    """:func:`_guard_filter` of ``name`` and ``func``, made once per process for each pair: every sandbox
+    guards jinja2's same few dozen filters, and a game's reading makes one (the wrappers hold nothing
+    of their sandbox)."""
+    try:
+        return _GUARDED[name, func]
+    except KeyError:
+        pass
+    except TypeError:                          # a filter that cannot be a key: guarded anew
+        return _guard_filter(name, func)
+    guarded = _guard_filter(name, func)
+    with _GUARDED_LOCK:
+        if len(_GUARDED) < 1024:               # jinja2's filters and kitgen's own: never more than a few dozen
+            _GUARDED[name, func] = guarded
+    return guarded
+
+
+_GUARDED: dict[tuple[str, Any], Any] = {}
+_GUARDED_LOCK = threading.Lock()
+
+
 def _guard_filter(name: str, func):
     """The filter ``func`` with its arguments checked before and its result after."""
     def checked(*args, **kwargs):
@@ -408,7 +429,7 @@ class LimitedSandbox(ImmutableSandboxedEnvironment):
         self.root_files: set[str] = set()      # file names of the templates loaded, to count include frames
         self.filters["random"] = _random_item
         for name, func in list(self.filters.items()):
-            self.filters[name] = _guard_filter(name, func)
+            self.filters[name] = _guarded(name, func)
         self.globals["lipsum"] = _lipsum(self.globals["lipsum"])
 
     # --- building values -----------------------------------------------------

@@ -19,18 +19,12 @@ printed as written.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from kitgen.data.bounded_sandbox import TemplateClock, TemplateTimeout, bounded_render
 from kitgen.data.columns import is_template
-from kitgen.data.sandbox import TEMPLATE_ERRORS, Lookup, compile_template, environment, error_text, plain_data
+from kitgen.data.sandbox import TEMPLATE_ERRORS, Lookup, compile_template, error_text, plain_data, shared_environment
 from kitgen.errors import GameDataError, KitgenError
-
-
-@lru_cache(maxsize=1)
-def _environment():
-    return environment()
 
 
 def context(game) -> dict[str, Any]:
@@ -45,7 +39,7 @@ def fill(text: str, game, where: str, file: str, clock: TemplateClock) -> str:
     if not is_template(text):
         return text
     try:
-        template, _, _ = compile_template(_environment(), text)   # kept for the process, as layouts' are
+        template, _, _ = compile_template(shared_environment(), text)   # kept for the process, as layouts' are
         if template.__class__ is Lookup:                          # one value looked up: nothing to bound
             return template.render(context(game))
         with bounded_render(), clock:

@@ -61,11 +61,11 @@ def column_namespace(columns) -> dict[str, int]:
 
 def derived_fields(table, columns, mapped: dict[str, int], toml_file: str) -> list[Derived]:
     """The templated entries of ``[columns]``, compiled and checked, in the order to work them out."""
-    from kitgen.data.sandbox import compile_template, environment
+    from kitgen.data.sandbox import compile_template, shared_environment
 
     if not isinstance(table, dict):
         return []
-    env = environment()
+    env = shared_environment()
     names = column_namespace(columns)
     templated = {f: s for f, s in table.items() if f in FIELDS and is_template(s)}
     fields = set(templated) | set(mapped)

@@ -84,7 +84,9 @@ def open_inside(root: Path, name: str | Path, where: str, base: Path | None = No
                 limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of ``base/name`` (``base`` defaults to ``root``), a regular file inside the real path
     of ``root``; anything else is a :class:`GameDataError` naming ``where`` (the key or row)."""
-    return read_regular(inside(root, name, where, base), where, limit, boundary=real(root))
+    folders: dict[Path, Path] = {}          # the real path of root, followed once for the check and the read
+    target = inside(root, name, where, base, folders)
+    return read_regular(target, where, limit, boundary=folders[root])
 
 
 def read_bytes(path: Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:

@@ -42,7 +42,7 @@ from kitgen.data.gc_pause import gc_paused
 from kitgen.data.layout_model import KINDS, Box, Layout, Setting
 from kitgen.data.parts import BUILTIN_FILE as PARTS_FILE
 from kitgen.data.parts import DEFAULT_MARGIN, DEFAULT_SPACING, part_entries, place_parts, read_parts
-from kitgen.data.sandbox import compile_template, environment
+from kitgen.data.sandbox import compile_template, shared_environment
 from kitgen.data.values import layout_color, true_or_false
 from kitgen.errors import GameDataError, LimitError
 from kitgen.layout import lengths
@@ -110,11 +110,6 @@ def read_layouts(data: dict, root: Path | None, toml_label: str, columns) -> dic
                 or reader.layout(name) for name in sources}
 
 
-@lru_cache(maxsize=1)
-def _env():
-    return environment()
-
-
 def _builtin(path: Path) -> dict:
     """kitgen's own layouts or parts, read once; each game gets its own copy."""
     return copy_toml(_read_builtin(path))
@@ -179,7 +174,7 @@ def _add(sources: dict, table: Any, label: str, key: str) -> None:
 class _Reader:
     def __init__(self, sources: dict[str, tuple[dict, str]], columns: set[str], parts: dict):
         self.sources, self.columns, self.parts = sources, columns, parts
-        self.env = _env()
+        self.env = shared_environment()
         self.done: dict[str, Layout] = {}
         self.merged: dict[str, tuple[dict, dict[str, str]]] = {}
         self.depth: dict[str, int] = {}           # layouts each one extends, one inside another

@@ -61,6 +61,15 @@ def environment(**options) -> LimitedSandbox:
     return env
 
 
+@lru_cache(maxsize=1)
+def shared_environment() -> LimitedSandbox:
+    """The process's one plain sandbox (no loader) for the short templates of a game's data: its layouts,
+    ``[columns]`` and components.  :func:`compile_template` keeps their code by source for the process
+    whatever sandbox compiled it, so one sandbox serves every game (making one cost as much as reading
+    a small game's sheet)."""
+    return environment()
+
+
 class _KeyedCache(FileSystemBytecodeCache):
     """jinja2's cache of compiled templates, keyed also by what shapes the compiled code besides the
     template's name, file and source (which jinja2 keys it by): this sandbox's code and its options.
