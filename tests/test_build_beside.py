@@ -61,6 +61,10 @@ def build_fresh(*builds: tuple) -> list[dict]:
     return json.loads(process.stdout)
 
 
+# a game whose rulebook and card sheets hold pictures (as PDF image streams), built first in the fresh process
+PICTURED = REPO / "docs" / "examples" / "kitchen-rivals"
+
+
 def _with_a_mistake(game: Path) -> Path:
     """The game with its own rulebook template (kitgen's default one) ending in a name it does not know."""
     toml = game / "game.toml"
@@ -79,9 +83,10 @@ def fresh(tmp_path_factory) -> dict:
     root = tmp_path_factory.mktemp("beside")
     game = small_game(root / "game")
     broken = _with_a_mistake(small_game(root / "broken"))
-    dies, mistake = build_fresh((game, "die-beside", root / "dies"), (broken, "plain", root / "mistake"))
+    first, dies, mistake = build_fresh((PICTURED, "plain", root / "first"), (game, "die-beside", root / "dies"),
+                                       (broken, "plain", root / "mistake"))
     return {"game": game, "dies": (dies, root / "dies" / "export-test"), "broken": broken,
-            "mistake": (mistake, root / "mistake" / "export-test")}
+            "mistake": (mistake, root / "mistake" / "export-test"), "first": (first, root / "first" / "kitchen-rivals")}
 
 
 def test_the_rulebook_made_beside_is_byte_for_byte_the_one_made_here(altun_build, tmp_path, monkeypatch):
@@ -91,6 +96,19 @@ def test_the_rulebook_made_beside_is_byte_for_byte_the_one_made_here(altun_build
     assert run("build", "altun-ha", "--out", tmp_path / "here").exit_code == 0
     for name in ("rules.pdf", "cards.pdf", "aids.pdf", "manifest.json"):
         assert (beside["folder"] / name).read_bytes() == (tmp_path / "here" / "altun-ha" / name).read_bytes(), name
+
+
+def test_a_process_that_has_drawn_before_draws_the_same_bytes_as_a_fresh_one(fresh, tmp_path):
+    """The first build of a fresh process (its rulebook forked before any other PDF was made) and a build in
+    this process after it has drawn another game's kit: the same bytes, pictures included."""
+    result, folder = fresh["first"]
+    assert result["exit_code"] == 0 and result["forked"] == [True]
+    assert run("build", fresh["game"], "--out", tmp_path / "before").exit_code == 0
+    assert run("build", PICTURED, "--out", tmp_path / "here").exit_code == 0
+    for name in ("rules.pdf", "cards.pdf", "aids.pdf", "manifest.json"):
+        assert (folder / name).read_bytes() == (tmp_path / "here" / "kitchen-rivals" / name).read_bytes(), name
+    pictures = [image for page in PdfReader(folder / "rules.pdf").pages for image in page.images]
+    assert pictures, "the rulebook holds no picture: the test would not compare any image stream"
 
 
 def test_a_forked_process_that_dies_leaves_the_rulebook_to_this_one(fresh, tmp_path, monkeypatch):

@@ -12,10 +12,17 @@ from __future__ import annotations
 import io
 from typing import Protocol
 
+from reportlab import rl_config
 from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas, ExtGState
 
 from kitgen.render.colors import TextColor, text_color
+
+# Binary streams in every PDF kitgen writes (smaller files, and no slow ASCII85 pass over images), set as
+# this module is imported, before any document is made: reportlab reads the switch as each stream is made,
+# so setting it only when the first canvas is made left the documents made before it (a rulebook drawn in a
+# forked process at a build's start) in ASCII85 in a fresh process and binary in a process that had drawn before
+rl_config.useA85 = 0
 
 
 class Inks(Protocol):
@@ -124,11 +131,7 @@ def new_canvas(pagesize, title: str, subject: str = "", canvas_class=None, inks:
     subclass of reportlab's Canvas to use instead of it; ``inks``, the colours
     of a press to draw in.
     """
-    from reportlab import rl_config
-
     from kitgen.render import fonts
-
-    rl_config.useA85 = 0   # binary streams: smaller files, and no slow ASCII85 pass over images
 
     fonts.register()
     buffer = io.BytesIO()
