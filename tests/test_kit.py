@@ -190,7 +190,7 @@ def test_pdfs_embed_the_font_subset_of_the_glyphs_each_one_draws():
         (only,) = font.values()
         return only.get_object()["/FontDescriptor"].get_object()["/FontFile2"].get_object().get_data()
 
-    words = ["Stack of cards", "Quartz jumps", "Caf\u00e9 \u00e0 la carte"]     # ASCII is one subset; \u00e9 \u00e0 more
+    words = ["Stack of cards", "Quartz jumps", "Caf\u00e9 \u00e0 la carte"]   # ASCII: one subset; é à: more
     made = [pdf(w) for w in words]
     files = [font_file(m) for m in made]
     assert made[0] != made[1] and files[0] == files[1] and files[0] != files[2]   # the same subset; a larger one
