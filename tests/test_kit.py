@@ -168,3 +168,32 @@ def test_build_does_not_load_the_solver(altun_build):
     # the shared kit was built by the CLI in a fresh process
     assert altun_build["exit_code"] == 0
     assert altun_build["loaded"] == []
+
+
+def test_pdfs_embed_the_font_subset_of_the_glyphs_each_one_draws():
+    """Font subsets and their compressed streams are remembered between PDFs: each PDF still gets
+    the subset of its own glyphs, and one drawn again gets the same bytes."""
+    import io
+
+    from kitgen.render import fonts
+    from kitgen.render.canvas import canvas_bytes, new_canvas
+
+    def pdf(text: str) -> bytes:
+        canvas = new_canvas((200, 100), "t")
+        canvas.setFont(fonts.REGULAR, 12)
+        canvas.drawString(10, 50, text)
+        canvas.showPage()
+        return canvas_bytes(canvas)
+
+    def font_file(data: bytes) -> bytes:
+        font = PdfReader(io.BytesIO(data)).pages[0]["/Resources"]["/Font"]
+        (only,) = font.values()
+        return only.get_object()["/FontDescriptor"].get_object()["/FontFile2"].get_object().get_data()
+
+    words = ["Stack of cards", "Quartz jumps", "Caf\u00e9 \u00e0 la carte"]   # ASCII: one subset; é à: more
+    made = [pdf(w) for w in words]
+    files = [font_file(m) for m in made]
+    assert made[0] != made[1] and files[0] == files[1] and files[0] != files[2]   # the same subset; a larger one
+    assert pdf(words[2]) == made[2] and font_file(pdf(words[0])) == files[0]
+    for data, word in zip(made, words):
+        assert PdfReader(io.BytesIO(data)).pages[0].extract_text().strip() == word

@@ -498,3 +498,36 @@ def test_a_paragraph_breaks_its_lines_once_per_width_and_again_once_split_drops_
     assert len(breaks) == 3                                   # at 300, at 200, at 300 again
     assert para.split(300, 5) == []                           # no room for two lines: the lines are dropped
     assert para.wrap(300, 500) == plain[0] and len(breaks) == 4
+
+
+def test_a_shared_paragraph_is_parsed_once_per_style_and_breaks_its_lines_as_a_fresh_one(monkeypatch):
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph as PlainParagraph
+    from reportlab.platypus import paraparser
+
+    from kitgen.render import fonts
+    from kitgen.render.paragraphs import Paragraph
+
+    fonts.register()
+    style = ParagraphStyle("shared-test", fontName=fonts.REGULAR, fontSize=10, leading=12, textTransform="uppercase")
+    other = ParagraphStyle("shared-test-2", parent=style, fontName=fonts.BOLD)
+    text = "Each player <b>draws three</b> cards &amp; passes <i>one</i> to the left. " * 6
+    plain = PlainParagraph(text, style)
+    parses = []
+    parse = paraparser.ParaParser.parse
+    monkeypatch.setattr(paraparser.ParaParser, "parse", lambda self, *a: parses.append(1) or parse(self, *a))
+    first, second = Paragraph(text, style, shared=True), Paragraph(text, style, shared=True)
+    assert len(parses) == 1                                         # the second took the first's parse
+    Paragraph(text, other, shared=True)
+    assert len(parses) == 2                                         # another style: parsed again
+    assert first.frags is not second.frags and first.frags[0] is not second.frags[0]
+    assert [f.__dict__ for f in first.frags] == [f.__dict__ for f in plain.frags]
+    assert first.frags[0].text.startswith("EACH PLAYER")            # transformed once, not twice
+    sizes = [first.wrap(w, 500) for w in (300, 150)]
+    assert sizes == [plain.wrap(w, 500) for w in (300, 150)] == [second.wrap(w, 500) for w in (300, 150)]
+    parts = first.split(150, 60)                                     # a split paragraph's parts are plain ones
+    assert len(parts) == 2 and [p.wrap(150, 500)[1] for p in parts][0] <= 60
+    def lines(para):
+        return [[dict(w.__dict__) for w in line.words] for line in para.blPara.lines]
+
+    assert len(lines(plain)) > 3 and lines(second) == lines(plain)     # the same lines, word for word

@@ -10,6 +10,8 @@ can treat it.
 from __future__ import annotations
 
 import io
+import zlib
+from functools import lru_cache
 from typing import Protocol
 
 from reportlab import rl_config
@@ -123,6 +125,27 @@ def set_text_fill(canvas, color) -> None:
     canvas.setFillColor(text_color(color))
 
 
+_SHARED_STREAM = (8192, 524288)     # streams as long as font subsets: worth remembering, few to keep
+
+
+@lru_cache(maxsize=1)
+def _remember_compression() -> None:
+    """Make reportlab's Flate filter remember the long streams it compressed lately (the font subsets
+    every PDF of a game, and most games' rulebooks, embed alike): the same bytes give the same
+    compressed bytes, so what comes out is unchanged."""
+    from reportlab.pdfbase import pdfdoc
+
+    compress = lru_cache(maxsize=16)(zlib.compress)
+
+    class RememberingFlate(pdfdoc.PDFStreamFilterZCompress):
+        def encode(self, text):
+            if isinstance(text, str):
+                text = text.encode("utf8")
+            return compress(text) if _SHARED_STREAM[0] <= len(text) <= _SHARED_STREAM[1] else zlib.compress(text)
+
+    pdfdoc.PDFZCompress = RememberingFlate()
+
+
 def new_canvas(pagesize, title: str, subject: str = "", canvas_class=None, inks: Inks | None = None):
     """A reportlab canvas writing to memory, set up for byte-identical rebuilds.
 
@@ -133,6 +156,7 @@ def new_canvas(pagesize, title: str, subject: str = "", canvas_class=None, inks:
     """
     from kitgen.render import fonts
 
+    _remember_compression()
     fonts.register()
     buffer = io.BytesIO()
     # the initial font is a registered TrueType face, so no unembedded Helvetica is ever referenced

@@ -30,6 +30,19 @@ FONT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "font_files"
 FAMILY = "KG"
 
 
+def _keeping_subsets(font):
+    """``font`` (a registered TrueType face), remembering the subsets it cut: every PDF embeds the
+    glyphs it uses as a subset of the font file, and PDFs that use the same glyphs (a game's builds,
+    the rulebooks of most games) get the same bytes again without cutting them anew."""
+    font.face.makeSubset = _subsets(font.face.makeSubset)
+    return font
+
+
+def _subsets(make):
+    cached = lru_cache(maxsize=16)(lambda codes: make(list(codes)))
+    return lambda subset: cached(tuple(subset))
+
+
 @lru_cache(maxsize=1)
 def register() -> None:
     """Register the faces (and their family, for <b> and <i> in paragraphs) once."""
@@ -38,7 +51,7 @@ def register() -> None:
     from reportlab.pdfbase.ttfonts import TTFont
 
     for name, file in _FILES.items():
-        pdfmetrics.registerFont(TTFont(name, os.path.join(FONT_DIR, file)))
+        pdfmetrics.registerFont(_keeping_subsets(TTFont(name, os.path.join(FONT_DIR, file))))
     pdfmetrics.registerFontFamily(FAMILY, normal=REGULAR, bold=BOLD, italic=ITALIC, boldItalic=BOLD_ITALIC)
     addMapping(FAMILY, 0, 0, REGULAR)
 
@@ -228,7 +241,7 @@ def _register_file(path: Path, where: str) -> str:
     if name in pdfmetrics.getRegisteredFontNames():   # getFont would search reportlab's AFM folders for a new one
         return name
     try:
-        pdfmetrics.registerFont(TTFont(name, io.BytesIO(truetype_bytes(data))))
+        pdfmetrics.registerFont(_keeping_subsets(TTFont(name, io.BytesIO(truetype_bytes(data)))))
     except MemoryError:            # out of memory is not a damaged file
         raise
     except Exception as exc:   # reportlab's and fontTools' errors for a file that is no usable font

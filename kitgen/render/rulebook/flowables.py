@@ -10,6 +10,7 @@ laid out on are :mod:`kitgen.render.rulebook.document`'s.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
@@ -51,11 +52,15 @@ class Theme:
     @classmethod
     def for_game(cls, game) -> "Theme":
         theme = cls(primary=game.back.color, accent=game.back.accent)
-        theme.styles = _styles(colors.HexColor(game.back.color))
+        theme.styles = _styles(game.back.color)
         return theme
 
 
-def _styles(primary) -> dict[str, ParagraphStyle]:
+@lru_cache(maxsize=16)
+def _styles(color: str) -> dict[str, ParagraphStyle]:
+    """The paragraph styles of a rulebook in ``color``, made once per colour (and never changed, so
+    that paragraphs parsed in them are parsed once: :class:`kitgen.render.paragraphs.Paragraph`)."""
+    primary = colors.HexColor(color)
     body = ParagraphStyle("body", fontName=fonts.REGULAR, fontSize=10.2, leading=14.2,
                           textColor=INK, spaceAfter=6.5)
     return {
@@ -135,7 +140,7 @@ class _Text:
         style = self.covering(letters, style)       # a style that covers them covers them again (check's)
         self._check_letters(text, letters, style)
         if not icons:
-            return Paragraph(markup.to_para(text), style)
+            return Paragraph(markup.to_para(text), style, shared=True)
         from kitgen.render.rich_text import ICON_SRC, IconParagraph
 
         body = markup.to_para(marked)
