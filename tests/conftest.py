@@ -279,9 +279,12 @@ def drawn_art(tmp_path_factory):
 # between costs a navigation (about a tenth of a CPU-second of chromium's) for nothing the next test reads.
 # Any other page (the live preview keeps an event stream open, the simulator polls a run) is emptied at once.
 
-CHROMIUM_NAME = "chromium"                          # Debian's; .ci/run installs it when it is missing
+CHROMIUM_NAME = "chromium-headless-shell"           # Debian's; .ci/run installs it when it is missing.  Chromium's
+# engine without the desktop browser around it (what a headless chromium runs anyway, less its browser-side
+# services): the same pages, drawn by the same Blink, for some 30% less CPU than `chromium --headless`
 CHROMIUM = shutil.which(CHROMIUM_NAME)
-NO_CHROMIUM = "the browser tests drive Debian's chromium, which is not on the PATH: run `bash .ci/run` (it installs it)"
+NO_CHROMIUM = ("the browser tests drive Debian's chromium-headless-shell, which is not on the PATH: "
+               "run `bash .ci/run` (it installs it)")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
 WINDOW = {"width": 1280, "height": 900}
