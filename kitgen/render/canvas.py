@@ -16,6 +16,7 @@ from typing import Protocol
 
 from reportlab import rl_config
 from reportlab.lib.colors import Color
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas, ExtGState
 
 from kitgen.render.colors import TextColor, text_color
@@ -25,6 +26,23 @@ from kitgen.render.colors import TextColor, text_color
 # so setting it only when the first canvas is made left the documents made before it (a rulebook drawn in a
 # forked process at a build's start) in ASCII85 in a fresh process and binary in a process that had drawn before
 rl_config.useA85 = 0
+
+_SHARED_STREAM = (8192, 524288)     # streams as long as font subsets: worth remembering, few to keep
+_compress = lru_cache(maxsize=16)(zlib.compress)
+
+
+class _RememberingFlate(pdfdoc.PDFStreamFilterZCompress):
+    """reportlab's Flate filter, remembering the long streams it compressed lately (the font subsets every
+    PDF of a game, and most games' rulebooks, embed alike): the same bytes give the same compressed bytes,
+    so what comes out is unchanged."""
+
+    def encode(self, text):
+        if isinstance(text, str):
+            text = text.encode("utf8")
+        return _compress(text) if _SHARED_STREAM[0] <= len(text) <= _SHARED_STREAM[1] else zlib.compress(text)
+
+
+pdfdoc.PDFZCompress = _RememberingFlate()      # set with the switch above, before any document is made
 
 
 class Inks(Protocol):
@@ -125,27 +143,6 @@ def set_text_fill(canvas, color) -> None:
     canvas.setFillColor(text_color(color))
 
 
-_SHARED_STREAM = (8192, 524288)     # streams as long as font subsets: worth remembering, few to keep
-
-
-@lru_cache(maxsize=1)
-def _remember_compression() -> None:
-    """Make reportlab's Flate filter remember the long streams it compressed lately (the font subsets
-    every PDF of a game, and most games' rulebooks, embed alike): the same bytes give the same
-    compressed bytes, so what comes out is unchanged."""
-    from reportlab.pdfbase import pdfdoc
-
-    compress = lru_cache(maxsize=16)(zlib.compress)
-
-    class RememberingFlate(pdfdoc.PDFStreamFilterZCompress):
-        def encode(self, text):
-            if isinstance(text, str):
-                text = text.encode("utf8")
-            return compress(text) if _SHARED_STREAM[0] <= len(text) <= _SHARED_STREAM[1] else zlib.compress(text)
-
-    pdfdoc.PDFZCompress = RememberingFlate()
-
-
 def new_canvas(pagesize, title: str, subject: str = "", canvas_class=None, inks: Inks | None = None):
     """A reportlab canvas writing to memory, set up for byte-identical rebuilds.
 
@@ -156,7 +153,6 @@ def new_canvas(pagesize, title: str, subject: str = "", canvas_class=None, inks:
     """
     from kitgen.render import fonts
 
-    _remember_compression()
     fonts.register()
     buffer = io.BytesIO()
     # the initial font is a registered TrueType face, so no unembedded Helvetica is ever referenced
