@@ -404,16 +404,18 @@ class Sketch:
             self.canvas.alpha_composite(top, box[:2])
             return
         # Each pixel on top (and of the clip) is opaque or clear: an opaque one inside the clip replaces the
-        # one below, as compositing gives, and any other leaves it, so a paste through the two alphas' lower
-        # does the same without blending.  A layer drawn all over (a scene) is read where it is, not copied
-        full = box == (0, 0, *other.canvas.size)
+        # one below, as compositing gives, and any other leaves it.  So the pixels are copied through a
+        # one-bit mask (the two alphas' lower), which Pillow does without blending.  A layer drawn over most
+        # of the canvas (a scene) is read where it is (its clear pixels around are masked out), not copied
+        width, height = other.canvas.size
+        full = (box[2] - box[0]) * (box[3] - box[1]) * 2 >= width * height
+        if full:
+            box = (0, 0, width, height)
         top = other.canvas if full else other.canvas.crop(box)
-        if clip is None:
-            mask = top
-        else:
-            edge = clip.canvas if full else clip.canvas.crop(box)
-            mask = ImageChops.darker(top.getchannel("A"), edge.getchannel("A"))
-        self.canvas.paste(top, box, mask)
+        mask = top.getchannel("A")
+        if clip is not None:
+            mask = ImageChops.darker(mask, (clip.canvas if full else clip.canvas.crop(box)).getchannel("A"))
+        self.canvas.paste(top, box, mask.convert("1", dither=Image.Dither.NONE))
 
     def image(self) -> Image.Image:
         """The finished RGBA picture at output size (supersampled pixels averaged)."""
