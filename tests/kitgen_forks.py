@@ -24,8 +24,19 @@ import pickle
 import socket
 import sys
 
+# kitgen's commands import their drawing modules as they first need them (a command that draws nothing starts
+# sooner): a build or an export imports these, some 130 modules with reportlab's, which a run forked from here
+# finds imported, as the commands' own modules
 PRELOAD = ("kitgen.cli", "kitgen.outputs.kit", "kitgen.outputs.memory", "kitgen.outputs.exports",
-           "kitgen.outputs.raster")
+           "kitgen.outputs.raster", "kitgen.outputs.workers", "kitgen.outputs.manifest", "kitgen.outputs.png",
+           "kitgen.outputs.card_pages", "kitgen.outputs.naming", "kitgen.data.decks", "kitgen.data.components",
+           "kitgen.data.component_text", "kitgen.data.derived", "kitgen.data.icons", "kitgen.layout.areas",
+           "kitgen.layout.card_boxes", "kitgen.layout.known", "kitgen.layout.stack_diagram", "kitgen.render.sheets",
+           "kitgen.render.card", "kitgen.render.card_draw", "kitgen.render.card_fit", "kitgen.render.card_text",
+           "kitgen.render.card_contrast", "kitgen.render.rulebook", "kitgen.render.aids", "kitgen.render.scale_bar",
+           "kitgen.render.canvas", "kitgen.render.fonts", "kitgen.render.images", "kitgen.render.art_frame",
+           "kitgen.render.rich_text", "kitgen.render.paragraphs", "kitgen.render.text_fit",
+           "kitgen.render.aids.reference", "jinja2.meta", "multiprocessing.connection", "multiprocessing.popen_fork")
 MAX_MESSAGE = 1 << 20
 
 

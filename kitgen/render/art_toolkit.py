@@ -18,7 +18,7 @@ import io
 import math
 from collections.abc import Iterable, Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 Color = str | tuple[int, ...]
 Point = tuple[float, float]
@@ -396,17 +396,26 @@ class Sketch:
         whole = other.opaque_or_clear and (clip is None or clip.opaque_or_clear)
         if not whole:
             self.opaque_or_clear = False
-        top = other.canvas.crop(box)
-        if clip is not None:
-            alpha = Image.composite(top.getchannel("A"), Image.new("L", top.size, 0),
-                                    clip.canvas.crop(box).getchannel("A"))
-            top.putalpha(alpha)
-        if whole:
-            # each pixel on top is opaque (it replaces the one below, as compositing gives) or clear (it
-            # leaves it): a paste through its alpha does the same without blending
-            self.canvas.paste(top, box[:2], top)
-        else:
+            top = other.canvas.crop(box)
+            if clip is not None:
+                alpha = Image.composite(top.getchannel("A"), Image.new("L", top.size, 0),
+                                        clip.canvas.crop(box).getchannel("A"))
+                top.putalpha(alpha)
             self.canvas.alpha_composite(top, box[:2])
+            return
+        # Each pixel on top (and of the clip) is opaque or clear: an opaque one inside the clip replaces the
+        # one below, as compositing gives, and any other leaves it.  So the pixels are copied through a
+        # one-bit mask (the two alphas' lower), which Pillow does without blending.  A layer drawn over most
+        # of the canvas (a scene) is read where it is (its clear pixels around are masked out), not copied
+        width, height = other.canvas.size
+        full = (box[2] - box[0]) * (box[3] - box[1]) * 2 >= width * height
+        if full:
+            box = (0, 0, width, height)
+        top = other.canvas if full else other.canvas.crop(box)
+        mask = top.getchannel("A")
+        if clip is not None:
+            mask = ImageChops.darker(mask, (clip.canvas if full else clip.canvas.crop(box)).getchannel("A"))
+        self.canvas.paste(top, box, mask.convert("1", dither=Image.Dither.NONE))
 
     def image(self) -> Image.Image:
         """The finished RGBA picture at output size (supersampled pixels averaged)."""
