@@ -57,6 +57,46 @@ LONGEST_FIRST = ("test_web_browser.py", "test_xlsx_bounds.py", "test_web_games.p
                  "test_card_text.py", "test_round_questions.py", "test_print_marks.py", "test_rulebook.py")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """Rewrite the test modules' asserts ahead, on every core, where pytest has not kept them rewritten yet.
+
+    pytest rewrites each test module's ``assert`` statements as it imports it and keeps the result in
+    __pycache__.  In a fresh checkout (CI's) nothing is kept, and the workers start together: each
+    rewrote all of them, some 3 CPU-s a worker.  The main process now does it once, before it starts
+    the workers, split over the cores, and the workers read what it kept.  Only a shortcut: where
+    pytest's rewriting has moved (its functions are pytest's own) or byte code is not written, the
+    workers rewrite as before."""
+    config = session.config
+    if hasattr(config, "workerinput") or sys.dont_write_bytecode or config.getoption("assertmode") != "rewrite":
+        return
+    try:
+        from _pytest.assertion.rewrite import (PYC_TAIL, _read_pyc, _rewrite_test, _write_pyc, assertstate_key,
+                                               get_cache_dir)
+    except ImportError:
+        return
+    here = Path(__file__).resolve().parent
+    kept = {path: get_cache_dir(path) / (path.name[:-3] + PYC_TAIL) for path in sorted(here.glob("test_*.py"))}
+    stale = [path for path, pyc in kept.items() if _read_pyc(path, pyc) is None]
+    cores = len(os.sched_getaffinity(0))
+    if len(stale) < 2 * cores:
+        return
+    state = config.stash[assertstate_key]
+    children = []
+    for share in range(cores):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                for path in stale[share::cores]:
+                    source_stat, code = _rewrite_test(path, config)
+                    _write_pyc(state, code, source_stat, kept[path])
+            finally:
+                os._exit(0)                          # a module that fails is the workers' to report
+        children.append(pid)
+    for pid in children:
+        os.waitpid(pid, 0)
+
+
 def pytest_collection_modifyitems(items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))     # stable: each module keeps its order

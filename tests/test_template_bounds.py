@@ -89,11 +89,11 @@ def test_fitting_text_is_not_template_time(tmp_path, monkeypatch):
     fitted = card_fit.largest_fit
 
     def slow_fit(*args, **kwargs):
-        _spin(0.15)                # half as much again as the templates may take: six fits spin 0.9 s
+        _spin(0.075)               # half as much again as the templates may take: six fits spin 0.45 s
         return fitted(*args, **kwargs)
 
     monkeypatch.setattr(card_fit, "largest_fit", slow_fit)
-    monkeypatch.setenv("KITGEN_TEMPLATE_SECONDS", "0.1")
+    monkeypatch.setenv("KITGEN_TEMPLATE_SECONDS", "0.05")
     game = small_game(tmp_path / "game", [("Gather", "action", 1, "1", "Take one coin from the bank.")])
     result = run_guarded("validate", game, seconds=120)
     assert result.exit_code == 0, result.output

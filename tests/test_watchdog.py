@@ -28,26 +28,26 @@ def _spin(seconds: float) -> None:
 
 
 def test_a_loop_is_stopped_once_its_processor_time_is_up():
-    clock = TemplateClock(0.1)
+    clock = TemplateClock(0.05)
     start = time.thread_time()
     with pytest.raises(TemplateTimeout):
         with clock:
             _spin(10)
-    assert 0.1 <= time.thread_time() - start < 10
+    assert 0.05 <= time.thread_time() - start < 10
 
 
 def test_only_the_time_inside_the_blocks_counts():
-    clock = TemplateClock(0.15)
+    clock = TemplateClock(0.075)
     for _ in range(2):
         with clock:
-            _spin(0.05)
-        _spin(0.125)                               # text fitting, drawing: not the templates' time (counted, the
-                                                   # two spins alone would pass the 0.15 s limit)
-    assert 0.1 <= clock.used < 0.15
-    with pytest.raises(TemplateTimeout):           # the third block has what is left: 0.05 s or less
+            _spin(0.025)
+        _spin(0.0625)                              # text fitting, drawing: not the templates' time (counted, the
+                                                   # two spins alone would pass the 0.075 s limit)
+    assert 0.05 <= clock.used < 0.075
+    with pytest.raises(TemplateTimeout):           # the third block has what is left: 0.025 s or less
         with clock:
             _spin(10)
-    assert clock.used < 0.15 + 1
+    assert clock.used < 0.075 + 1
 
 
 def test_waiting_is_not_processor_time():
@@ -59,20 +59,20 @@ def test_waiting_is_not_processor_time():
 
 
 def test_blocks_inside_one_another_count_once():
-    clock = TemplateClock(0.25)
+    clock = TemplateClock(0.125)
     with clock:
         with clock:                                # a layout's vars read inside a box's template
-            _spin(0.075)
-        _spin(0.075)
-    assert 0.15 <= clock.used < 0.25
+            _spin(0.04)
+        _spin(0.04)
+    assert 0.08 <= clock.used < 0.125
 
 
 def test_a_left_block_never_fires():
-    clock = TemplateClock(0.05)
+    clock = TemplateClock(0.025)
     with clock:
         pass
-    _spin(0.2)                                     # would raise here if the block still counted
-    assert clock.used < 0.05                       # and the time spent outside it was not counted
+    _spin(0.1)                                     # would raise here if the block still counted
+    assert clock.used < 0.025                      # and the time spent outside it was not counted
 
 
 def test_a_block_that_swallowed_the_timeout_raises_it_as_it_ends():
@@ -117,23 +117,23 @@ def test_the_thread_is_interrupted_once_and_never_after_its_block(monkeypatch):
         clock.depth = 0                                # left, and the dog never told
     deadline = time.monotonic() + HANG_GUARD
     while clock in _DOG.fired and time.monotonic() < deadline:
-        _spin(0.05)                                    # an interruption now would fail the test
+        _spin(0.025)                                   # an interruption now would fail the test
     assert clock not in _DOG.fired
-    _spin(0.15)
+    _spin(0.075)
     assert interrupted == [threading.get_ident()]
 
 
 def test_a_short_clock_inside_a_long_one_stops_only_its_own_block():
     with TemplateClock(30):
         with pytest.raises(TemplateTimeout):
-            with TemplateClock(0.05):
+            with TemplateClock(0.025):
                 _spin(10)
-        _spin(0.15)                                # the outer clock goes on, unfired
+        _spin(0.075)                               # the outer clock goes on, unfired
 
 
 def test_a_long_clock_inside_a_short_one_does_not_extend_it():
     with pytest.raises(TemplateTimeout):
-        with TemplateClock(0.1):
+        with TemplateClock(0.05):
             with TemplateClock(30):
                 pass
             _spin(10)
@@ -147,7 +147,7 @@ def test_a_clock_started_while_the_dog_sleeps_wakes_it():
         time.sleep(0.05)
     assert _DOG.asleep
     with pytest.raises(TemplateTimeout):
-        with TemplateClock(0.1):
+        with TemplateClock(0.05):
             _spin(10)
 
 
@@ -174,7 +174,7 @@ def test_ten_thousand_blocks_start_no_thread_each(monkeypatch):
 
 def _stopped_in_child(queue) -> None:
     try:
-        with TemplateClock(0.1):
+        with TemplateClock(0.05):
             _spin(10)
         queue.put("ran on")
     except TemplateTimeout:
