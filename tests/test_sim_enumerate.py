@@ -122,7 +122,7 @@ def test_rule_sets_alike_in_what_the_enumerator_reads_share_one_planner():
     for rules in (RULES, others, RULES.with_options(penalty_if_declined=not RULES.penalty_if_declined,
                                                     no_build_penalty=5, famine_penalty=3)):
         shared = planner_for(rules, len(DECK))
-        for _ in range(150):
+        for _ in range(60):
             hand, population, temples = random_position(rng)
             values, gods, maize = summary(hand)
             code = sum(shared.weight(v) for v in values) + gods * shared.weight(CARD_GOD) + \
