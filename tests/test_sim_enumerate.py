@@ -98,3 +98,39 @@ def test_greedy_bid_is_the_highest_that_still_feeds_and_builds():
     assert best_bid([6, 1], 0, False, 6, [], RULES, 1) == ()
     # the feed card pays: every Bid card may go, but one must stay to build
     assert best_bid([8, 1], 0, True, 12, [], RULES, 1) == (8,)
+
+
+def test_rule_sets_alike_in_what_the_enumerator_reads_share_one_planner():
+    """A variant changing other rules (rulings on bids and the end, the starting Population, hand sizes) or
+    the deck's make-up plays on the baseline's Planner; one changing what the enumerator reads gets its own.
+    The shared Planner holds neutral values in the other fields: its answers are still the enumerator's
+    under each rule set itself (a field it read but left out of ENUMERATED would answer differently)."""
+    from solver.altunha.cards import FEED as CARD_FEED
+    from solver.altunha.cards import GOD as CARD_GOD
+    from solver.altunha.sim.enumerate import ENUMERATED, planner_for
+
+    others = RULES.with_options(population_start=9, hand_size=7, tie_drop=not RULES.tie_drop, end_tie="turn_order",
+                                empty_bid="never_wins", special_is_trade=not RULES.special_is_trade)
+    planner = planner_for(RULES, len(DECK))
+    assert planner_for(others, len(DECK) - 3) is planner and planner.r != RULES
+    assert planner_for(RULES, 300) is not planner          # a deck that large packs a count in more bits
+    for name in ENUMERATED:
+        value = getattr(RULES, name)
+        changed = RULES.with_options(**{name: (not value) if isinstance(value, bool) else value + 1})
+        assert planner_for(changed, len(DECK)) is not planner, name
+    rng = random.Random(44)
+    for rules in (RULES, others, RULES.with_options(penalty_if_declined=not RULES.penalty_if_declined,
+                                                    no_build_penalty=5, famine_penalty=3)):
+        shared = planner_for(rules, len(DECK))
+        for _ in range(60):
+            hand, population, temples = random_position(rng)
+            values, gods, maize = summary(hand)
+            code = sum(shared.weight(v) for v in values) + gods * shared.weight(CARD_GOD) + \
+                maize * shared.weight(CARD_FEED)
+            table = shared.table(tuple(temples))
+            where = (hand, population, temples)
+            assert shared.turn(code, population, table) == best_turn(values, gods, maize, population, temples,
+                                                                     rules), where
+            for min_points, keep_feed in ((1, False), (3, True)):
+                assert shared.bid(code, population, table, min_points, keep_feed) == \
+                    best_bid(values, gods, maize, population, temples, rules, min_points, keep_feed), where

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from solver.altunha.cards import FEED as CARD_FEED
 from solver.altunha.cards import GOD as CARD_GOD
-from solver.altunha.rules import BUILT, FAMINE, Rules, build_points, can_place, farm_cost, no_build_outcome
+from solver.altunha.rules import BUILT, FAMINE, FIELD_TYPES, Rules, build_points, can_place, farm_cost, no_build_outcome
 
 GOD = -1
 FEED = 0
@@ -487,6 +487,12 @@ class TableKey(NamedTuple):
     lay_code: int                # a hand's code & lay_code: its cards of those tokens
 
 
+def count_bits(deck_size: int) -> int:
+    """The bits of one count in a hand's code: one byte when the deck is smaller than 256 cards
+    (unpacked by int.to_bytes)."""
+    return 8 if deck_size < 256 else deck_size.bit_length()
+
+
 class Planner:
     """The enumerator's answers for one rule set, memoised on small int keys.
 
@@ -502,8 +508,7 @@ class Planner:
     LIMIT = 300_000   # entries a memo table holds before it starts again (bounded memory on long runs)
 
     def __init__(self, r: Rules, deck_size: int):
-        # one byte per count when the deck is smaller than 256 cards (unpacked by int.to_bytes)
-        self.bits = bits = 8 if deck_size < 256 else deck_size.bit_length()
+        self.bits = bits = count_bits(deck_size)
         self.r = r
         self.digit = (1 << bits) - 1
         self.feed_shift = bits * (r.max_stage + 1)
@@ -607,14 +612,28 @@ class Planner:
             memo.clear()
 
 
+# the rule fields the enumerator reads (here and through the rules model's can_place, build_points and
+# farm_cost): rule sets alike in these get the same answers, so they share one Planner and memo keys
+ENUMERATED = ("max_stage", "god_value", "max_bid_cards", "max_farm_cards", "max_build_cards",
+              "famine_penalty", "no_build_penalty", "penalty_if_declined", "chain")
+
 _PLANNERS: dict[tuple, Planner] = {}
 
 
 def planner_for(r: Rules, deck_size: int) -> Planner:
-    """The one Planner of a rule set and deck size in this process."""
-    found = _PLANNERS.get((r, deck_size))
+    """The one Planner in this process of the rule sets alike in what the enumerator reads and of decks
+    whose counts take as many bits.
+
+    A variant that changes only other rules or the deck's make-up (a ruling on bids or the end, the
+    starting Population, a card's count) plays on the answers the baseline's games found, instead of
+    finding them again (a run's first games spend most of their time filling the memo tables).  The
+    Planner's rules are those fields on neutral other values, the same object whichever rule set asks
+    first, so its answers (and the memo keys of the functions it calls) never depend on the order."""
+    key = (tuple(getattr(r, f) for f in ENUMERATED), count_bits(deck_size))
+    found = _PLANNERS.get(key)
     if found is None:
-        found = _PLANNERS[r, deck_size] = Planner(r, deck_size)
+        neutral = {f: t() for f, t in FIELD_TYPES.items() if f not in ENUMERATED}
+        found = _PLANNERS[key] = Planner(r.with_options(**neutral), deck_size)
     return found
 
 
