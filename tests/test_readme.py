@@ -211,8 +211,10 @@ def test_set_up_is_two_commands_and_the_second_installs_what_the_tests_need(read
     install = next(i for i, line in enumerate(script) if line.startswith('"${as_root[@]}" env DEBIAN_FRONTEND'))
     tests = script.index('pytest "$@"')
     packages = next(i for i, line in enumerate(script) if line.startswith("{ python -m uv --version"))
-    assert '-e ".[test]"' in script[packages] and script[packages + 1] == '|| python -m pip install -q -e ".[test]"'
-    assert install < packages < tests == len(script) - 1
+    fallback = script.index('|| python -m pip install -q -e ".[test]"')
+    with_uv = " ".join(script[packages:fallback])            # offline first, then asking the index
+    assert with_uv.count('uv pip install -q') == 2 and with_uv.count('-e ".[test]"') == 2 and "--offline" in with_uv
+    assert install < packages < fallback < tests == len(script) - 1
 
 
 # --- the reading itself ----------------------------------------------------------------------
