@@ -50,10 +50,10 @@ def _farms(counts: Counter, population: int, rules: Rules):
 
 
 def _builds(counts: Counter, tops: list[int], touched: frozenset, rules: Rules, left: int):
-    """Every Build sequence ((kind, value, temple), ...) from these cards, including none."""
-    yield ()
+    """Every Build sequence ((kind, value, temple), ...) from these cards, including none (a list)."""
+    found = [()]
     if left == 0:
-        return
+        return found
     kinds = [k for k in counts if counts[k] and (k == GOD or isinstance(k, int))]
     for kind in kinds:
         values = range(1, rules.max_stage + 1) if kind == GOD else (kind,)
@@ -69,10 +69,11 @@ def _builds(counts: Counter, tops: list[int], touched: frozenset, rules: Rules, 
                     new_tops.append(value)
                 else:
                     new_tops[temple - 1] = value
-                rest = counts.copy()
+                rest = dict(counts)         # a plain copy: Counter's own copy costs several times more
                 rest[kind] -= 1
-                for more in _builds(rest, new_tops, touched | {temple}, rules, left - 1):
-                    yield ((kind, value, temple),) + more
+                first = ((kind, value, temple),)
+                found += [first + more for more in _builds(rest, new_tops, touched | {temple}, rules, left - 1)]
+    return found
 
 
 def all_plans(hand, population, temples, rules: Rules | None = None, preference: str = DEFAULT_PREFERENCE,
