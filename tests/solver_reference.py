@@ -50,10 +50,10 @@ def _farms(counts: Counter, population: int, rules: Rules):
 
 
 def _builds(counts: Counter, tops: list[int], touched: frozenset, rules: Rules, left: int):
-    """Every Build sequence ((kind, value, temple), ...) from these cards, including none."""
-    yield ()
+    """Every Build sequence ((kind, value, temple), ...) from these cards, including none (a list)."""
+    found = [()]
     if left == 0:
-        return
+        return found
     kinds = [k for k in counts if counts[k] and (k == GOD or isinstance(k, int))]
     for kind in kinds:
         values = range(1, rules.max_stage + 1) if kind == GOD else (kind,)
@@ -69,21 +69,52 @@ def _builds(counts: Counter, tops: list[int], touched: frozenset, rules: Rules, 
                     new_tops.append(value)
                 else:
                     new_tops[temple - 1] = value
-                rest = counts.copy()
+                rest = dict(counts)         # a plain copy: Counter's own copy costs several times more
                 rest[kind] -= 1
-                for more in _builds(rest, new_tops, touched | {temple}, rules, left - 1):
-                    yield ((kind, value, temple),) + more
+                first = ((kind, value, temple),)
+                found += [first + more for more in _builds(rest, new_tops, touched | {temple}, rules, left - 1)]
+    return found
 
 
 def all_plans(hand, population, temples, rules: Rules | None = None, preference: str = DEFAULT_PREFERENCE,
               feed_allowed: bool = True):
     """Every distinct legal plan, best first (under ``preference`` among plans of equal points)."""
-    return list(_all_plans(tuple(hand), population, tuple(temples), rules or Rules.from_game(), preference,
-                           feed_allowed))
+    return list(_ranked(hand, population, temples, rules, preference, feed_allowed))
+
+
+def _ranked(hand, population, temples, rules, preference, feed_allowed=True) -> "_Ranked":
+    return _all_plans(tuple(hand), population, tuple(temples), rules or Rules.from_game(), preference, feed_allowed)
+
+
+class _Ranked:
+    """Every distinct legal plan, best first, named and keyed one group of equal (famine, points) at a time:
+    a question of the best plan, the optimal plans or the best with another Farm reads the first groups
+    only.  The groups come in the order of those two leading fields of :func:`plan_key`, and each group
+    is sorted by the whole key, so the order is that of one sort by the whole key over every plan (a
+    stable sort: plans of equal keys stay in the order they were found)."""
+
+    def __init__(self, hand, groups, preference):
+        self.hand, self.preference, self.deck = hand, preference, load_deck()
+        self.groups = [specs for _, specs in sorted(groups.items())]
+        self.done: list[list] = []
+
+    def group(self, i: int) -> list:
+        while len(self.done) <= i:
+            plans = [plan_from_kinds(self.hand, *spec, self.deck) for spec in self.groups[len(self.done)]]
+            plans.sort(key=lambda p: plan_key(p, self.deck, self.preference))
+            self.done.append(plans)
+        return self.done[i]
+
+    def __iter__(self):
+        for i in range(len(self.groups)):
+            yield from self.group(i)
+
+    def first(self):
+        return self.group(0)[0]
 
 
 @lru_cache(maxsize=8)       # a property test asks for the plans of one position several times
-def _all_plans(hand, population, temples, rules: Rules, preference: str, feed_allowed: bool) -> tuple:
+def _all_plans(hand, population, temples, rules: Rules, preference: str, feed_allowed: bool) -> _Ranked:
     deck = load_deck()
     counts = Counter(deck.kind_of(n) for n in hand)
     if not feed_allowed:
@@ -91,8 +122,7 @@ def _all_plans(hand, population, temples, rules: Rules, preference: str, feed_al
     plans = {}
     farms = list(_farms(counts, population, rules))
     if not farms:
-        plan = plan_from_kinds(hand, (), (), FAMINE, -rules.famine_penalty, deck)
-        return (plan,)
+        return _Ranked(hand, {(1, rules.famine_penalty): [((), (), FAMINE, -rules.famine_penalty)]}, preference)
     # a representative card of each kind, so that a Build's canonical order is found before its
     # cards are named: two orders of one Build, or two God cards swapped, are the same play
     sample = {deck.kind_of(n): n for n in hand}
@@ -120,19 +150,22 @@ def _all_plans(hand, population, temples, rules: Rules, preference: str, feed_al
                 outcome, points = DECLINED, -rules.no_build_penalty if rules.penalty_if_declined else 0
             else:
                 outcome, points = UNABLE, -rules.no_build_penalty
-            plans[kinds] = plan_from_kinds(hand, farm, build, outcome, points, deck)
-    return tuple(sorted(plans.values(), key=lambda p: plan_key(p, deck, preference)))
+            plans[kinds] = (farm, build, outcome, points)
+    groups = {}                 # by the key's leading fields (famine, -points), each in the order found
+    for spec in plans.values():
+        groups.setdefault((int(spec[2] == FAMINE), -spec[3]), []).append(spec)
+    return _Ranked(hand, groups, preference)
 
 
 def best_plan(hand, population, temples, rules: Rules | None = None, preference: str = DEFAULT_PREFERENCE):
-    return all_plans(hand, population, temples, rules, preference)[0]
+    return _ranked(hand, population, temples, rules, preference).first()
 
 
 def optimal_plans(hand, population, temples, rules: Rules | None = None, preference: str = DEFAULT_PREFERENCE):
     """Every plan with the most points (the rules' fields of the key: famine, points)."""
     deck = load_deck()
-    plans = all_plans(hand, population, temples, rules, preference)
-    best = plan_key(plans[0], deck)[:OPTIMAL_FIELDS]
+    plans = _ranked(hand, population, temples, rules, preference)
+    best = plan_key(plans.first(), deck)[:OPTIMAL_FIELDS]
     # the rules' fields lead the key under any preference: the optimal plans come first
     return list(takewhile(lambda p: plan_key(p, deck)[:OPTIMAL_FIELDS] == best, plans))
 
@@ -141,11 +174,12 @@ def best_with_other_farm(hand, population, temples, rules: Rules | None = None,
                          preference: str = DEFAULT_PREFERENCE):
     """The best plan whose Farm discards other kinds of card than the best plan's, or None."""
     deck = load_deck()
-    plans = all_plans(hand, population, temples, rules, preference)
-    if plans[0].outcome == FAMINE:
+    plans = _ranked(hand, population, temples, rules, preference)
+    best = plans.first()
+    if best.outcome == FAMINE:
         return None
 
     def kinds(plan):
         return Counter(deck.kind_of(n) for n in plan.farm)
 
-    return next((p for p in plans if kinds(p) != kinds(plans[0])), None)
+    return next((p for p in plans if kinds(p) != kinds(best)), None)

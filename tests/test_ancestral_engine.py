@@ -8,6 +8,7 @@ import json
 import random
 from collections import Counter
 from dataclasses import replace
+from operator import le
 
 import pytest
 
@@ -39,17 +40,18 @@ def snapshot(s) -> tuple:
 
 def check_invariants(s) -> None:
     r, table = s.rules, s.table
-    cards = Counter(s.deck)   # a hand counts its cards of each kind: added kind by kind, not card by card
+    # every card where it lies, as one list compared sorted: the same multiset test as Counters, made faster
+    cards = s.deck + s.discard
     for hand in s.hands:
         for k, c in enumerate(hand):
             if c:
-                cards[k] += c
-    cards.update(s.discard)
+                cards += [k] * c
     for p in range(s.players):
-        cards.update(s.leaves[p])
-        cards.update(k for i, k in enumerate(table.protections) if s.defense[p] >> i & 1)
-    assert cards == Counter(s.cards), "cards are conserved"
-    assert all(s.seen[k] <= s.discard.count(k) for k in range(table.kinds)), "face-up cards are in the discard"
+        cards += s.leaves[p]
+        cards += [k for i, k in enumerate(table.protections) if s.defense[p] >> i & 1]
+    cards.sort()
+    assert cards == sorted(s.cards), "cards are conserved"
+    assert all(map(le, s.seen, map(s.discard.count, range(table.kinds)))), "face-up cards are in the discard"
     for p in range(s.players):
         assert sum(s.hands[p]) <= r.hand_size and min(s.hands[p]) >= 0
         if s.in_round[p]:

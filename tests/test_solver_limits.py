@@ -201,12 +201,19 @@ def _gone(pid: int, seconds: float = HANG_GUARD) -> bool:
     return False
 
 
-@pytest.fixture
-def previous_report(tmp_path) -> tuple[Path, dict]:
-    """An --out folder holding the balance report of an earlier run, and its bytes."""
-    out = tmp_path / "out"
+@pytest.fixture(scope="module")
+def earlier_run(tmp_path_factory) -> Path:
+    """The --out folder of an earlier run of kitgen simulate, made once for the module."""
+    out = tmp_path_factory.mktemp("earlier") / "out"
     assert run("simulate", "-n", "5", "-j", "1", "--out", out).exit_code == 0
-    return out, {p.relative_to(out): p.read_bytes() for p in out.rglob("*")if p.is_file()}
+    return out
+
+
+@pytest.fixture
+def previous_report(earlier_run, tmp_path) -> tuple[Path, dict]:
+    """An --out folder of the test's own holding the balance report of an earlier run, and its bytes."""
+    out = shutil.copytree(earlier_run, tmp_path / "out")
+    return out, {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
 
 
 def test_a_simulator_worker_killed_from_outside_is_one_error_line_and_the_other_stops(previous_report,

@@ -35,12 +35,15 @@ def fingerprint(state) -> tuple:
             state.rng.getstate())
 
 
-def held(state) -> Counter:
-    cards = Counter(state.pile + state.discard)
+def held(state) -> list[int]:
+    """Every card on the table, pile, discard pile, swap zone and hands, as one sorted list of kinds (compared
+    with another such list: the same multiset test as Counters, for less)."""
+    cards = state.pile + state.discard
     for counts in [state.zone, *state.hands]:
         for kind, n in enumerate(counts):
             if n:
-                cards[kind] += n
+                cards += [kind] * n
+    cards.sort()
     return cards
 
 
@@ -70,7 +73,7 @@ def expected_treasure(state, action) -> list[int] | None:
 def play_checked(rules, players: int, policies, rng: random.Random, cap: int = 100):
     """Play one game asking ``policies``, checking the rules' invariants after every action."""
     state = ENGINE.new_game(rules, players, rng)
-    deck = Counter(rules.deck())
+    deck = sorted(rules.deck())
     last_round, last_built = 0, 0
     while not state.is_terminal() and state.round <= cap:
         p = state.current_player()
@@ -97,7 +100,7 @@ def play_checked(rules, players: int, policies, rng: random.Random, cap: int = 1
     return state
 
 
-def check_table(state, rules, deck: Counter) -> None:
+def check_table(state, rules, deck: list[int]) -> None:
     assert len(state.level_rounds) == state.built
     assert state.scores() == [t + rules.jewel_points * h[JEWEL] for t, h in zip(state.treasure, state.hands)]
     assert held(state) == deck                                   # every card is somewhere

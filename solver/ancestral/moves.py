@@ -68,6 +68,7 @@ class Table:
         self.hits = {(mask, used): tuple(s for s in range(mask + 1) if s & mask == s and self.popcount[s] == used)
                      for mask in range(self.full + 1) for used in range(len(self.protections) + 1)}
         self._held_plays: dict[tuple[int, ...], tuple] = {}
+        self._discards: dict[tuple[int, ...], tuple] = {}
         # the cards each play of winds takes from the hand: winds -> ((kind, copies), ...)
         self.spend = {c: tuple((self.winds[i], x) for i, x in enumerate(c) if x) for c in self.damage}
         self.wind_counts = itemgetter(*self.winds) if len(self.winds) > 1 else (lambda hand: (hand[self.winds[0]],))
@@ -115,6 +116,24 @@ class Table:
         except (TypeError, ValueError):
             return False
 
+    def discards(self, hand) -> tuple:
+        """The Discard actions of a hand, in listing order (fewer cards first): the same hands come back
+        turn after turn, so each one's list is made once (a Table keeps those of DISCARD_HANDS hands)."""
+        key = tuple(hand)
+        found = self._discards.get(key)
+        if found is None:
+            counts = list(product(*(range(h + 1) for h in key)))
+            counts.sort(key=lambda c: (sum(c), [-x for x in c]))
+            keep_pass = self.rules.pass_allowed or not any(key)
+            found = tuple([(DISCARD, c) for c in counts if keep_pass or any(c)])
+            if len(self._discards) >= DISCARD_HANDS:
+                self._discards.clear()
+            self._discards[key] = found
+        return found
+
+
+DISCARD_HANDS = 4096     # hands whose Discard actions a Table keeps (a hand of 7 cards has at most 128)
+
 
 @lru_cache(maxsize=64)
 def table_for(rules: Rules) -> Table:
@@ -148,12 +167,7 @@ def turn_actions(table: Table, hand, me: int, in_round, defense, my_leaves: int)
                 actions.append((PROTECT, mask))
     for k in range(1, min(table.breezes_held(hand), my_leaves) + 1):
         actions.append((CLEAN, k))
-    discards = [c for c in product(*(range(h + 1) for h in hand))]
-    discards.sort(key=lambda c: (sum(c), [-x for x in c]))
-    empty_hand = not any(hand)
-    for counts in discards:
-        if any(counts) or rules.pass_allowed or empty_hand:
-            actions.append((DISCARD, counts))
+    actions += table.discards(hand)
     return actions
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from kitgen.errors import OptionError
@@ -215,6 +216,11 @@ def _check_cards(position: Position, rules: Rules, table: Table) -> None:
 
 def ranked(position: Position, rules: Rules) -> list[tuple[tuple, Any, Effect]]:
     """Every legal action with its effect, best first: (key, action, effect)."""
+    return list(_ranked(position, rules))
+
+
+@lru_cache(maxsize=16)      # an answer, the best actions and a play's check of one position rank it once
+def _ranked(position: Position, rules: Rules) -> tuple:
     table = table_for(rules)
     actions = turn_actions(table, position.hand, 0, [True] * position.players, position.defense, position.leaves[0])
     out = []
@@ -222,7 +228,7 @@ def ranked(position: Position, rules: Rules) -> list[tuple[tuple, Any, Effect]]:
         e = effect(table, 0, position.defense, position.leaves, action, position.holders)
         out.append((key(e, order), action, e))
     out.sort(key=lambda x: x[0])
-    return out
+    return tuple(out)
 
 
 def effect_text(table: Table, action, e: Effect) -> str:
