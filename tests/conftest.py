@@ -297,16 +297,40 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serving(app):
-    """uvicorn serving ``app`` on a free local port, once every game is built: yields its address."""
+class NoKits:
+    """Stands in for the kit builder of a server whose tests read no kit (no card sheets, rulebook or aids: only
+    the cards drawn for the pages): each kit build fails at once, no process is started, and the pages go on
+    showing the drawn cards as they do after a kit build that failed."""
+
+    def start(self):
+        pass
+
+    def call(self, target, *args, **kwargs):
+        from kitgen.web.worker import WorkerError
+
+        raise WorkerError("kits are not built for these tests")
+
+    def close(self):
+        pass
+
+
+def serving(app, kits: bool = True):
+    """uvicorn serving ``app`` on a free local port, once every game is built: yields its address.  With
+    ``kits=False`` only the games' cards are drawn: no kit is built (:class:`NoKits`)."""
     from kitgen.web.app import WebServer
 
+    if not kits:
+        server = app.state.server
+        server.builder = NoKits()
+        for game in server.live.values():
+            game.kit_worker = server.builder
     port = free_port()
     instance = WebServer(app, "127.0.0.1", port)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + HANG_GUARD
-    while not (instance.started and all(g.kit and not g.building for g in app.state.server.live.values())):
+    while not (instance.started and all((g.kit or not kits and g.good) and not g.building
+                                        for g in app.state.server.live.values())):
         assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
         time.sleep(0.05)
     yield f"http://127.0.0.1:{port}"
