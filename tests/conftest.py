@@ -297,10 +297,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class NoKits:
-    """Stands in for the kit builder of a server whose tests read no kit (no card sheets, rulebook or aids: only
-    the cards drawn for the pages): each kit build fails at once, no process is started, and the pages go on
-    showing the drawn cards as they do after a kit build that failed."""
+class NoWorker:
+    """Stands in for a server's worker process whose work a module's tests never read: every call fails at once
+    with ``why``, as a call that failed in its process would, and no process is started."""
+
+    def __init__(self, why: str):
+        self.why = why
 
     def start(self):
         pass
@@ -308,7 +310,7 @@ class NoKits:
     def call(self, target, *args, **kwargs):
         from kitgen.web.worker import WorkerError
 
-        raise WorkerError("kits are not built for these tests")
+        raise WorkerError(self.why)
 
     def close(self):
         pass
@@ -316,12 +318,13 @@ class NoKits:
 
 def serving(app, kits: bool = True):
     """uvicorn serving ``app`` on a free local port, once every game is built: yields its address.  With
-    ``kits=False`` only the games' cards are drawn: no kit is built (:class:`NoKits`)."""
+    ``kits=False`` only the games' cards are drawn and no kit is built (the builder is a :class:`NoWorker`): the
+    pages show the drawn cards as they do after a kit build that failed."""
     from kitgen.web.app import WebServer
 
     if not kits:
         server = app.state.server
-        server.builder = NoKits()
+        server.builder = NoWorker("kits are not built for these tests")
         for game in server.live.values():
             game.kit_worker = server.builder
     port = free_port()
