@@ -337,16 +337,43 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serving(app):
-    """uvicorn serving ``app`` on a free local port, once every game is built: yields its address."""
+class NoWorker:
+    """Stands in for a server's worker process whose work a module's tests never read: every call fails at once
+    with ``why``, as a call that failed in its process would, and no process is started."""
+
+    def __init__(self, why: str):
+        self.why = why
+
+    def start(self):
+        pass
+
+    def call(self, target, *args, **kwargs):
+        from kitgen.web.worker import WorkerError
+
+        raise WorkerError(self.why)
+
+    def close(self):
+        pass
+
+
+def serving(app, kits: bool = True):
+    """uvicorn serving ``app`` on a free local port, once every game is built: yields its address.  With
+    ``kits=False`` only the games' cards are drawn and no kit is built (the builder is a :class:`NoWorker`): the
+    pages show the drawn cards as they do after a kit build that failed."""
     from kitgen.web.app import WebServer
 
+    if not kits:
+        server = app.state.server
+        server.builder = NoWorker("kits are not built for these tests")
+        for game in server.live.values():
+            game.kit_worker = server.builder
     port = free_port()
     instance = WebServer(app, "127.0.0.1", port)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + HANG_GUARD
-    while not (instance.started and all(g.kit and not g.building for g in app.state.server.live.values())):
+    while not (instance.started and all((g.kit or not kits and g.good) and not g.building
+                                        for g in app.state.server.live.values())):
         assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
         time.sleep(0.05)
     yield f"http://127.0.0.1:{port}"

@@ -70,6 +70,13 @@ def loaded(picture, size: list[int]) -> None:
     expect(picture).to_be_visible()
 
 
+def pictures_by_name(figures) -> dict:
+    """Each card figure's name (data-name) -> its picture's src, as the attributes read at one moment, in one call
+    (not two calls a figure)."""
+    return dict(figures.evaluate_all(
+        "figures => figures.map(f => [f.getAttribute('data-name'), f.querySelector('img').getAttribute('src')])"))
+
+
 def replace_in(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text
@@ -82,7 +89,7 @@ def test_preview_follows_the_card_sheet_on_disk(server, copy, page):
     expect(cards).to_have_count(27)                          # 26 faces and the back
     loaded(page.locator('figure[data-name="Steps"] img'), [275, 385])
     screenshot(page, "preview.png")
-    before = {f.get_attribute("data-name"): f.locator("img").get_attribute("src") for f in cards.all()}
+    before = pictures_by_name(cards)
     page.evaluate("document.querySelector('figure[data-name=\"Plaza\"]').kept = true")   # the same element later?
     cards = copy / "cards.csv"
     original = cards.read_text(encoding="utf-8")
@@ -91,7 +98,7 @@ def test_preview_follows_the_card_sheet_on_disk(server, copy, page):
     expect(page.locator('figure[data-name="Steps"]')).to_have_count(0)
     # the picture is the new face, drawn for the new name; every other card kept its picture and element
     figures = page.locator("#view-cards figure")
-    after = {f.get_attribute("data-name"): f.locator("img").get_attribute("src") for f in figures.all()}
+    after = pictures_by_name(figures)
     assert re.fullmatch(r"/game/altun-ha/card/[0-9a-f]{32}\.png", after["Great Steps"])
     assert after.pop("Great Steps") != before.pop("Steps") and after == before
     assert page.evaluate("document.querySelector('figure[data-name=\"Plaza\"]').kept") is True

@@ -50,7 +50,8 @@ def cli_json(game: str, *args: str):
 
 @pytest.fixture(scope="module")
 def server():
-    yield from serving(create_app([TEMPLE, ANCESTRAL], watch_files=False))
+    """The two games' cards drawn (the solver pages show them), no kit built: no test here reads one."""
+    yield from serving(create_app([TEMPLE, ANCESTRAL], watch_files=False), kits=False)
 
 
 @pytest.fixture
