@@ -25,8 +25,7 @@ from starlette.testclient import TestClient
 from kitgen.web import connections, simulation, solving
 from kitgen.web.app import WebServer, create_app
 from kitgen.web.limits import MAX_DIGITS
-from kitgen.web.worker import WorkerError
-from tests.conftest import HANG_GUARD, write_game
+from tests.conftest import HANG_GUARD, NoWorker, write_game
 
 BASE = "http://127.0.0.1:8000"
 QUESTION = {"hand": ["Stage", "Stairs", "Sun God"], "population": 7, "temples": [2, 3]}
@@ -316,20 +315,6 @@ BIG_FILE = "/game/test-game/files/art/big.bin"
 CROWD = 4               # connections the crowded server takes
 
 
-class NoBuilds:
-    """Stands in for the build and drawing worker processes of a server whose tests are about its connections:
-    every call fails at once, as a build that failed in its process would, and no process is started."""
-
-    def start(self):
-        pass
-
-    def call(self, target, *args, **kwargs):
-        raise WorkerError("builds are not part of these tests")
-
-    def close(self):
-        pass
-
-
 def _serving(games: list[str], request_seconds: float):
     """A real server on a free port, its builds stubbed out; yields (app, port)."""
     with socket.socket() as probe:
@@ -337,7 +322,7 @@ def _serving(games: list[str], request_seconds: float):
         port = probe.getsockname()[1]
     app = create_app(games, watch_files=False)
     server = app.state.server
-    server.builder = server.painter = NoBuilds()
+    server.builder = server.painter = NoWorker("builds are not part of these tests")
     for game in server.live.values():
         game.kit_worker = game.preview_worker = server.builder
     instance = WebServer(app, "127.0.0.1", port, request_seconds=request_seconds)
