@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from typing import Hashable
 
-from solver.engine import TERMINAL, IllegalMove, copy_rng, shares_of
+from solver.engine import TERMINAL, IllegalMove, SharedRng, shares_of
 from solver.temple.rules import JEWEL, Rules
 
 SWAP, SUMMON, SET, OVER = "swap", "summon", "set", "over"
@@ -66,7 +66,7 @@ def tables_of(rules: Rules) -> Tables:
     return found
 
 
-class TempleState:
+class TempleState(SharedRng):
     """One game of Temple of Inscriptions (see the module's docstring for the rules played)."""
 
     def __init__(self, rules: Rules, players: int, rng: random.Random, *, deal: bool = True):
@@ -434,9 +434,15 @@ class TempleState:
     # --- copies and what a player sees ------------------------------------------------------
 
     def clone(self) -> "TempleState":
+        other = self._copy()
+        self.lend_rng(other)
+        return other
+
+    def _copy(self) -> "TempleState":
+        """A copy of the table, its generator still to be given (``clone`` lends it, ``resample`` deals anew)."""
         other = TempleState.__new__(TempleState)
         other.__dict__.update(self.__dict__)
-        other.rng = copy_rng(self.rng)
+        other._rng_lent = None
         other.hands = [list(h) for h in self.hands]
         other.known = [list(h) for h in self.known]
         other.zone = list(self.zone)
@@ -484,7 +490,7 @@ class TempleState:
         """A clone in which the other players' cards that nobody has seen and the draw pile are dealt again
         with ``rng``: each player keeps the cards everyone knows they hold and their hand size, and no hand
         gets a card of a built level."""
-        other = self.clone()
+        other = self._copy()
         other.rng = random.Random(rng.getrandbits(64))
         built = other.built
         pool: list[int] = list(other.pile)
