@@ -273,7 +273,7 @@ class TempleState(SharedRng):
             self._summon(p)
             return
         # SET
-        if tag != "set" or len(action) != 3 or action not in self.legal_actions():
+        if tag != "set" or len(action) != 3 or not self._may_set(p, action):
             raise IllegalMove(f"player {p + 1}: cannot set {action!r} for level {self.level}: "
                               f"{self._set_problem(p, action)}")
         cards, pairs = action[1], action[2]
@@ -290,6 +290,18 @@ class TempleState(SharedRng):
         self.k += 1
         if self.k == self.players:
             self._fail()
+
+    def _may_set(self, p: int, action: tuple) -> bool:
+        """Whether ``action`` (tagged "set", of length 3) is among ``legal_actions()``, without listing them: a
+        playout's every set is checked.  Anything but a tuple of two ints is compared with the list."""
+        cards, pairs = action[1], action[2]
+        if type(action) is not tuple or type(cards) is not int or type(pairs) is not int:
+            return action in self.legal_actions()
+        hand, R = self.hands[p], self.R
+        room = min(R.max_cards_per_player, R.cards_per_level - self.total)
+        least = 1 if (p == self.summoner and R.summoner_sets) else 0
+        return (0 <= cards <= hand[self.built + 1] and 0 <= pairs <= hand[JEWEL] // R.jewels_per_card
+                and least <= cards + pairs <= room)
 
     def _set_problem(self, p: int, action) -> str:
         R = self.R
