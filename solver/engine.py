@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import random
 import re
+import weakref
 from typing import Any, Callable, Hashable, Protocol, Sequence, runtime_checkable
 
 from kitgen.errors import GameDataError, OptionError
@@ -181,6 +182,63 @@ def copy_rng(rng: random.Random) -> random.Random:
     other = random.Random.__new__(random.Random)
     other.setstate(rng.getstate())
     return other
+
+
+class SharedRng:
+    """A state's ``rng`` that ``clone()`` shares until either side draws from it (a mixin for State classes).
+
+    The lookahead player clones a world for every action it tries, and most of those playouts never shuffle:
+    copying the generator each time (:func:`copy_rng`) was most of a clone's cost.  A clone made with
+    :meth:`lend_rng` holds the same generator, marked as lent; whichever side draws first (reads ``rng``) takes
+    its own copy then, in the state both had at the clone, so every state still draws exactly what it would
+    with a copy made at once.  The lender keeps its generator object (whoever handed it over sees it advance
+    as before) and copies it into its clones still waiting just before it draws.
+    """
+
+    _rng: random.Random
+    _rng_pending = False       # this state's generator is another's until it draws
+    _rng_lent: list | None = None   # weak references to the clones holding this state's generator
+
+    @property
+    def rng(self) -> random.Random:
+        if self._rng_pending:
+            self._rng, self._rng_pending = copy_rng(self._rng), False
+        elif self._rng_lent:
+            self._settle_rng()
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        if self._rng_lent:
+            self._settle_rng()
+        self._rng, self._rng_pending = value, False
+
+    def _settle_rng(self) -> None:
+        """Each clone still holding this state's generator gets its own copy, before this state draws."""
+        mine = self._rng
+        for ref in self._rng_lent:
+            other = ref()
+            if other is not None and other._rng_pending and other._rng is mine:
+                other._rng, other._rng_pending = copy_rng(mine), False
+        self._rng_lent = None
+
+    def lend_rng(self, other: "SharedRng") -> None:
+        """Give the clone ``other`` this state's generator, copied when either of them first draws."""
+        if self._rng_pending:     # a clone of a clone: this one takes its copy now, and lends that
+            self._rng, self._rng_pending = copy_rng(self._rng), False
+        other._rng, other._rng_pending, other._rng_lent = self._rng, True, None
+        lent = self._rng_lent
+        if lent is None:
+            lent = self._rng_lent = []
+        elif len(lent) >= 64:    # a long-lived state cloned again and again: forget the clones gone
+            lent[:] = [ref for ref in lent if ref() is not None]
+        lent.append(weakref.ref(other))
+
+    def __getstate__(self) -> dict:
+        """Pickled (and ``copy``-ed) with a generator of its own and no clones to watch."""
+        state = dict(self.__dict__)
+        state.update(_rng=copy_rng(self.rng), _rng_pending=False, _rng_lent=None)
+        return state
 
 
 def fields_of(engine: Any, rules: Any = None) -> list[dict]:

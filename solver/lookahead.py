@@ -114,13 +114,14 @@ class LookaheadPlayer:
         s.apply_action(action)
         cap, rollout = min(self.cap, s.round + max(1, int(self.cap * HORIZON))), self._rollout(s.players)
         stop = world.round + self.rounds if self.rounds else None
-        while not s.is_terminal():
+        done, current, apply = s.is_terminal, s.current_player, s.apply_action   # bound once: a playout is many turns
+        while not done():
             if stop is not None and s.round >= stop:
                 return shares(s.scores())[player]
             if s.round > cap:
                 return 1.0 / s.players
-            p = s.current_player()
-            s.apply_action(rollout[p].choose(s, p))
+            p = current()
+            apply(rollout[p].choose(s, p))
         return 1.0 / s.players if s.end == CAP else s.returns()[player]
 
 

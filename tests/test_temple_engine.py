@@ -4,6 +4,7 @@ what it says, the rulings of the data are the engine's, and the protocol's promi
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from collections import Counter
 
@@ -380,3 +381,28 @@ def test_the_report_quotes_the_figures_of_the_games():
     assert stuck.end == "stalled" and stuck.built == 0 and stuck.round == 1
     capped = ENGINE.report(records + [{"end": "cap", "figures": ENGINE.figures(stuck)}])
     assert capped["cap_detail"] == "they had built 0 levels on average, and 0.0% of their 0 summons had failed"
+
+
+def test_a_clone_draws_what_a_copy_of_the_generator_would_whichever_side_draws_first():
+    # clone() lends the generator until one side draws (solver.engine.SharedRng): every side must still draw
+    # the numbers of a copy taken at the clone, and the original keeps the generator object it was given
+    def copy_of(rng):
+        copy = random.Random()
+        copy.setstate(rng.getstate())
+        return copy
+
+    given = random.Random(4)
+    state = ENGINE.new_game(RULES, 3, given)
+    snapshot = copy_of(given)
+    first, second = state.clone(), state.clone()
+    grand = first.clone()                                    # a clone of a clone
+    pickled = pickle.loads(pickle.dumps(second))
+    draws = [snapshot.random() for _ in range(3)]
+    assert [state.rng.random() for _ in range(3)] == draws and state.rng is given   # the original draws first
+    for other in (first, second, grand, pickled):
+        assert other.rng is not given and [other.rng.random() for _ in range(3)] == draws
+    snapshot = copy_of(given)
+    third = state.clone()
+    ahead = [third.rng.random() for _ in range(2)]           # the clone draws first
+    assert ahead == [state.rng.random() for _ in range(2)] == [snapshot.random() for _ in range(2)]
+    assert state.rng is given and state.resample(0, random.Random(1)).rng is not given

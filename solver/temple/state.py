@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from typing import Hashable
 
-from solver.engine import TERMINAL, IllegalMove, copy_rng, shares_of
+from solver.engine import TERMINAL, IllegalMove, SharedRng, shares_of
 from solver.temple.rules import JEWEL, Rules
 
 SWAP, SUMMON, SET, OVER = "swap", "summon", "set", "over"
@@ -66,7 +66,7 @@ def tables_of(rules: Rules) -> Tables:
     return found
 
 
-class TempleState:
+class TempleState(SharedRng):
     """One game of Temple of Inscriptions (see the module's docstring for the rules played)."""
 
     def __init__(self, rules: Rules, players: int, rng: random.Random, *, deal: bool = True):
@@ -273,7 +273,7 @@ class TempleState:
             self._summon(p)
             return
         # SET
-        if tag != "set" or len(action) != 3 or action not in self.legal_actions():
+        if tag != "set" or len(action) != 3 or not self._may_set(p, action):
             raise IllegalMove(f"player {p + 1}: cannot set {action!r} for level {self.level}: "
                               f"{self._set_problem(p, action)}")
         cards, pairs = action[1], action[2]
@@ -290,6 +290,18 @@ class TempleState:
         self.k += 1
         if self.k == self.players:
             self._fail()
+
+    def _may_set(self, p: int, action: tuple) -> bool:
+        """Whether ``action`` (tagged "set", of length 3) is among ``legal_actions()``, without listing them: a
+        playout's every set is checked.  Anything but a tuple of two ints is compared with the list."""
+        cards, pairs = action[1], action[2]
+        if type(action) is not tuple or type(cards) is not int or type(pairs) is not int:
+            return action in self.legal_actions()
+        hand, R = self.hands[p], self.R
+        room = min(R.max_cards_per_player, R.cards_per_level - self.total)
+        least = 1 if (p == self.summoner and R.summoner_sets) else 0
+        return (0 <= cards <= hand[self.built + 1] and 0 <= pairs <= hand[JEWEL] // R.jewels_per_card
+                and least <= cards + pairs <= room)
 
     def _set_problem(self, p: int, action) -> str:
         R = self.R
@@ -434,9 +446,15 @@ class TempleState:
     # --- copies and what a player sees ------------------------------------------------------
 
     def clone(self) -> "TempleState":
+        other = self._copy()
+        self.lend_rng(other)
+        return other
+
+    def _copy(self) -> "TempleState":
+        """A copy of the table, its generator still to be given (``clone`` lends it, ``resample`` deals anew)."""
         other = TempleState.__new__(TempleState)
         other.__dict__.update(self.__dict__)
-        other.rng = copy_rng(self.rng)
+        other._rng_lent = None
         other.hands = [list(h) for h in self.hands]
         other.known = [list(h) for h in self.known]
         other.zone = list(self.zone)
@@ -484,7 +502,7 @@ class TempleState:
         """A clone in which the other players' cards that nobody has seen and the draw pile are dealt again
         with ``rng``: each player keeps the cards everyone knows they hold and their hand size, and no hand
         gets a card of a built level."""
-        other = self.clone()
+        other = self._copy()
         other.rng = random.Random(rng.getrandbits(64))
         built = other.built
         pool: list[int] = list(other.pile)
