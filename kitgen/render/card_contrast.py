@@ -41,7 +41,8 @@ def hex_colour(rgb) -> str:
 def over(colour, below) -> tuple[float, float, float]:
     """``colour`` (r, g, b, alpha) laid over the opaque colour ``below``."""
     a = colour[3]
-    return tuple(a * c + (1 - a) * d for c, d in zip(colour[:3], below))
+    b = 1 - a
+    return (a * colour[0] + b * below[0], a * colour[1] + b * below[1], a * colour[2] + b * below[2])
 
 
 def problems(drawn: list[Drawn], painter, memo: dict) -> list[tuple[Drawn, str, tuple, tuple, float]]:
@@ -60,11 +61,11 @@ def problems(drawn: list[Drawn], painter, memo: dict) -> list[tuple[Drawn, str, 
         if key not in memo:
             points = _points(d)
             # a box drawn the same way over the same boxes (a title of the same length) is judged once
+            text = None if d.box.kind == "icons" else (tuple(icon_names(parse(d.content))), _has_letters(d.content))
             look = (key[:-1], d.box.name, d.style.get("color"), d.style.get("fill"),
-                    tuple((round(x, 1), round(y, 1)) for x, y in points), d.content if d.box.kind == "icons"
-                    else (tuple(icon_names(parse(d.content))), _has_letters(d.content)))
+                    tuple((round(x, 1), round(y, 1)) for x, y in points), d.content if text is None else text)
             if look not in memo:
-                memo[look] = _judge(under, points, painter)
+                memo[look] = _judge(under, points, painter, text)
             memo[key] = (under, [(d, *rest) for _, *rest in memo[look]])   # the boxes kept alive with their ids
         found += memo[key][1]
     return found
@@ -75,18 +76,20 @@ def _overlap(b: Drawn, d: Drawn) -> bool:
     return p.x < q.x + q.w and q.x < p.x + p.w and p.y < q.y + q.h and q.y < p.y + p.h
 
 
-def _judge(under: tuple[Drawn, ...], points, painter) -> list[tuple[Drawn, str, tuple, tuple, float]]:
-    """The problems of the last box of ``under``, at ``points``, over the others."""
+def _judge(under: tuple[Drawn, ...], points, painter,
+           text: tuple[tuple[str, ...], bool] | None = None) -> list[tuple[Drawn, str, tuple, tuple, float]]:
+    """The problems of the last box of ``under``, at ``points``, over the others.  ``text``: of a text
+    box, the names of its icons and whether it prints letters, where the caller has them already."""
     d = under[-1]
     behind = {b for b in (_behind(under, x, y) for x, y in points) if b is not None}
     if not behind:
         return []
     found = []
     if d.box.kind == "text":
-        names = icon_names(parse(d.content))
+        names, letters = text or (icon_names(parse(d.content)), _has_letters(d.content))
         colour = d.style.get("color") or BLACK
         value, worst = min((ratio(over(colour, b), b), b) for b in behind)
-        if value < LEAST and _has_letters(d.content):
+        if value < LEAST and letters:
             found.append((d, "text", over(colour, worst), worst, value))
     else:
         from kitgen.render.card_draw import icon_box_names
@@ -159,7 +162,7 @@ def _behind(under: tuple[Drawn, ...], x: float, y: float) -> tuple[float, float,
     colour = PAPER
     for fill in reversed(layers):
         colour = over(fill, colour)
-    return tuple(round(c, 6) for c in colour)
+    return (round(colour[0], 6), round(colour[1], 6), round(colour[2], 6))
 
 
 def one_colour(path) -> tuple[float, float, float] | None:

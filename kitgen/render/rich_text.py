@@ -91,10 +91,31 @@ class Icon:
 _ICONS_ONLY = re.compile(r":(?P<icon>[A-Za-z][A-Za-z0-9_-]*):")
 
 
+_PARSED: dict[tuple[str, bool, bool, bool], tuple[Piece, ...]] = {}
+_PARSED_KEPT = 4096              # texts remembered (forgotten all at once past this)
+_PARSED_LONGEST = 2000           # characters of the longest text remembered
+
+
 def parse(text: str, bold: bool = False, italic: bool = False, icons_only: bool = False) -> list[Piece]:
     """The pieces of ``text``: runs in their style, icons, and BREAK for each line break
     (``icons_only``: every other character prints as written, as card text in the rulebook does).
-    ``***x***`` is bold italic; a marker without its pair prints as written (see :func:`unread_markers`)."""
+    ``***x***`` is bold italic; a marker without its pair prints as written (see :func:`unread_markers`).
+
+    A card's text is read by its fit, its glyph check and its contrast check, and many cards share
+    texts: the pieces of a short text are remembered for the process (they are frozen, so each caller
+    gets a list of its own holding the same ones)."""
+    if len(text) > _PARSED_LONGEST:
+        return _parse(text, bold, italic, icons_only)
+    key = (text, bold, italic, icons_only)
+    pieces = _PARSED.get(key)
+    if pieces is None:
+        if len(_PARSED) >= _PARSED_KEPT:
+            _PARSED.clear()
+        pieces = _PARSED[key] = tuple(_parse(text, bold, italic, icons_only))
+    return list(pieces)
+
+
+def _parse(text: str, bold: bool, italic: bool, icons_only: bool) -> list[Piece]:
     out: list[Piece] = []
     pos = 0
     for m in (_ICONS_ONLY if icons_only else _INLINE).finditer(text):
