@@ -39,9 +39,9 @@ def uncaptured(pattern: str) -> str:
 # The text of a <t>, <v> in the plain form the fast paths take (:class:`~kitgen.data.xlsx_zip.Fast`):
 # no markup, entity, "]" (of "]]>"), line break (which would shift expat's line numbers) or control
 # character XML refuses; characters beyond ASCII are checked as UTF-8 where a run is decoded.
-PLAIN_TEXT = r'[^<&\]\r\n\x00-\x08\x0b\x0c\x0e-\x1f]*'
+PLAIN_TEXT = r'[^<&\]\r\n\x00-\x08\x0b\x0c\x0e-\x1f]*+'
 _PLAIN_STRING = r'<si(?:(/)>|><t( xml:space="preserve")?>(' + PLAIN_TEXT + r')</t></si>)'
-_STRINGS_RUN = re.compile(f"(?:{uncaptured(_PLAIN_STRING)})+".encode())
+_STRINGS_RUN = re.compile(f"(?:{uncaptured(_PLAIN_STRING)})++".encode())
 _STRING = re.compile(_PLAIN_STRING)
 _BUILTIN = {"14", "15", "16", "17", "18", "19", "20", "21", "22", "45", "46", "47"}   # dates and durations
 

@@ -46,24 +46,24 @@ _OUTSIDE_TEXT = ("c", "row", "sheetData")
 # in its r or not, with the attributes spreadsheet programs write, each at most once, in the order
 # they write them; cells, named in their r (capitals, no leading zero) or not, with a style and a
 # type, empty (<c/>, <c></c>), or holding one <v>, or one <is><t>.
-_ATTR = r'="[ !#-%\'-;=?-~]*"'                   # printable ASCII but " & < >
+_ATTR = r'="[ !#-%\'-;=?-~]*+"'                   # printable ASCII but " & < >
 _ROW_ATTRS = "".join(f"(?: {name}{_ATTR})?" for name in (
     "spans", "s", "customFormat", "ht", "hidden", "customHeight", "outlineLevel", "collapsed", "thickTop",
     "thickBot", "ph", "x14ac:dyDescent"))
 _PLAIN_CELL = (r'<c(?: r="([A-Z]{1,3})([1-9][0-9]{0,6})")?(?: s="([0-9]{1,9})")?(?: t="(s|n|b|e|str|inlineStr)")?'
                r'(?:(/>|></c>)|><v>(' + PLAIN_TEXT + r')</v></c>|><(is)><t( xml:space="preserve")?>(' + PLAIN_TEXT +
                r')</t></is></c>)')
-_PLAIN_ROW = rf'<row(?: r="([1-9][0-9]{{0,6}})")?{_ROW_ATTRS}(?:/>|>((?:{uncaptured(_PLAIN_CELL)})*)</row>)'
-_ROWS_RUN = re.compile(f"(?:{uncaptured(_PLAIN_ROW)})+".encode())
+_PLAIN_ROW = rf'<row(?: r="([1-9][0-9]{{0,6}})")?{_ROW_ATTRS}(?:/>|>((?:{uncaptured(_PLAIN_CELL)})*+)</row>)'
+_ROWS_RUN = re.compile(f"(?:{uncaptured(_PLAIN_ROW)})++".encode())
 _FAST_ROW = re.compile(_PLAIN_ROW)
 # Rows whose every cell shows a shared string as a plain cell is written again (capitals, the index
 # without a leading zero, no style): such a run (a run of plain rows too, all ASCII) is tried first
 # and written again as it is, less its row tags.
 _SHARED_CELL = r'<c r="([A-Z]{1,3})([1-9][0-9]{0,6})" t="s"><v>(0|[1-9][0-9]{0,8})</v></c>'
 _SHARED_ROWS = re.compile(
-    rf'(?:<row r="[1-9][0-9]{{0,6}}"{_ROW_ATTRS}(?:/>|>(?:{uncaptured(_SHARED_CELL)})*</row>))+'.encode())
+    rf'(?:<row r="[1-9][0-9]{{0,6}}"{_ROW_ATTRS}(?:/>|>(?:{uncaptured(_SHARED_CELL)})*+</row>))++'.encode())
 _SHARED_CELLS = re.compile(_SHARED_CELL)
-_ROW_TAG = re.compile(r'<row [^>]*>|</row>')
+_ROW_TAG = re.compile(r'<row [^>]*+>|</row>')
 _LAST_ROW = re.compile(r'.*<row r="([0-9]+)"', re.DOTALL)
 _FAST_CELL = re.compile(_PLAIN_CELL)
 
