@@ -290,6 +290,8 @@ def _reason(exc: BaseException) -> str:
     return text[:200] or type(exc).__name__
 
 
+STORED = 2**14                       # bytes of a rewritten part stored rather than deflated
+
 _SPECIAL = re.compile(r'[&<>"\r\n\t]')
 _ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;", "\n": "&#10;", "\t": "&#9;"}
 
@@ -311,7 +313,10 @@ class Rewritten:
         self.archive = zipfile.ZipFile(self.buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=1)
 
     def add(self, name: str, xml: str) -> None:
-        self.archive.writestr(name, xml.encode("utf-8"))
+        """The part ``name`` whole: stored as it is when it is small (the list of sheets, most styles), where
+        deflating it would cost more than it saves."""
+        data = xml.encode("utf-8")
+        self.archive.writestr(name, data, zipfile.ZIP_STORED if len(data) <= STORED else zipfile.ZIP_DEFLATED)
 
     def part(self, name: str):
         """A binary stream to write the part ``name`` into, piece by piece (deflate gives the same bytes
