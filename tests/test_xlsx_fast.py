@@ -12,6 +12,7 @@ import zipfile
 import pytest
 
 from kitgen.data import xlsx_book, xlsx_sheet
+from kitgen.data.xlsx import _read_values as read_values
 from kitgen.data.xlsx import rewrite
 from kitgen.errors import KitgenError
 from tests.xlsx_hostile import (NS, READ, REFUSED, ROOT_RELS, SHEET, WORKBOOK_RELS, book, flipped, member,
@@ -179,3 +180,18 @@ def test_random_sheets_read_the_same_on_both_paths(monkeypatch):
         outcomes["error" if result[0] == "error" else "read"] += 1
     assert min(outcomes.values()) > 50, outcomes
     assert calls["rows"] > 50 and calls["strings"] > 50
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_texts_keep_the_spaces_at_their_ends_only_where_the_workbook_preserves_them(fast):
+    # the rewritten workbook marks a text xml:space="preserve" only where it starts or ends with a
+    # space, tab or line break: every text here must still read as the workbook says
+    texts = [" lead", "tail\t", "\u3000wide\u3000", "in  side", "", "x"]
+    strings = "".join(f'<si><t xml:space="preserve">{t}</t></si><si><t>{t}</t></si>' for t in texts)
+    cells = "".join(f'<row r="{i + 1}"><c r="A{i + 1}" t="s"><v>{2 * i}</v></c><c r="B{i + 1}" t="s"><v>{2 * i + 1}'
+                    f'</v></c><c r="C{i + 1}" t="inlineStr"><is><t xml:space="preserve">{t}</t></is></c>'
+                    f'<c r="D{i + 1}" t="inlineStr"><is><t>{t}</t></is></c></row>' for i, t in enumerate(texts))
+    found, rewritten, _ = rewrite(book(sheet(cells), f"<sst {NS}>{strings}</sst>"), "cards.xlsx", None, fast)
+    got = read_values(rewritten, "cards.xlsx", found.name)
+    trimmed = ["lead", "tail", "\u3000wide\u3000", "in  side", "", "x"]
+    assert got == [(i + 1, [t, s, t, s]) for i, (t, s) in enumerate(zip(texts, trimmed))]

@@ -39,9 +39,9 @@ def uncaptured(pattern: str) -> str:
 # The text of a <t>, <v> in the plain form the fast paths take (:class:`~kitgen.data.xlsx_zip.Fast`):
 # no markup, entity, "]" (of "]]>"), line break (which would shift expat's line numbers) or control
 # character XML refuses; characters beyond ASCII are checked as UTF-8 where a run is decoded.
-PLAIN_TEXT = r'[^<&\]\r\n\x00-\x08\x0b\x0c\x0e-\x1f]*'
+PLAIN_TEXT = r'[^<&\]\r\n\x00-\x08\x0b\x0c\x0e-\x1f]*+'
 _PLAIN_STRING = r'<si(?:(/)>|><t( xml:space="preserve")?>(' + PLAIN_TEXT + r')</t></si>)'
-_STRINGS_RUN = re.compile(f"(?:{uncaptured(_PLAIN_STRING)})+".encode())
+_STRINGS_RUN = re.compile(f"(?:{uncaptured(_PLAIN_STRING)})++".encode())
 _STRING = re.compile(_PLAIN_STRING)
 _BUILTIN = {"14", "15", "16", "17", "18", "19", "20", "21", "22", "45", "46", "47"}   # dates and durations
 
@@ -285,12 +285,23 @@ class Runs:
         if not self.pieces:
             return ""
         if len(self.pieces) == 1:
-            return f'<t xml:space="preserve">{escape_text(self.pieces[0])}</t>'
+            return text_element(self.pieces[0])
         return "".join(f'<r><t xml:space="preserve">{escape_text(p)}</t></r>' for p in self.pieces)
 
     def length(self) -> int:
         """The string's UTF-8 bytes (at least: escapes such as _x000D_ are counted as written)."""
         return self.bytes
+
+
+def text_element(piece: str) -> str:
+    """A <t> the reader takes as ``piece``: told to keep its spaces only where it starts or ends with one
+    (the reader trims spaces, tabs and line breaks, nothing else), which most texts do not."""
+    if piece[:1] in _EDGES or piece[-1:] in _EDGES:
+        return f'<t xml:space="preserve">{escape_text(piece)}</t>'
+    return f"<t>{escape_text(piece)}</t>"
+
+
+_EDGES = (" ", "\t", "\r", "\n")
 
 
 class _SharedStrings:
@@ -378,13 +389,12 @@ class _SharedStrings:
         self.lengths.extend(sizes)
         if blank:                               # as Runs.xml() writes an <si/>
             self.pending.append("<si></si>" * len(pieces))
-        elif items is not None and "<si/>" in text:   # as Runs.xml() writes an <si/>, and a string of one piece
-            self.pending += ["<si></si>" if empty else f'<si><t xml:space="preserve">{escape_text(piece)}</t></si>'
+        elif items is not None:                 # as Runs.xml() writes an <si/>, and a string of one piece
+            self.pending += ["<si></si>" if empty else f"<si>{text_element(piece)}</si>"
                              for (empty, _, _), piece in zip(items, pieces)]
-        else:                                   # the same, the pieces escaped at once (none holds a NUL)
-            self.pending.append('<si><t xml:space="preserve">'
-                                + escape_text("\0".join(pieces)).replace("\0", '</t></si><si><t xml:space="preserve">')
-                                + "</t></si>")
+        else:                                   # the same, the pieces escaped at once (none holds a NUL): none
+            self.pending.append("<si><t>"       # keeps a space at its ends, as no string preserves them
+                                + escape_text("\0".join(pieces)).replace("\0", "</t></si><si><t>") + "</t></si>")
         self.flush()        # a run's text is written as it is taken: kept, the runs held the whole part
         return True
 

@@ -46,24 +46,24 @@ _OUTSIDE_TEXT = ("c", "row", "sheetData")
 # in its r or not, with the attributes spreadsheet programs write, each at most once, in the order
 # they write them; cells, named in their r (capitals, no leading zero) or not, with a style and a
 # type, empty (<c/>, <c></c>), or holding one <v>, or one <is><t>.
-_ATTR = r'="[ !#-%\'-;=?-~]*"'                   # printable ASCII but " & < >
+_ATTR = r'="[ !#-%\'-;=?-~]*+"'                   # printable ASCII but " & < >
 _ROW_ATTRS = "".join(f"(?: {name}{_ATTR})?" for name in (
     "spans", "s", "customFormat", "ht", "hidden", "customHeight", "outlineLevel", "collapsed", "thickTop",
     "thickBot", "ph", "x14ac:dyDescent"))
 _PLAIN_CELL = (r'<c(?: r="([A-Z]{1,3})([1-9][0-9]{0,6})")?(?: s="([0-9]{1,9})")?(?: t="(s|n|b|e|str|inlineStr)")?'
                r'(?:(/>|></c>)|><v>(' + PLAIN_TEXT + r')</v></c>|><(is)><t( xml:space="preserve")?>(' + PLAIN_TEXT +
                r')</t></is></c>)')
-_PLAIN_ROW = rf'<row(?: r="([1-9][0-9]{{0,6}})")?{_ROW_ATTRS}(?:/>|>((?:{uncaptured(_PLAIN_CELL)})*)</row>)'
-_ROWS_RUN = re.compile(f"(?:{uncaptured(_PLAIN_ROW)})+".encode())
+_PLAIN_ROW = rf'<row(?: r="([1-9][0-9]{{0,6}})")?{_ROW_ATTRS}(?:/>|>((?:{uncaptured(_PLAIN_CELL)})*+)</row>)'
+_ROWS_RUN = re.compile(f"(?:{uncaptured(_PLAIN_ROW)})++".encode())
 _FAST_ROW = re.compile(_PLAIN_ROW)
 # Rows whose every cell shows a shared string as a plain cell is written again (capitals, the index
 # without a leading zero, no style): such a run (a run of plain rows too, all ASCII) is tried first
 # and written again as it is, less its row tags.
 _SHARED_CELL = r'<c r="([A-Z]{1,3})([1-9][0-9]{0,6})" t="s"><v>(0|[1-9][0-9]{0,8})</v></c>'
 _SHARED_ROWS = re.compile(
-    rf'(?:<row r="[1-9][0-9]{{0,6}}"{_ROW_ATTRS}(?:/>|>(?:{uncaptured(_SHARED_CELL)})*</row>))+'.encode())
+    rf'(?:<row r="[1-9][0-9]{{0,6}}"{_ROW_ATTRS}(?:/>|>(?:{uncaptured(_SHARED_CELL)})*+</row>))++'.encode())
 _SHARED_CELLS = re.compile(_SHARED_CELL)
-_ROW_TAG = re.compile(r'<row [^>]*>|</row>')
+_ROW_TAG = re.compile(r'<row [^>]*+>|</row>')
 _LAST_ROW = re.compile(r'.*<row r="([0-9]+)"', re.DOTALL)
 _FAST_CELL = re.compile(_PLAIN_CELL)
 
@@ -190,19 +190,23 @@ class Cells:
         text = decoded(run)
         if text is None:
             return False
-        for row in _FAST_ROW.finditer(text):
-            if row.group(1):
-                self.row = int(row.group(1)) - 1
-            cells = row.group(2)
-            if cells and not self._plain_row(_FAST_CELL.findall(cells)):
-                for cell in _FAST_CELL.findall(cells):
-                    self._plain_cell(*cell)
-            self.row += 1
-            self.col = 0
+        rows, line = [], self.row               # each row's number (0-based) and the text of its cells
+        for number, cells in _FAST_ROW.findall(text):
+            if number:
+                line = int(number) - 1
+            rows.append((line, cells))
+            line += 1
+        if not self._plain_rows(rows):          # one passes a bound, or holds what is not plain: row by row,
+            for line, cells in rows:            # the rows before it taken as they are, its cells one by one
+                if not self._plain_rows([(line, cells)]):
+                    self.row, self.col = line, 0
+                    for cell in _FAST_CELL.findall(cells):
+                        self._plain_cell(*cell)
+                    self.row += 1
         return True
 
     def _shared_rows(self, text: str) -> bool:
-        """Rows of plain cells that show shared strings, all at once, as :meth:`_plain_row` takes them
+        """Rows of plain cells that show shared strings, all at once, as :meth:`_plain_rows` takes them
         row by row (the cells are written as they are); False, with nothing changed, where one passes
         a bound."""
         cells = _SHARED_CELLS.findall(text)
@@ -227,58 +231,62 @@ class Cells:
         self.row, self.col = int(_LAST_ROW.match(text).group(1)), 0
         return True
 
-    def _plain_row(self, cells: list[tuple]) -> bool:
-        """The cells of a row at once, where all are within bounds: what :meth:`_plain_cell` and
-        :meth:`_close` do for each, with the bounds checked once for the row (they only grow).  False,
-        with nothing changed, where one passes a bound or holds a value that is not plain text."""
+    def _plain_rows(self, rows: list[tuple[int, str]]) -> bool:
+        """The cells of rows at once (each row: its number, 0-based, and the text of its cells), where
+        all are within bounds: what :meth:`_plain_cell` and :meth:`_close` do for each, with the bounds
+        checked once for all (they only grow); the next row follows the last.  False, with nothing
+        changed, where one passes a bound or holds a value that is not plain text."""
         strings, pending = self.strings, []
         count, size, far_row, far_col = self.count, self.text_bytes, self.far_row, self.far_col
-        runs, row, col = self.runs, self.row, self.col
-        for letters, digits, style, kind, empty, v, inline, preserve, t in cells:
-            if letters:
-                col = _COLUMNS.get(letters)
-                row = int(digits) - 1
-                if col is None:
+        runs, cells_of = self.runs, _FAST_CELL.findall
+        for line, text in rows:
+            row, col = line, 0
+            for letters, digits, style, kind, empty, v, inline, preserve, t in cells_of(text):
+                if letters:
+                    col = _COLUMNS.get(letters)
+                    row = int(digits) - 1
+                    if col is None:
+                        return False
+                    ref = letters + digits
+                else:
+                    ref = f"{_LETTERS[col]}{row + 1}" if col < MAX_COLUMNS else ""
+                if row >= MAX_ROWS or col >= MAX_COLUMNS:
                     return False
-                ref = letters + digits
-            else:
-                ref = f"{_LETTERS[col]}{row + 1}" if col < MAX_COLUMNS else ""
-            if row >= MAX_ROWS or col >= MAX_COLUMNS:
-                return False
-            if empty:
+                if empty:
+                    col += 1
+                    continue
+                if inline:
+                    if len(t) > MAX_CELL_TEXT:
+                        return False
+                    runs.plain(t, bool(preserve))
+                    pending.append(f'<c r="{ref}" t="inlineStr"><is>{runs.xml()}</is></c>')
+                    size += runs.bytes
+                elif kind == "s":
+                    index = int(v) if len(v) <= 9 and v.isdigit() and v.isascii() else 0
+                    if v == "" or index >= len(strings):
+                        return False
+                    pending.append(f'<c r="{ref}" t="s"><v>{index}</v></c>')
+                    size += strings[index]
+                elif kind == "inlineStr" or (kind != "str" and v == ""):
+                    col += 1                        # a cell the reader takes as empty
+                    continue
+                elif ">" in v:
+                    return False
+                else:                               # a number (or a boolean, an error, a formula's text)
+                    head = f' t="{kind}" s="{style}"' if kind and style else f' t="{kind}"' if kind else (
+                        f' s="{style}"' if style else "")
+                    pending.append(f'<c r="{ref}"{head}><v>{v}</v></c>')
+                    size += len(v) if v.isascii() else len(v.encode("utf-8"))
+                count += 1
+                if row > far_row:
+                    far_row = row
+                if col > far_col:
+                    far_col = col
                 col += 1
-                continue
-            if inline:
-                if len(t) > MAX_CELL_TEXT:
-                    return False
-                runs.plain(t, bool(preserve))
-                pending.append(f'<c r="{ref}" t="inlineStr"><is>{runs.xml()}</is></c>')
-                size += runs.bytes
-            elif kind == "s":
-                index = int(v) if len(v) <= 9 and v.isdigit() and v.isascii() else 0
-                if v == "" or index >= len(strings):
-                    return False
-                pending.append(f'<c r="{ref}" t="s"><v>{index}</v></c>')
-                size += strings[index]
-            elif kind == "inlineStr" or (kind != "str" and v == ""):
-                col += 1                        # a cell the reader takes as empty
-                continue
-            elif ">" in v:
-                return False
-            else:                               # a number (or a boolean, an error, a formula's text)
-                head = f' t="{kind}" s="{style}"' if kind and style else f' t="{kind}"' if kind else (
-                    f' s="{style}"' if style else "")
-                pending.append(f'<c r="{ref}"{head}><v>{v}</v></c>')
-                size += len(v) if v.isascii() else len(v.encode("utf-8"))
-            count += 1
-            if row > far_row:
-                far_row = row
-            if col > far_col:
-                far_col = col
-            col += 1
         if not _within(far_row, far_col, count, size):
             return False
-        self.count, self.text_bytes, self.far_row, self.far_col, self.col = count, size, far_row, far_col, col
+        self.count, self.text_bytes, self.far_row, self.far_col = count, size, far_row, far_col
+        self.row, self.col = rows[-1][0] + 1, 0
         self._write(pending)
         return True
 

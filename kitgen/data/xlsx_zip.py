@@ -3,11 +3,12 @@
 A workbook is a zip archive of XML parts, and nothing it says about itself can be trusted: a
 part may declare 1,000 bytes and hold gigabytes of deflated data, a damaged one fails deep
 inside zipfile or zlib.  :class:`Parts` streams each part kitgen reads out of the archive in
-chunks, never holding it whole.  A first pass (:meth:`Parts.measure`) counts the bytes as they
+chunks, never holding more than a megabyte of it.  A first pass (:meth:`Parts.measure`) counts the bytes as they
 come, so it stops at :data:`MAX_UNPACKED_BYTES` whatever the headers claim, and counts the tags
 and the longest stretch between two; only a part within those bounds is streamed again into
 expat (:meth:`Parts.parse`), so no part makes the parser hold more than a megabyte at once or
-call back more than :data:`MAX_MARKUP` times, and a bomb of tags is refused at C speed.  The
+call back more than :data:`MAX_MARKUP` times, and a bomb of tags is refused at C speed (a part of
+at most :data:`KEEP` bytes is kept from the first pass instead of unpacked again).  The
 handlers keep elements from nesting deeper than :data:`MAX_DEPTH` (the parser keeps each open
 one).  The CRC of each part is checked at its end.  Every problem is one :class:`GameDataError`
 naming the workbook.
@@ -40,6 +41,7 @@ MAX_MARKUP = 8_000_000               # tags in one part: a sheet of a million ce
 MAX_TOKEN = 2**20                    # bytes of one tag, or of the text between two: a cell holds 32,767 characters
 MAX_DEPTH = 64                       # elements inside one another: a sheet nests some six deep
 CHUNK = 2**16
+KEEP = 2**20                         # bytes of a part kept from the count for the parser: smaller parts are unpacked once
 
 ADVICE = "open it in a spreadsheet program and save it again as .xlsx"
 _DAMAGED = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError, ValueError, OverflowError,
@@ -165,14 +167,21 @@ class Parts:
         except _DAMAGED as exc:
             raise damaged(self.where, f"its part {name} cannot be unpacked ({_reason(exc)})") from None
 
-    def measure(self, info: zipfile.ZipInfo, limit: int) -> None:
-        """Unpack ``info`` once, counting as it streams (nothing is kept): its bytes (no more than ``limit``,
-        nor than :data:`MAX_UNPACKED_BYTES` over all the parts read), its tags and the longest stretch
-        between two; anything past a bound stops the count there, whatever the archive's headers say."""
+    def measure(self, info: zipfile.ZipInfo, limit: int) -> list[bytes] | None:
+        """Unpack ``info`` once, counting as it streams: its bytes (no more than ``limit``, nor than
+        :data:`MAX_UNPACKED_BYTES` over all the parts read), its tags and the longest stretch between
+        two; anything past a bound stops the count there, whatever the archive's headers say.  The
+        chunks of a part of at most :data:`KEEP` bytes, checked whole (its CRC too), so that it need
+        not be unpacked again; None for a larger one (nothing of it is kept)."""
         name = info.filename
         read, markup, run = 0, 0, 0                     # bytes; tags; bytes since the last '<'
+        kept: list[bytes] | None = []
         for chunk in self.chunks(info):
             read += len(chunk)
+            if read > KEEP:
+                kept = None
+            elif kept is not None:
+                kept.append(chunk)
             if read > limit or self.unpacked + read > MAX_UNPACKED_BYTES:
                 bound = limit if read > limit else MAX_UNPACKED_BYTES
                 what = f"its part {name} unpacks" if read > limit else "the parts kitgen reads unpack"
@@ -192,11 +201,13 @@ class Parts:
                                  f"{MAX_TOKEN // 2**20} MB, the most kitgen reads (a cell holds at most 32,767 "
                                  "characters)", file=self.where)
         self.unpacked += read
+        return kept
 
     def parse(self, info: zipfile.ZipInfo, handler: Handler, limit: int = MAX_UNPACKED_BYTES) -> None:
         """Parse the part ``info`` as XML, streamed, with the handlers that ``handler`` attaches, once
         :meth:`measure` has found it within bounds."""
-        self.measure(info, limit)
+        kept = self.measure(info, limit)
+        chunks = iter(kept) if kept is not None else self.chunks(info)
         name = info.filename
         parser = expat.ParserCreate()
         parser.buffer_text = True
@@ -204,9 +215,9 @@ class Parts:
         handler.attach(parser)
         try:
             if self.fast and hasattr(handler, "fast_runs"):
-                _parse_fast(parser, self.chunks(info), handler)
+                _parse_fast(parser, chunks, handler)
             else:
-                for chunk in self.chunks(info):
+                for chunk in chunks:
                     parser.Parse(chunk, False)
             parser.Parse(b"", True)
         except expat.ExpatError as exc:
@@ -279,6 +290,8 @@ def _reason(exc: BaseException) -> str:
     return text[:200] or type(exc).__name__
 
 
+STORED = 2**14                       # bytes of a rewritten part stored rather than deflated
+
 _SPECIAL = re.compile(r'[&<>"\r\n\t]')
 _ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;", "\n": "&#10;", "\t": "&#9;"}
 
@@ -300,7 +313,10 @@ class Rewritten:
         self.archive = zipfile.ZipFile(self.buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=1)
 
     def add(self, name: str, xml: str) -> None:
-        self.archive.writestr(name, xml.encode("utf-8"))
+        """The part ``name`` whole: stored as it is when it is small (the list of sheets, most styles), where
+        deflating it would cost more than it saves."""
+        data = xml.encode("utf-8")
+        self.archive.writestr(name, data, zipfile.ZIP_STORED if len(data) <= STORED else zipfile.ZIP_DEFLATED)
 
     def part(self, name: str):
         """A binary stream to write the part ``name`` into, piece by piece (deflate gives the same bytes
