@@ -191,18 +191,24 @@ class SharedRng:
     copying the generator each time (:func:`copy_rng`) was most of a clone's cost.  A clone made with
     :meth:`lend_rng` holds the same generator, marked as lent; whichever side draws first (reads ``rng``) takes
     its own copy then, in the state both had at the clone, so every state still draws exactly what it would
-    with a copy made at once.  The lender keeps its generator object (whoever handed it over sees it advance
-    as before) and copies it into its clones still waiting just before it draws.
+    with a copy made at once.  The lender keeps its generator object and copies it into its clones still
+    waiting just before it draws.
+
+    Only a generator that no one else holds is lent: one the state made (a copy) or was given with
+    :meth:`own_rng`.  One handed in through ``rng =`` (a game's, which its caller may go on drawing from)
+    is copied into each clone at once, as before, since a draw outside the states would reach a clone
+    still waiting.  A ``copy`` or pickle of a state gets a generator of its own.
     """
 
     _rng: random.Random
     _rng_pending = False       # this state's generator is another's until it draws
+    _rng_own = False           # no one but this state (and clones it lent it to) holds its generator
     _rng_lent: list | None = None   # weak references to the clones holding this state's generator
 
     @property
     def rng(self) -> random.Random:
         if self._rng_pending:
-            self._rng, self._rng_pending = copy_rng(self._rng), False
+            self._rng, self._rng_pending, self._rng_own = copy_rng(self._rng), False, True
         elif self._rng_lent:
             self._settle_rng()
         return self._rng
@@ -211,7 +217,13 @@ class SharedRng:
     def rng(self, value: random.Random) -> None:
         if self._rng_lent:
             self._settle_rng()
-        self._rng, self._rng_pending = value, False
+        self._rng, self._rng_pending, self._rng_own = value, False, False
+
+    def own_rng(self, value: random.Random) -> None:
+        """Take ``value`` as this state's generator, one that no one else holds or draws from (so clones may
+        share it until one of them draws)."""
+        self.rng = value
+        self._rng_own = True
 
     def _settle_rng(self) -> None:
         """Each clone still holding this state's generator gets its own copy, before this state draws."""
@@ -219,14 +231,18 @@ class SharedRng:
         for ref in self._rng_lent:
             other = ref()
             if other is not None and other._rng_pending and other._rng is mine:
-                other._rng, other._rng_pending = copy_rng(mine), False
+                other._rng, other._rng_pending, other._rng_own = copy_rng(mine), False, True
         self._rng_lent = None
 
     def lend_rng(self, other: "SharedRng") -> None:
-        """Give the clone ``other`` this state's generator, copied when either of them first draws."""
+        """Give the clone ``other`` this state's generator, copied when either of them first draws (at once
+        where this state's generator may be drawn from elsewhere)."""
         if self._rng_pending:     # a clone of a clone: this one takes its copy now, and lends that
-            self._rng, self._rng_pending = copy_rng(self._rng), False
-        other._rng, other._rng_pending, other._rng_lent = self._rng, True, None
+            self._rng, self._rng_pending, self._rng_own = copy_rng(self._rng), False, True
+        if not self._rng_own:
+            other._rng, other._rng_pending, other._rng_own, other._rng_lent = copy_rng(self._rng), False, True, None
+            return
+        other._rng, other._rng_pending, other._rng_own, other._rng_lent = self._rng, True, False, None
         lent = self._rng_lent
         if lent is None:
             lent = self._rng_lent = []
@@ -237,7 +253,7 @@ class SharedRng:
     def __getstate__(self) -> dict:
         """Pickled (and ``copy``-ed) with a generator of its own and no clones to watch."""
         state = dict(self.__dict__)
-        state.update(_rng=copy_rng(self.rng), _rng_pending=False, _rng_lent=None)
+        state.update(_rng=copy_rng(self.rng), _rng_pending=False, _rng_own=True, _rng_lent=None)
         return state
 
 

@@ -383,26 +383,38 @@ def test_the_report_quotes_the_figures_of_the_games():
     assert capped["cap_detail"] == "they had built 0 levels on average, and 0.0% of their 0 summons had failed"
 
 
-def test_a_clone_draws_what_a_copy_of_the_generator_would_whichever_side_draws_first():
-    # clone() lends the generator until one side draws (solver.engine.SharedRng): every side must still draw
-    # the numbers of a copy taken at the clone, and the original keeps the generator object it was given
-    def copy_of(rng):
-        copy = random.Random()
-        copy.setstate(rng.getstate())
-        return copy
+def _copy_of(rng: random.Random) -> random.Random:
+    copy = random.Random()
+    copy.setstate(rng.getstate())
+    return copy
 
+
+@pytest.mark.parametrize("owned", [False, True], ids=["a game's generator", "a resampled world's own"])
+def test_a_clone_draws_what_a_copy_of_the_generator_would_whichever_side_draws_first(owned):
+    # clone() lends a generator that only the states hold until one side draws (solver.engine.SharedRng), and
+    # copies one handed in from outside at once: every side must still draw the numbers of a copy taken at the
+    # clone, and the original keeps its generator object
     given = random.Random(4)
     state = ENGINE.new_game(RULES, 3, given)
-    snapshot = copy_of(given)
+    if owned:
+        state = state.resample(0, random.Random(9))
+        given = state.rng
+    snapshot = _copy_of(given)
     first, second = state.clone(), state.clone()
+    assert (first._rng is given) == owned                    # lent, not copied, only where no one else draws
     grand = first.clone()                                    # a clone of a clone
     pickled = pickle.loads(pickle.dumps(second))
     draws = [snapshot.random() for _ in range(3)]
     assert [state.rng.random() for _ in range(3)] == draws and state.rng is given   # the original draws first
     for other in (first, second, grand, pickled):
         assert other.rng is not given and [other.rng.random() for _ in range(3)] == draws
-    snapshot = copy_of(given)
+    snapshot = _copy_of(given)
     third = state.clone()
     ahead = [third.rng.random() for _ in range(2)]           # the clone draws first
     assert ahead == [state.rng.random() for _ in range(2)] == [snapshot.random() for _ in range(2)]
     assert state.rng is given and state.resample(0, random.Random(1)).rng is not given
+    if not owned:                                            # a game's generator, drawn from outside the states
+        snapshot = _copy_of(given)
+        fourth = state.clone()
+        given.random()
+        assert [fourth.rng.random() for _ in range(2)] == [snapshot.random() for _ in range(2)]

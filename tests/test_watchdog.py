@@ -64,7 +64,7 @@ def test_blocks_inside_one_another_count_once():
         with clock:                                # a layout's vars read inside a box's template
             _spin(0.04)
         _spin(0.04)
-    assert 0.08 <= clock.used < 0.125
+    assert 0.08 <= clock.used < 0.1                 # the inner block's time counted twice would be 0.12
 
 
 def test_a_left_block_never_fires():

@@ -195,3 +195,14 @@ def test_texts_keep_the_spaces_at_their_ends_only_where_the_workbook_preserves_t
     got = read_values(rewritten, "cards.xlsx", found.name)
     trimmed = ["lead", "tail", "\u3000wide\u3000", "in  side", "", "x"]
     assert got == [(i + 1, [t, s, t, s]) for i, (t, s) in enumerate(zip(texts, trimmed))]
+
+
+def test_a_cell_without_a_reference_is_in_its_rows_line_on_both_paths(monkeypatch):
+    # a cell with no r="" takes the next column of its own row, even after a cell whose reference names
+    # another row (as expat's path always did): B1 here, not B5
+    calls = taken_fast(monkeypatch)
+    rows = "".join(f'<row r="{r}"><c r="A{r + 4}"><v>{r}</v></c><c><v>{r + 10}</v></c></row>' for r in range(1, 4))
+    found = same(book(sheet(rows)))
+    assert found[0] != "error" and calls["rows"] > 0
+    xml = dict((name, data) for name, _, data in found[1])[SHEET].decode()
+    assert [f'<c r="B{r}"><v>{r + 10}</v></c>' in xml for r in range(1, 4)] == [True] * 3

@@ -248,7 +248,8 @@ class Cells:
                     if col is None:
                         return False
                     ref = letters + digits
-                else:
+                else:                               # the next column of its own row (wherever the last cell was)
+                    row = line
                     ref = f"{_LETTERS[col]}{row + 1}" if col < MAX_COLUMNS else ""
                 if row >= MAX_ROWS or col >= MAX_COLUMNS:
                     return False

@@ -503,7 +503,7 @@ class TempleState(SharedRng):
         with ``rng``: each player keeps the cards everyone knows they hold and their hand size, and no hand
         gets a card of a built level."""
         other = self._copy()
-        other.rng = random.Random(rng.getrandbits(64))
+        other.own_rng(random.Random(rng.getrandbits(64)))     # its own: its clones may share it
         built = other.built
         pool: list[int] = list(other.pile)
         hidden: dict[int, int] = {}
