@@ -63,7 +63,7 @@ def pytest_sessionstart(session):
 
     pytest rewrites each test module's ``assert`` statements as it imports it and keeps the result in
     __pycache__.  In a fresh checkout (CI's) nothing is kept, and the workers start together: each
-    rewrote all of them, some 3 CPU-s a worker.  The main process now does it once, before it starts
+    rewrote all of them, some 2.5 CPU-s a worker.  The main process now does it once, before it starts
     the workers, split over the cores, and the workers read what it kept.  Only a shortcut: where
     pytest's rewriting has moved (its functions are pytest's own) or byte code is not written, the
     workers rewrite as before."""
@@ -86,7 +86,7 @@ def pytest_sessionstart(session):
         state = config.stash[assertstate_key]
     except Exception:                               # noqa: BLE001 - pytest's own functions changed: skip it
         return
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cores = _cores()
     if len(stale) < 2 * cores:
         return
     children = []
@@ -434,4 +434,9 @@ def pytest_xdist_auto_num_workers(config):
     """``-n auto``: a worker per core and one more.  Tests wait (for a server's worker, chromium, a child
     process reaching the state under test), and the extra worker runs while one waits: two cores were
     busy 85% of a run with two workers, and a run took some 5% less with three (four were slower)."""
-    return len(os.sched_getaffinity(0)) + 1
+    return _cores() + 1
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

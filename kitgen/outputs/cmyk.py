@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from kitgen.outputs.raster import as_rgb
+
 PRINT_PROFILE = "fogra39-240.icc"
 FULL_INK_PROFILE = "fogra39-330.icc"
 CONDITION = "FOGRA39"                  # the ICC registry's name of the printing condition
@@ -86,8 +88,6 @@ class _ProfileBytesOnce:
 def to_cmyk(image, ink_limit: int = PROFILE_INK, profile: str = PRINT_PROFILE):
     """``image`` (sRGB) separated to CMYK with no pixel over ``ink_limit`` percent."""
     from PIL import ImageCms
-
-    from kitgen.outputs.raster import as_rgb
 
     cmyk = ImageCms.applyTransform(as_rgb(image), _transform("sRGB", profile, "perceptual"))
     return limit_ink(cmyk, ink_limit)
@@ -146,8 +146,6 @@ class InkChange:
 def ink_change(image, ink_limit: int = PROFILE_INK) -> InkChange:
     """Compare ``image`` printed at ``ink_limit`` with the same press at 330% ink, both as Lab colours."""
     from PIL import ImageCms
-
-    from kitgen.outputs.raster import as_rgb
 
     limited = to_cmyk(image, ink_limit)
     full = ImageCms.applyTransform(as_rgb(image), _transform("sRGB", FULL_INK_PROFILE, "perceptual"))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from reportlab.lib.abag import ABag
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -91,8 +92,6 @@ class Icon:
 _ICONS_ONLY = re.compile(r":(?P<icon>[A-Za-z][A-Za-z0-9_-]*):")
 
 
-_PARSED: dict[tuple[str, bool, bool, bool], tuple[Piece, ...]] = {}
-_PARSED_KEPT = 4096              # texts remembered (forgotten all at once past this)
 _PARSED_LONGEST = 2000           # characters of the longest text remembered
 
 
@@ -106,13 +105,12 @@ def parse(text: str, bold: bool = False, italic: bool = False, icons_only: bool 
     gets a list of its own holding the same ones)."""
     if len(text) > _PARSED_LONGEST:
         return _parse(text, bold, italic, icons_only)
-    key = (text, bold, italic, icons_only)
-    pieces = _PARSED.get(key)
-    if pieces is None:
-        if len(_PARSED) >= _PARSED_KEPT:
-            _PARSED.clear()
-        pieces = _PARSED[key] = tuple(_parse(text, bold, italic, icons_only))
-    return list(pieces)
+    return list(_parsed(text, bold, italic, icons_only))
+
+
+@lru_cache(maxsize=4096)
+def _parsed(text: str, bold: bool, italic: bool, icons_only: bool) -> tuple[Piece, ...]:
+    return tuple(_parse(text, bold, italic, icons_only))
 
 
 def _parse(text: str, bold: bool, italic: bool, icons_only: bool) -> list[Piece]:
